@@ -1,0 +1,62 @@
+# softgrasp — build, run and test.
+#
+#   make run    install system packages, build, open the demo
+#   make test   install system packages, vet, test (GL tests under Xvfb)
+#   make bench  the Table-1 benchmark (softgrasp bench)
+
+SHELL := /bin/bash
+GO    ?= go
+BIN   := bin/softgrasp
+
+# System packages the build and the tests need (Debian/Ubuntu names):
+# CHOLMOD and OpenBLAS for the sparse solver, the X11/GL headers for GLFW,
+# Xvfb and xauth for the GL tests and headless screenshots.
+APT_PACKAGES := gcc g++ pkg-config libsuitesparse-dev libopenblas-dev \
+	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev \
+	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth
+
+# Packages whose tests start goroutines run under the race detector.
+RACE_PKGS := ./physics/loop/...
+# Packages that open a GL context run under Xvfb (they skip without one).
+GL_PKGS   := ./render/... ./ui/... ./app/...
+
+.PHONY: deps build run test bench headless clean fuzz
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all system packages present"; exit 0; fi; \
+	echo "deps: installing$$missing"; \
+	SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO="sudo"; \
+	for i in 1 2 3 4 5 6 7 8 9 10; do \
+		if $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120 update -qq && \
+		   $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120 install -y -qq --no-install-recommends $$missing; \
+		then exit 0; fi; \
+		echo "deps: apt-get failed (held lock?), retry $$i in 15 s"; sleep 15; \
+	done; echo "deps: could not install$$missing"; exit 1
+
+build: deps
+	$(GO) build -o $(BIN) ./app
+
+run: build
+	./$(BIN)
+
+headless: build
+	./$(BIN) headless -scenario grasp-rotate
+
+test: deps
+	$(GO) vet ./...
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/(render|ui|app|physics/loop)($$|/)')
+	$(GO) test -count=1 -race $(RACE_PKGS)
+	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 $(GL_PKGS)
+
+bench: build
+	./$(BIN) bench
+
+fuzz:
+	$(GO) test ./physics/mesh -run '^$$' -fuzz FuzzGmsh -fuzztime 60s
+	$(GO) test ./physics/mesh -run '^$$' -fuzz FuzzVTK -fuzztime 60s
+
+clean:
+	rm -rf bin
