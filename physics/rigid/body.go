@@ -1,8 +1,19 @@
 // Package rigid holds the kinematic rigid bodies that touch the soft body:
-// the floor, the gripper's jaws and, later, rigid triangle meshes. Their
-// motion is prescribed: the poses at the start and at the end of every step
-// are known before the step (user input or a script), so the contact
-// problem only has the soft body's unknowns.
+// the floor, the gripper's jaws and rigid triangle meshes. Their motion is
+// prescribed: the poses at the start and at the end of every step are
+// known before the step (user input or a script), so the contact problem
+// only has the soft body's unknowns.
+//
+// Shapes live in their body frame and give exact signed distances:
+// Plane (the floor or an incline), Box, Cylinder (the round fingertips),
+// Compound (a union of placed parts, such as a jaw plate with its pad) and
+// TriangleMesh (small closed meshes, signed by angle-weighted
+// pseudo-normals). Besides its distance, each shape lists the vertex
+// samples — corners, points along edges and rims — that collision
+// detection pairs with soft triangles, and a mesh for drawing. Gripper
+// turns a two-jaw parallel gripper's pose and opening into the jaws'
+// shapes and poses; Pose carries the rigid transforms, their composition
+// and interpolation.
 package rigid
 
 import (
@@ -67,7 +78,7 @@ type Body struct {
 	Start, End Pose
 }
 
-// PointVelocity returns the displacement over the step of the material
+// PointDisplacement returns the displacement over the step of the material
 // point whose body-frame position is local: End·local − Start·local.
 func (b *Body) PointDisplacement(local r3.Vec) r3.Vec {
 	return r3.Sub(b.End.Apply(local), b.Start.Apply(local))

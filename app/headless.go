@@ -1,0 +1,276 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"softgrasp/physics"
+	"softgrasp/physics/rigid"
+	"softgrasp/physics/scenario"
+)
+
+// headlessFlags are the headless runner's command line.
+type headlessFlags struct {
+	scenario, scheme, object, jaws, mesh, csv string
+	newton, pgs, dofs, steps                  int
+	dt, mu, omega, pgsTol, newtonTol          float64
+	inclineDeg, dropHeight, squeeze           float64
+	alarm, contactDist, youngs                float64
+	json                                      bool
+}
+
+func (f *headlessFlags) register(fs *flag.FlagSet) {
+	def := scenario.DefaultConfig(scenario.GraspRotate)
+	p := def.Physics
+	fs.StringVar(&f.scenario, "scenario", string(scenario.GraspRotate), "grasp-rotate, incline or drop")
+	fs.StringVar(&f.scheme, "scheme", p.Scheme.String(), "constraint update: fast or standard")
+	fs.IntVar(&f.newton, "newton", p.NewtonIterations, "Newton iterations K (1 = classic scheme)")
+	fs.Float64Var(&f.newtonTol, "newton-tol", p.NewtonTolerance, "stop Newton when no normal turns more than this (rad); 0 = always K")
+	fs.IntVar(&f.pgs, "pgs", p.PGSIterations, "PGS sweeps per Newton iteration")
+	fs.Float64Var(&f.pgsTol, "pgs-tol", p.PGSTolerance, "PGS relative tolerance; 0 = always -pgs sweeps")
+	fs.Float64Var(&f.dt, "dt", p.TimeStep, "time step h, s")
+	fs.Float64Var(&f.mu, "mu", p.Friction, "Coulomb friction coefficient")
+	fs.Float64Var(&f.omega, "omega", def.Omega, "gripper spin speed, rad/s")
+	fs.IntVar(&f.dofs, "dofs", p.TargetDOFs, "target DOFs of the procedural mesh (nearest mesh)")
+	fs.StringVar(&f.mesh, "mesh", "", "load a Gmsh .msh (2.2/4.1 ASCII) or legacy VTK .vtk tetrahedral mesh instead")
+	fs.StringVar(&f.object, "object", string(def.Object), "procedural object: box or cylinder")
+	fs.StringVar(&f.jaws, "jaws", "round", "gripper jaws: round (cylindrical fingertips) or flat")
+	fs.Float64Var(&f.inclineDeg, "incline", def.InclineAngle*180/3.141592653589793, "incline angle, degrees (incline scenario)")
+	fs.Float64Var(&f.dropHeight, "drop-height", def.DropHeight, "drop height, m (drop scenario)")
+	fs.Float64Var(&f.squeeze, "squeeze", def.Squeeze, "how deep each jaw squeezes the object, m (grasp-rotate)")
+	fs.Float64Var(&f.alarm, "alarm", p.AlarmDistance, "collision alarm distance, m")
+	fs.Float64Var(&f.contactDist, "contact-distance", p.ContactDistance, "gap the contact law keeps, m")
+	fs.Float64Var(&f.youngs, "young", p.Material.YoungModulus, "Young's modulus of the soft object, Pa")
+	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
+	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
+}
+
+// flagOfField names the command-line flag behind a settings field, so that
+// a validation error points at what the user typed.
+var flagOfField = map[string]string{
+	"TimeStep": "-dt", "NewtonIterations": "-newton", "NewtonTolerance": "-newton-tol",
+	"PGSIterations": "-pgs", "PGSTolerance": "-pgs-tol", "Friction": "-mu",
+	"TargetDOFs": "-dofs", "Omega": "-omega", "InclineAngle": "-incline", "DropHeight": "-drop-height",
+	"AlarmDistance": "-alarm", "ContactDistance": "-contact-distance", "Squeeze": "-squeeze",
+	"Material: YoungModulus": "-young",
+}
+
+// config turns the flags into a scenario configuration.
+func (f *headlessFlags) config() (scenario.Config, error) {
+	kind, err := scenario.ParseKind(f.scenario)
+	if err != nil {
+		return scenario.Config{}, fmt.Errorf("-scenario: %w", err)
+	}
+	cfg := scenario.DefaultConfig(kind)
+	if cfg.Physics.Scheme, err = physics.ParseScheme(f.scheme); err != nil {
+		return cfg, fmt.Errorf("-scheme: %w", err)
+	}
+	if cfg.JawStyle, err = rigid.ParseJawStyle(f.jaws); err != nil {
+		return cfg, fmt.Errorf("-jaws: %w", err)
+	}
+	p := &cfg.Physics
+	p.NewtonIterations, p.NewtonTolerance = f.newton, f.newtonTol
+	p.PGSIterations, p.PGSTolerance = f.pgs, f.pgsTol
+	p.TimeStep, p.Friction, p.TargetDOFs = f.dt, f.mu, f.dofs
+	p.AlarmDistance, p.ContactDistance, p.Material.YoungModulus = f.alarm, f.contactDist, f.youngs
+	cfg.Squeeze = f.squeeze
+	cfg.Omega, cfg.MeshFile, cfg.Object = f.omega, f.mesh, scenario.Object(f.object)
+	cfg.InclineAngle, cfg.DropHeight = f.inclineDeg*3.141592653589793/180, f.dropHeight
+	if f.steps < 0 {
+		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, withFlag(err)
+	}
+	return cfg, nil
+}
+
+// withFlag prefixes a validation error with the flag of the field it names.
+func withFlag(err error) error {
+	msg := err.Error()
+	for field, fl := range flagOfField {
+		if strings.HasPrefix(msg, field+" ") {
+			return fmt.Errorf("%s: %w", fl, err)
+		}
+	}
+	return err
+}
+
+// runHeadless runs a scenario without a window and reports its summary.
+func runHeadless(args []string, stdout, stderr io.Writer) int {
+	var f headlessFlags
+	fs := flag.NewFlagSet("softgrasp headless", flag.ContinueOnError)
+	f.register(fs)
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	cfg, err := f.config()
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp headless:", err)
+		return 2
+	}
+	sc, err := scenario.Build(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(err))
+		return 1
+	}
+	defer sc.Close()
+	steps := f.steps
+	if steps == 0 {
+		steps = sc.DefaultSteps()
+	}
+	var log *stepLog
+	if f.csv != "" {
+		if log, err = newStepLog(f.csv); err != nil {
+			fmt.Fprintln(stderr, "softgrasp headless:", err)
+			return 1
+		}
+	}
+	runErr := runSteps(sc, steps, log)
+	if log != nil {
+		if err := log.close(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	sum := sc.Summary()
+	if runErr != nil {
+		sum.Error = runErr.Error()
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(sum)
+	} else {
+		printSummary(stdout, sum)
+	}
+	if runErr != nil {
+		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(runErr))
+		return 1
+	}
+	return 0
+}
+
+// runSteps advances the scene, logging each step, and stops at the first
+// error (a divergence).
+func runSteps(sc *scenario.Scene, steps int, log *stepLog) error {
+	for i := 0; i < steps; i++ {
+		st, err := sc.Step()
+		if err != nil {
+			return err
+		}
+		if log != nil {
+			if err := log.write(sc, st); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// parseFlags parses args; done is true when the caller should return code
+// (help printed, or a bad flag reported in one line).
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, done bool) {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fmt.Fprintf(stdout, "Usage of %s:\n", fs.Name())
+		fs.PrintDefaults()
+		return 0, true
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v (see -h)\n", fs.Name(), err)
+		return 2, true
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q (see -h)\n", fs.Name(), fs.Arg(0))
+		return 2, true
+	}
+	return 0, false
+}
+
+// oneLine flattens an error message to a single line.
+func oneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}
+
+// printSummary writes the human-readable report.
+func printSummary(w io.Writer, s scenario.Summary) {
+	fmt.Fprintf(w, "scenario %s, %s scheme, K=%d, h=%g s, μ=%g, ω=%.3g rad/s, %s, %d DOFs, %d steps\n",
+		s.Scenario, s.Scheme, s.Newton, s.DT, s.Mu, s.Omega, s.Mesh, s.DOFs, s.Steps)
+	fmt.Fprintf(w, "contacts %.1f mean, max penetration %.3f mm, slip %.3f mm, held %v, force jitter %.4f\n",
+		s.ContactsMean, 1e3*s.MaxPenetration, 1e3*s.Slip, s.Held, s.ForceJitter)
+	fmt.Fprintf(w, "real-time factor %.3f (%.2f s simulated in %.2f s), Newton iterations %.2f per step\n",
+		s.RealtimeFactor, s.SimSeconds, s.WallSeconds, s.NewtonMean)
+	m := s.MS
+	fmt.Fprintf(w, "ms: build W_H %.3f | per Newton iteration: rebuild W %.3f, PGS %.3f, corr %.3f, total %.3f | scheme total %.3f | step %.3f\n",
+		m.BuildWH, m.RebuildW, m.PGS, m.Corr, m.NewtonIter, m.Total, m.Step)
+	if s.Incline != nil {
+		in := s.Incline
+		fmt.Fprintf(w, "incline %.2f° (tan θ = %.4f): moved %.3f mm, speed %.4f m/s, Coulomb predicts %.3f mm, slides %v\n",
+			in.AngleDeg, in.TanTheta, 1e3*in.Displacement, in.Speed, 1e3*in.Predicted, in.Slides)
+	}
+	if s.Drop != nil {
+		d := s.Drop
+		fmt.Fprintf(w, "drop: floor force %.4f N for weight %.4f N (ratio %.4f), penetration %.4f mm\n",
+			d.NormalForce, d.Weight, d.NormalForce/d.Weight, 1e3*d.Penetration)
+	}
+	if s.Error != "" {
+		fmt.Fprintf(w, "stopped: %s\n", s.Error)
+	}
+}
+
+// stepLog writes one CSV row per step.
+type stepLog struct {
+	f *os.File
+	w *csv.Writer
+}
+
+func newStepLog(path string) (*stepLog, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-csv: %w", err)
+	}
+	l := &stepLog{f: f, w: csv.NewWriter(f)}
+	err = l.w.Write([]string{"step", "time", "phase", "contacts", "active", "newton", "pgs_sweeps",
+		"penetration", "slip", "grip_force", "build_wh_ms", "rebuild_w_ms", "pgs_ms", "corr_ms",
+		"newton_ms", "total_ms", "step_ms", "last_direction_change", "last_position_change"})
+	return l, err
+}
+
+func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
+	live := sc.Live()
+	sweeps := 0
+	var dir, pos float64
+	for _, r := range st.Newton {
+		sweeps += r.PGSIterations
+		dir, pos = r.DirectionChange, r.PositionChange
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
+	t := &st.Times
+	return l.w.Write([]string{
+		strconv.Itoa(st.Step), g(st.Time), string(live.Phase), strconv.Itoa(st.Contacts),
+		strconv.Itoa(st.Active), strconv.Itoa(len(st.Newton)), strconv.Itoa(sweeps),
+		g(st.Penetration), g(live.Slip), g(live.GripForce),
+		g(t.MS(physics.StageBuildWH)), g(t.MS(physics.StageRebuildW)), g(t.MS(physics.StagePGS)),
+		g(t.MS(physics.StageCorr)), g(t.MS(physics.StageNewton)), g(t.MS(physics.StageTotal)),
+		g(t.MS(physics.StageStep)), g(dir), g(pos),
+	})
+}
+
+func (l *stepLog) close() error {
+	l.w.Flush()
+	if err := l.w.Error(); err != nil {
+		l.f.Close()
+		return err
+	}
+	return l.f.Close()
+}

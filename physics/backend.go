@@ -1,0 +1,116 @@
+package physics
+
+import (
+	"fmt"
+
+	"softgrasp/physics/contact"
+	"softgrasp/physics/m3"
+)
+
+// Backend runs the per-Newton-iteration work of the fast scheme
+// (Algorithm 3, lines 2–4): rebuild W = C·W_H·Cᵀ, solve the contact problem
+// on it by projected Gauss–Seidel, and move the proximity points
+// p = p_free + h²·W_H·Cᵀ·λ. Everything it touches is O(c²) dense, which is
+// what a GPU runs well; the schemes call it and never see where it runs.
+//
+// A step calls Load once (after W_H is built), then RebuildW, SolvePGS and
+// CorrectP once per Newton iteration. Slices passed in belong to the
+// caller and are valid only during the call, except WH, which stays valid
+// and unchanged until the next Load.
+type Backend interface {
+	// Name identifies the backend ("cpu", "cuda").
+	Name() string
+	// Load takes the step's mapping compliance W_H (3c×3c, row-major) for c
+	// contacts, and the PGS limits.
+	Load(WH []float64, c int, pgsIterations int, pgsTolerance float64) error
+	// RebuildW computes W = C·W_H·Cᵀ for the directions C (one frame per
+	// contact, rows n, t1, t2).
+	RebuildW(C []m3.Mat3) error
+	// SolvePGS solves δ = δfree + s·W·λ with Signorini and Coulomb (μ) on
+	// the W of the last RebuildW; lambda is the warm start and the result.
+	SolvePGS(deltaFree []float64, s, mu float64, lambda []float64) (contact.Result, error)
+	// CorrectP computes p = pFree + s·W_H·Cᵀ·λ.
+	CorrectP(p, pFree []float64, C []m3.Mat3, lambda []float64, s float64) error
+	// W returns the compliance of the last RebuildW (for inspection and
+	// tests; a device backend copies it back).
+	W() []float64
+	// PGSErrors returns the per-sweep error record of the last SolvePGS,
+	// and States the contact states it ended with.
+	PGSErrors() []float64
+	States() []contact.State
+	// Close releases the backend's resources.
+	Close()
+}
+
+// CPUBackend is the reference Backend: the kernels of package contact on
+// the host.
+type CPUBackend struct {
+	wh   []float64
+	c    int
+	w    []float64
+	work []float64
+	pgs  contact.PGS
+}
+
+// NewCPUBackend returns the reference backend.
+func NewCPUBackend() *CPUBackend { return &CPUBackend{} }
+
+// Name implements Backend.
+func (b *CPUBackend) Name() string { return "cpu" }
+
+// Load implements Backend.
+func (b *CPUBackend) Load(WH []float64, c, pgsIterations int, pgsTolerance float64) error {
+	if len(WH) < 9*c*c {
+		return fmt.Errorf("cpu backend: W_H has %d entries, need %d for %d contacts", len(WH), 9*c*c, c)
+	}
+	b.wh, b.c = WH, c
+	b.w = grow(b.w, 9*c*c)
+	b.work = grow(b.work, 3*c)
+	b.pgs.MaxIterations = pgsIterations
+	b.pgs.Tolerance = pgsTolerance
+	return nil
+}
+
+// RebuildW implements Backend.
+func (b *CPUBackend) RebuildW(C []m3.Mat3) error {
+	if len(C) != b.c {
+		return fmt.Errorf("cpu backend: %d direction frames for %d contacts", len(C), b.c)
+	}
+	contact.RebuildW(b.w, b.wh, C)
+	return nil
+}
+
+// SolvePGS implements Backend.
+func (b *CPUBackend) SolvePGS(deltaFree []float64, s, mu float64, lambda []float64) (contact.Result, error) {
+	return b.pgs.Solve(b.w, b.c, s, deltaFree, mu, lambda)
+}
+
+// CorrectP implements Backend.
+func (b *CPUBackend) CorrectP(p, pFree []float64, C []m3.Mat3, lambda []float64, s float64) error {
+	if len(C) != b.c || len(p) < 3*b.c || len(pFree) < 3*b.c || len(lambda) < 3*b.c {
+		return fmt.Errorf("cpu backend: correction sized for %d contacts got p %d, pFree %d, λ %d, C %d",
+			b.c, len(p), len(pFree), len(lambda), len(C))
+	}
+	contact.CorrectP(p, pFree, b.wh, C, lambda, s, b.work)
+	return nil
+}
+
+// W implements Backend.
+func (b *CPUBackend) W() []float64 { return b.w }
+
+// PGSErrors implements Backend.
+func (b *CPUBackend) PGSErrors() []float64 { return b.pgs.Errors }
+
+// States implements Backend.
+func (b *CPUBackend) States() []contact.State { return b.pgs.States }
+
+// Close implements Backend.
+func (b *CPUBackend) Close() {}
+
+// grow returns s resized to n, reusing its storage when large enough.
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n, n+n/4)
+	}
+	return s[:n]
+}

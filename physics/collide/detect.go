@@ -1,0 +1,223 @@
+package collide
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/m3"
+	"softgrasp/physics/mesh"
+	"softgrasp/physics/rigid"
+)
+
+// Detector finds the proximity pairs between one soft body's surface and
+// the kinematic rigid bodies at the start of each step (METHOD.md, "One
+// time step", stage 1): discrete detection within an alarm distance, with
+// both kinds of pairs so that neither side's corners can sink between the
+// other side's vertices.
+//
+// It owns the BVH over the soft surface (built on the first Detect, refitted
+// on every one) and its scratch buffers, so it is not safe for concurrent
+// use; the physics goroutine owns it.
+type Detector struct {
+	surf   *mesh.Surface
+	bvh    *BVH
+	err    error
+	nNodes int   // mesh nodes the surface references: max index + 1
+	cand   []int // BVH query results, reused
+}
+
+// NewDetector returns a detector for the surface. A malformed surface (nil,
+// negative or inconsistent indices) does not panic: Validate reports it and
+// Detect then finds nothing.
+func NewDetector(surf *mesh.Surface) *Detector {
+	d := &Detector{surf: surf}
+	d.nNodes, d.err = checkSurface(surf)
+	return d
+}
+
+// checkSurface returns the number of mesh nodes a surface references, or
+// an error naming what is wrong with it.
+func checkSurface(surf *mesh.Surface) (int, error) {
+	if surf == nil {
+		return 0, errors.New("collision detection needs a surface, got nil")
+	}
+	n := 0
+	for t, tri := range surf.Tris {
+		for k, v := range tri {
+			if v < 0 {
+				return 0, fmt.Errorf("surface triangle %d corner %d has negative node index %d", t, k, v)
+			}
+			n = max(n, v+1)
+		}
+	}
+	for i, v := range surf.Vertices {
+		if v < 0 {
+			return 0, fmt.Errorf("surface vertex %d has negative node index %d", i, v)
+		}
+		n = max(n, v+1)
+	}
+	return n, nil
+}
+
+// Validate reports what would make Detect find nothing or find nonsense: a
+// malformed surface, positions too short for the surface's nodes, a
+// negative or non-finite alarm distance, a body without a shape or with a
+// pose that is not a rigid transform.
+func (d *Detector) Validate(q []float64, bodies []rigid.Body, alarm float64) error {
+	if d.err != nil {
+		return d.err
+	}
+	if len(q) < 3*d.nNodes {
+		return fmt.Errorf("positions have %d entries, the surface needs %d (3 per node)", len(q), 3*d.nNodes)
+	}
+	if math.IsNaN(alarm) || math.IsInf(alarm, 0) || alarm < 0 {
+		return fmt.Errorf("alarm distance %g: must be a finite length ≥ 0 in metres", alarm)
+	}
+	for i := range bodies {
+		b := &bodies[i]
+		if b.Shape == nil {
+			return fmt.Errorf("body %d (%q) has no shape", i, b.Name)
+		}
+		if err := b.Start.Validate(); err != nil {
+			return fmt.Errorf("body %d (%q) start pose: %w", i, b.Name, err)
+		}
+		if err := b.End.Validate(); err != nil {
+			return fmt.Errorf("body %d (%q) end pose: %w", i, b.Name, err)
+		}
+	}
+	return nil
+}
+
+// BVH returns the hierarchy over the soft surface, nil before the first
+// Detect.
+func (d *Detector) BVH() *BVH { return d.bvh }
+
+// Detect refits the BVH to q (node positions, flat, 3 per node) and
+// appends to out the proximity pairs between the soft surface at q and
+// every body at its Start pose within the alarm distance:
+//
+//   - SoftVertex, for each soft surface vertex x and each body: with
+//     (pt, n, d) = Shape.Closest(Start⁻¹·x), a pair when d < alarm, with
+//     RigidLocal = pt, Normal = Start.Rotate(n), Distance = d. Bodies whose
+//     bounds, grown by alarm, do not contain Start⁻¹·x are skipped.
+//   - RigidVertex, for each vertex r of a body's shape (placed by Start):
+//     the closest soft triangle among those whose boxes meet the cube of
+//     half-side alarm around r (the lowest index on ties), its closest
+//     point p (barycentric weights w) and outward normal n_tri; a pair
+//     when |r − p| < alarm (which implies s = n_tri·(r − p) > −alarm),
+//     with Normal = −n_tri (from the rigid body towards the soft one),
+//     Distance = s, Nodes the triangle's nodes, Weights = w, RigidLocal =
+//     r in the body frame.
+//
+// Bodies whose shape has no vertices (a plane) give only SoftVertex pairs.
+// The order is deterministic: body by body, the soft-vertex pairs in the
+// order of Surface.Vertices, then the rigid-vertex pairs in the order of
+// Shape.Vertices. Once warm (BVH built, scratch grown) and with out large
+// enough, Detect allocates nothing. When Validate would fail, Detect
+// returns out unchanged.
+func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out []Pair) []Pair {
+	if d.err != nil || len(q) < 3*d.nNodes || !(alarm >= 0) || math.IsInf(alarm, 0) {
+		return out
+	}
+	if d.bvh == nil {
+		bvh, err := NewBVH(d.surf.Tris, q)
+		if err != nil {
+			d.err = err
+			return out
+		}
+		d.bvh = bvh
+	} else if err := d.bvh.Refit(q); err != nil {
+		return out
+	}
+	for i := range bodies {
+		b := &bodies[i]
+		if b.Shape == nil {
+			continue
+		}
+		f := frame{R: b.Start.RotationMatrix(), t: b.Start.Position}
+		out = d.softVertexPairs(q, i, b.Shape, f, alarm, out)
+		out = d.rigidVertexPairs(q, i, b.Shape, f, alarm, out)
+	}
+	return out
+}
+
+// frame is a body pose as a rotation matrix and a translation: a matrix
+// product is cheaper than the quaternion sandwich when one pose maps
+// thousands of points.
+type frame struct {
+	R m3.Mat3
+	t r3.Vec
+}
+
+// toLocal maps a world point into the body frame: Rᵀ·(x − t).
+func (f *frame) toLocal(x r3.Vec) r3.Vec { return f.R.MulVecT(r3.Sub(x, f.t)) }
+
+// toWorld maps a body-frame point to the world: R·x + t.
+func (f *frame) toWorld(x r3.Vec) r3.Vec { return r3.Add(f.R.MulVec(x), f.t) }
+
+// softVertexPairs appends the SoftVertex pairs of one body.
+func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f frame, alarm float64, out []Pair) []Pair {
+	box, bounded := shape.Bounds()
+	a := r3.Vec{X: alarm, Y: alarm, Z: alarm}
+	box.Min, box.Max = r3.Sub(box.Min, a), r3.Add(box.Max, a)
+	for _, v := range d.surf.Vertices {
+		local := f.toLocal(node(q, v))
+		if bounded && !box.Contains(local) {
+			continue
+		}
+		pt, n, dist := shape.Closest(local)
+		if !(dist < alarm) {
+			continue
+		}
+		out = append(out, Pair{
+			Kind: SoftVertex, Body: body, Count: 1,
+			Nodes: [3]int{v, v, v}, Weights: [3]float64{1, 0, 0},
+			Tri: -1, Vertex: -1,
+			RigidLocal: pt, Normal: f.R.MulVec(n), Distance: dist,
+		})
+	}
+	return out
+}
+
+// rigidVertexPairs appends the RigidVertex pairs of one body.
+func (d *Detector) rigidVertexPairs(q []float64, body int, shape rigid.Shape, f frame, alarm float64, out []Pair) []Pair {
+	a := r3.Vec{X: alarm, Y: alarm, Z: alarm}
+	for k, local := range shape.Vertices() {
+		r := f.toWorld(local)
+		d.cand = d.bvh.AppendQuery(r3.Box{Min: r3.Sub(r, a), Max: r3.Add(r, a)}, d.cand[:0])
+		best, bestD2 := -1, alarm*alarm
+		var p r3.Vec
+		var w [3]float64
+		for _, t := range d.cand {
+			tri := d.surf.Tris[t]
+			pt, wt := ClosestOnTriangle(r, node(q, tri[0]), node(q, tri[1]), node(q, tri[2]))
+			// Ties (a closest point on an edge or vertex shared by several
+			// triangles) go to the lowest triangle index, so the choice does
+			// not depend on the tree's traversal order.
+			if d2 := r3.Norm2(r3.Sub(r, pt)); d2 < bestD2 || (d2 == bestD2 && t < best) {
+				best, bestD2, p, w = t, d2, pt, wt
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		tri := d.surf.Tris[best]
+		n := TriangleNormal(q, tri)
+		if n == (r3.Vec{}) {
+			continue
+		}
+		// |s| ≤ |r − p| < alarm, so the rule's second condition,
+		// s > −alarm, always holds here.
+		s := r3.Dot(n, r3.Sub(r, p))
+		out = append(out, Pair{
+			Kind: RigidVertex, Body: body, Count: 3,
+			Nodes: tri, Weights: w,
+			Tri: best, Vertex: k,
+			RigidLocal: local, Normal: r3.Scale(-1, n), Distance: s,
+		})
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The two dense loops of the contact kernels, with 256-bit AVX2 fused
+// multiply-adds: four float64 lanes per instruction, two registers per
+// iteration so that eight elements are in flight. The Go versions in
+// kernels.go define what they compute; simd_test.go holds them equal.
+
+// func axpy3AVX2(y, r0, r1, r2 []float64, a0, a1, a2 float64)
+// y[i] += a0·r0[i] + a1·r1[i] + a2·r2[i] for i < len(y); the r's are at
+// least as long as y (the caller checks).
+TEXT ·axpy3AVX2(SB), NOSPLIT, $0-120
+	MOVQ         y_base+0(FP), DI
+	MOVQ         y_len+8(FP), CX
+	MOVQ         r0_base+24(FP), SI
+	MOVQ         r1_base+48(FP), R8
+	MOVQ         r2_base+72(FP), R9
+	VBROADCASTSD a0+96(FP), Y0
+	VBROADCASTSD a1+104(FP), Y1
+	VBROADCASTSD a2+112(FP), Y2
+	XORQ         AX, AX
+	MOVQ         CX, BX
+	ANDQ         $-8, BX
+
+axpy_loop8:
+	CMPQ        AX, BX
+	JGE         axpy_tail
+	VMOVUPD     (DI)(AX*8), Y3
+	VMOVUPD     32(DI)(AX*8), Y4
+	VFMADD231PD (SI)(AX*8), Y0, Y3
+	VFMADD231PD 32(SI)(AX*8), Y0, Y4
+	VFMADD231PD (R8)(AX*8), Y1, Y3
+	VFMADD231PD 32(R8)(AX*8), Y1, Y4
+	VFMADD231PD (R9)(AX*8), Y2, Y3
+	VFMADD231PD 32(R9)(AX*8), Y2, Y4
+	VMOVUPD     Y3, (DI)(AX*8)
+	VMOVUPD     Y4, 32(DI)(AX*8)
+	ADDQ        $8, AX
+	JMP         axpy_loop8
+
+axpy_tail:
+	CMPQ        AX, CX
+	JGE         axpy_done
+	VMOVSD      (DI)(AX*8), X3
+	VFMADD231SD (SI)(AX*8), X0, X3
+	VFMADD231SD (R8)(AX*8), X1, X3
+	VFMADD231SD (R9)(AX*8), X2, X3
+	VMOVSD      X3, (DI)(AX*8)
+	INCQ        AX
+	JMP         axpy_tail
+
+axpy_done:
+	VZEROUPPER
+	RET
+
+// func dot3AVX2(r0, r1, r2, x []float64) (s0, s1, s2 float64)
+// s_k = Σ_i r_k[i]·x[i] for i < len(x); the r's are at least as long as x.
+// Sixteen elements per iteration into twelve accumulators (four per sum),
+// so that the 4-cycle latency of the fused multiply-add is hidden.
+TEXT ·dot3AVX2(SB), NOSPLIT, $0-120
+	MOVQ   r0_base+0(FP), SI
+	MOVQ   r1_base+24(FP), R8
+	MOVQ   r2_base+48(FP), R9
+	MOVQ   x_base+72(FP), DI
+	MOVQ   x_len+80(FP), CX
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	VXORPD Y15, Y15, Y15
+	XORQ   AX, AX
+	MOVQ   CX, BX
+	ANDQ   $-16, BX
+
+dot_loop16:
+	// Y4–Y7 sum r0, Y8–Y11 sum r1, Y12–Y15 sum r2; Y0–Y3 hold x.
+	CMPQ        AX, BX
+	JGE         dot_loop4_start
+	VMOVUPD     (DI)(AX*8), Y0
+	VMOVUPD     32(DI)(AX*8), Y1
+	VMOVUPD     64(DI)(AX*8), Y2
+	VMOVUPD     96(DI)(AX*8), Y3
+	VFMADD231PD (SI)(AX*8), Y0, Y4
+	VFMADD231PD 32(SI)(AX*8), Y1, Y5
+	VFMADD231PD 64(SI)(AX*8), Y2, Y6
+	VFMADD231PD 96(SI)(AX*8), Y3, Y7
+	VFMADD231PD (R8)(AX*8), Y0, Y8
+	VFMADD231PD 32(R8)(AX*8), Y1, Y9
+	VFMADD231PD 64(R8)(AX*8), Y2, Y10
+	VFMADD231PD 96(R8)(AX*8), Y3, Y11
+	VFMADD231PD (R9)(AX*8), Y0, Y12
+	VFMADD231PD 32(R9)(AX*8), Y1, Y13
+	VFMADD231PD 64(R9)(AX*8), Y2, Y14
+	VFMADD231PD 96(R9)(AX*8), Y3, Y15
+	ADDQ        $16, AX
+	JMP         dot_loop16
+
+dot_loop4_start:
+	MOVQ CX, BX
+	ANDQ $-4, BX
+
+dot_loop4:
+	CMPQ        AX, BX
+	JGE         dot_reduce
+	VMOVUPD     (DI)(AX*8), Y0
+	VFMADD231PD (SI)(AX*8), Y0, Y4
+	VFMADD231PD (R8)(AX*8), Y0, Y8
+	VFMADD231PD (R9)(AX*8), Y0, Y12
+	ADDQ        $4, AX
+	JMP         dot_loop4
+
+dot_reduce:
+	// Fold the four accumulators and the four lanes of each sum.
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y7, Y6, Y6
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y9, Y8, Y8
+	VADDPD       Y11, Y10, Y10
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y13, Y12, Y12
+	VADDPD       Y15, Y14, Y14
+	VADDPD       Y14, Y12, Y12
+	VEXTRACTF128 $1, Y4, X5
+	VEXTRACTF128 $1, Y8, X9
+	VEXTRACTF128 $1, Y12, X13
+	VADDPD       X5, X4, X4
+	VADDPD       X9, X8, X8
+	VADDPD       X13, X12, X12
+	VHADDPD      X4, X4, X4
+	VHADDPD      X8, X8, X8
+	VHADDPD      X12, X12, X12
+
+dot_tail:
+	CMPQ        AX, CX
+	JGE         dot_done
+	VMOVSD      (DI)(AX*8), X0
+	VFMADD231SD (SI)(AX*8), X0, X4
+	VFMADD231SD (R8)(AX*8), X0, X8
+	VFMADD231SD (R9)(AX*8), X0, X12
+	INCQ        AX
+	JMP         dot_tail
+
+dot_done:
+	VMOVSD     X4, s0+96(FP)
+	VMOVSD     X8, s1+104(FP)
+	VMOVSD     X12, s2+112(FP)
+	VZEROUPPER
+	RET
+
+// func cpuid(leaf, sub uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	MOVL sub+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// func xcr0() uint32
+// The low word of the extended control register XCR0: which register
+// states the operating system saves on a context switch.
+TEXT ·xcr0(SB), NOSPLIT, $0-4
+	MOVL   $0, CX
+	XGETBV
+	MOVL   AX, ret+0(FP)
+	RET

@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package contact
+
+// useAVX2 is false: this build has only the portable loops.
+const useAVX2 = false
+
+// axpy3 adds y += a0·r0 + a1·r1 + a2·r2 (see axpy3Go).
+func axpy3(y, r0, r1, r2 []float64, a0, a1, a2 float64) { axpy3Go(y, r0, r1, r2, a0, a1, a2) }
+
+// dot3 returns r0ᵀx, r1ᵀx, r2ᵀx (see dot3Go).
+func dot3(r0, r1, r2, x []float64) (s0, s1, s2 float64) { return dot3Go(r0, r1, r2, x) }

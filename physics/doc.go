@@ -1,0 +1,29 @@
+// Package physics simulates a soft body, discretised by corotational
+// linear tetrahedra and integrated by implicit (backward) Euler, in
+// frictional contact with kinematic rigid bodies, following
+//
+//	Z. Zeng and H. Courtecuisse, "An efficient implicit constraint
+//	resolution scheme for interactive FE simulations".
+//
+// Each step linearises the contacts at the start of the step (collision
+// detection), computes the free motion, and then corrects it recursively
+// in Newton iterations that re-linearise the constraint directions at the
+// current proximity positions (recursive corrective motion). The standard
+// scheme rebuilds the compliance W = J·A⁻¹·Jᵀ in every iteration; the fast
+// scheme splits J = C·H, builds W_H = H·A⁻¹·Hᵀ once per step and only
+// rebuilds W = C·W_H·Cᵀ and moves p += h²·W_H·Cᵀλ per iteration.
+//
+// Glossary (METHOD.md): h time step; q, v node positions and velocities
+// (3N); A = M + h·B + h²·K the system matrix; b its right-hand side; H the
+// geometric mapping Jacobian (3c×3N); C the block-diagonal direction
+// frames [n; t1; t2]; J = C·H; W_H = H·A⁻¹·Hᵀ; W = C·W_H·Cᵀ; λ the
+// constraint forces [λn, λt1, λt2] per pair; δ the gaps; p = G(q) the
+// proximity positions; μ the friction coefficient.
+//
+// The sub-packages hold one concept each: mesh (tetrahedral meshes and
+// their surfaces), fem (the finite elements), sparse (the Cholesky solver
+// and compliance products), rigid (kinematic shapes and the gripper),
+// collide (proximity detection), contact (projected Gauss–Seidel and the
+// fast-update kernels), scenario (scripted scenes and their metrics) and
+// loop (the physics goroutine and its frames).
+package physics

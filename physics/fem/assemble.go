@@ -1,0 +1,189 @@
+package fem
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/m3"
+	"softgrasp/physics/sparse"
+)
+
+// AssembleReport summarises the element states met by Assemble.
+type AssembleReport struct {
+	// Inverted counts the elements with det F ≤ 0 (inverted or flat).
+	Inverted int
+	// MinDetF is the smallest det F over the elements (1 at rest; ≤ 0 for
+	// an inverted element).
+	MinDetF float64
+	// Err is set, and A and b are left untouched, when an argument is
+	// invalid (wrong length, a matrix not made by Pattern, h not positive
+	// and finite).
+	Err error
+}
+
+// Assemble writes the linearised implicit Euler system A·Δv = b of the
+// paper's Eq. (dynamic equation soft) at the start of a step, from the
+// positions q and velocities v (length 3N), the time step h (s) and the
+// gravitational acceleration (m/s²). A must come from Pattern; its values
+// and b (length 3N) are overwritten.
+//
+// Derivation. Newton's law M·a = f_ext − F(q, v) with the internal force
+// F(q, v) = f_el(q) + B·v, integrated by backward Euler, Δv = h·a(t+h) and
+// q(t+h) = q + h·(v + Δv), gives M·Δv = h·(f_ext − F(q(t+h), v(t+h))).
+// Linearising F at (q, v) with K = ∂F/∂q and B = ∂F/∂v,
+//
+//	F(q(t+h), v(t+h)) ≈ F(q, v) + K·h·(v + Δv) + B·Δv,
+//
+// and collecting the Δv terms on the left:
+//
+//	A = M + h·B + h²·K,  b = h·(f_ext − f_el(q) − B·v) − h²·K·v,
+//
+// with f_ext = M·g, Rayleigh damping B = α·M + β·K and the corotational
+// K = Σ R_e·K_e·R_eᵀ. Grouped by matrix,
+//
+//	A = (1 + h·α)·M + (h·β + h²)·K,
+//	b = h·M·(g − α·v) − h·[f_el(q) + (β + h)·K·v].
+//
+// The bracket is one element pass: by the formulas of element.go,
+// f_e + c·R·K_e·Rᵀ·v_e = V·R·σ(sym(Rᵀ·(F + c·F_v)) − I)·g_i with
+// F_v = Σ_j v_j ⊗ g_j and c = β + h.
+//
+// Work: a parallel pass computes R_e by polar decomposition and the
+// element stress P_e = −h·V·R·σ per element; a serial pass scatters the
+// forces and the blocks of A (Eq. (3) of element.go) in element order, so
+// the result does not depend on the number of threads. No allocation.
+func (m *Model) Assemble(q, v []float64, h float64, gravity r3.Vec, A *sparse.SymCSC, b []float64) AssembleReport {
+	if err := m.checkAssembleArgs(q, v, h, gravity, A, b); err != nil {
+		return AssembleReport{Err: err}
+	}
+	alpha, beta := m.mat.MassDamping, m.mat.StiffnessDamping
+	m.elementStresses(q, v, beta+h, -h)
+
+	A.Zero()
+	for i, mi := range m.mass {
+		d := (1 + h*alpha) * mi
+		for a := 0; a < 3; a++ {
+			A.Val[A.ColPtr[3*i+a]] = d
+		}
+		b[3*i] = h * mi * (gravity.X - alpha*v[3*i])
+		b[3*i+1] = h * mi * (gravity.Y - alpha*v[3*i+1])
+		b[3*i+2] = h * mi * (gravity.Z - alpha*v[3*i+2])
+	}
+	cK := h*beta + h*h
+	rep := AssembleReport{MinDetF: math.Inf(1)}
+	for k := range m.elems {
+		e := &m.elems[k]
+		e.scatterForce(&m.stress[k], b)
+		cV := cK * e.vol
+		e.addBlocks(&m.rot[k], cV*m.lambda, cV*m.mu, A.ColPtr, A.Val)
+		if d := m.detF[k]; d <= 0 || math.IsNaN(d) {
+			rep.Inverted++
+		}
+		rep.MinDetF = math.Min(rep.MinDetF, m.detF[k])
+	}
+	return rep
+}
+
+// checkAssembleArgs validates the arguments of Assemble.
+func (m *Model) checkAssembleArgs(q, v []float64, h float64, gravity r3.Vec, A *sparse.SymCSC, b []float64) error {
+	if !(h > 0) || math.IsInf(h, 0) {
+		return fmt.Errorf("fem: time step h = %v must be positive and finite", h)
+	}
+	if !finite(gravity.X) || !finite(gravity.Y) || !finite(gravity.Z) {
+		return fmt.Errorf("fem: gravity %v is not finite", gravity)
+	}
+	for _, c := range [3]struct {
+		name string
+		x    []float64
+	}{{"q", q}, {"v", v}, {"b", b}} {
+		if err := m.checkLen(c.name, c.x); err != nil {
+			return err
+		}
+	}
+	p := m.pattern
+	if A == nil || A.N != p.N || len(A.ColPtr) != len(p.ColPtr) || len(A.Val) != m.nnz ||
+		len(A.RowIdx) != m.nnz || A.ColPtr[p.N] != m.nnz {
+		return fmt.Errorf("fem: system matrix does not have the pattern of Model.Pattern (N = %d, %d entries)", p.N, m.nnz)
+	}
+	return nil
+}
+
+// elementStresses computes, for every element, R_e = polar(F_e) with
+// F_e from q, det F_e, and P_e = s·V·R·σ(sym(Rᵀ·(F + c·F_v)) − I) with
+// F_v from v (v may be nil when c = 0). It runs on the worker pool.
+func (m *Model) elementStresses(q, v []float64, c, s float64) {
+	m.pool.run(stressJob{m: m, q: q, v: v, c: c, s: s}, len(m.elems))
+}
+
+// stressJob carries the arguments of elementStresses to the workers.
+type stressJob struct {
+	m    *Model
+	q, v []float64
+	c, s float64
+}
+
+// do runs elementStresses on the elements [lo, hi).
+func (j *stressJob) do(lo, hi int) {
+	m := j.m
+	for k := lo; k < hi; k++ {
+		e := &m.elems[k]
+		F := e.defGrad(j.q)
+		R, _ := m3.Polar(F)
+		m.detF[k] = F.Det()
+		if j.c != 0 {
+			F = m3.Add(F, m3.Scale(j.c, e.defGrad(j.v)))
+		}
+		sigma := linearStress(m3.TMul(R, F), 1, m.lambda, m.mu)
+		m.rot[k] = R
+		m.stress[k] = m3.Scale(j.s*e.vol, m3.Mul(R, sigma))
+	}
+}
+
+// addBlocks adds the element's corotational stiffness, scaled, into the
+// lower triangle of A: by Eq. (3) of element.go the block of nodes (i, j)
+// is cl·r_i r_jᵀ + cm·r_j r_iᵀ + cm·(g_i·g_j)·I with r_i = R·g_i, where
+// cl and cm are the scaled λ·V and μ·V.
+func (e *element) addBlocks(R *m3.Mat3, cl, cm float64, colPtr []int, val []float64) {
+	var r [4]r3.Vec
+	for i := range r {
+		r[i] = R.MulVec(e.g[i])
+	}
+	// Diagonal blocks (lower 6 entries): column 3n+b stores rows
+	// 3n+b … 3n+2 first, so entry (a, b) sits at colPtr[3n+b] + a − b.
+	cd := cl + cm
+	for i, ri := range r {
+		n := 3 * int(e.nodes[i])
+		d := cm * r3.Norm2(e.g[i])
+		k0, k1, k2 := colPtr[n], colPtr[n+1], colPtr[n+2]
+		val[k0] += cd*ri.X*ri.X + d
+		val[k0+1] += cd * ri.Y * ri.X
+		val[k0+2] += cd * ri.Z * ri.X
+		val[k1] += cd*ri.Y*ri.Y + d
+		val[k1+1] += cd * ri.Z * ri.Y
+		val[k2] += cd*ri.Z*ri.Z + d
+	}
+	for p, ij := range localPairs {
+		i, j := ij[0], ij[1]
+		if e.swap&(1<<p) != 0 {
+			i, j = j, i
+		}
+		ri, rj := r[i], r[j]
+		d := cm * r3.Dot(e.g[i], e.g[j])
+		// Column b of the block: cl·r_i·(r_j)_b + cm·r_j·(r_i)_b + d·e_b.
+		s := &e.start[p]
+		addCol(val[s[0]:s[0]+3], ri, rj, cl*rj.X, cm*ri.X, d, 0)
+		addCol(val[s[1]:s[1]+3], ri, rj, cl*rj.Y, cm*ri.Y, d, 1)
+		addCol(val[s[2]:s[2]+3], ri, rj, cl*rj.Z, cm*ri.Z, d, 2)
+	}
+}
+
+// addCol adds wi·ri + wj·rj + d·e_b to the three consecutive entries of
+// one block column.
+func addCol(col []float64, ri, rj r3.Vec, wi, wj, d float64, b int) {
+	col[0] += wi*ri.X + wj*rj.X
+	col[1] += wi*ri.Y + wj*rj.Y
+	col[2] += wi*ri.Z + wj*rj.Z
+	col[b] += d
+}

@@ -1,0 +1,94 @@
+package fem
+
+import (
+	"fmt"
+	"math"
+
+	"softgrasp/physics/m3"
+)
+
+// ElasticForces computes the internal elastic force at positions q,
+//
+//	f_el(q) = Σ_e R_e·K_e·(R_eᵀ·x_e − X_e),
+//
+// the force the body exerts to resist its deformation (see element.go for
+// the element formula and the rest-position convention). f (length 3N)
+// is overwritten. It returns an error, and leaves f untouched, when a
+// length is not 3N.
+func (m *Model) ElasticForces(q []float64, f []float64) error {
+	if err := m.checkLen("q", q); err != nil {
+		return err
+	}
+	if err := m.checkLen("f", f); err != nil {
+		return err
+	}
+	m.elementStresses(q, nil, 0, 1)
+	clear(f)
+	for k := range m.elems {
+		m.elems[k].scatterForce(&m.stress[k], f)
+	}
+	return nil
+}
+
+// StiffnessMul computes y = K(q)·dx with the corotational stiffness
+// K = Σ_e R_e·K_e·R_eᵀ at positions q: the same tangent that Assemble puts
+// into A, applied matrix-free. By Eq. (1) of element.go,
+// (R·K_e·Rᵀ·dx)_i = V·R·σ(sym(Rᵀ·ΔF))·g_i with ΔF = Σ_j dx_j ⊗ g_j.
+// y (length 3N) is overwritten.
+func (m *Model) StiffnessMul(q, dx, y []float64) error {
+	for _, c := range []struct {
+		name string
+		x    []float64
+	}{{"q", q}, {"dx", dx}, {"y", y}} {
+		if err := m.checkLen(c.name, c.x); err != nil {
+			return err
+		}
+	}
+	m.elementStresses(q, nil, 0, 1)
+	clear(y)
+	for k := range m.elems {
+		e := &m.elems[k]
+		R := &m.rot[k]
+		sigma := linearStress(m3.TMul(*R, e.defGrad(dx)), 0, m.lambda, m.mu)
+		P := m3.Scale(e.vol, m3.Mul(*R, sigma))
+		e.scatterForce(&P, y)
+	}
+	return nil
+}
+
+// VonMises writes into perNode (length N) the von Mises equivalent of the
+// corotated element stress σ_e = σ(sym(R_eᵀF_e) − I) at positions q,
+//
+//	σ_vM = √(½·((σ11−σ22)² + (σ22−σ33)² + (σ33−σ11)²) + 3·(σ12² + σ23² + σ31²)),
+//
+// averaged at every node over the elements around it, weighted by their
+// rest volumes (Pa). It feeds the colour map.
+func (m *Model) VonMises(q []float64, perNode []float64) error {
+	if err := m.checkLen("q", q); err != nil {
+		return err
+	}
+	if len(perNode) != m.nodes {
+		return fmt.Errorf("fem: perNode has length %d, want N = %d", len(perNode), m.nodes)
+	}
+	m.elementStresses(q, nil, 0, 1)
+	clear(perNode)
+	for k := range m.elems {
+		e := &m.elems[k]
+		// P = V·R·σ, so σ = Rᵀ·P/V.
+		sigma := m3.TMul(m.rot[k], m.stress[k])
+		vm := vonMises(sigma) / 4
+		for _, i := range e.nodes {
+			perNode[i] += vm
+		}
+	}
+	for i, w := range m.nodeVol {
+		perNode[i] /= w
+	}
+	return nil
+}
+
+// vonMises returns the von Mises equivalent stress of the symmetric σ.
+func vonMises(s m3.Mat3) float64 {
+	d01, d12, d20 := s[0]-s[4], s[4]-s[8], s[8]-s[0]
+	return math.Sqrt(0.5*(d01*d01+d12*d12+d20*d20) + 3*(s[1]*s[1]+s[5]*s[5]+s[2]*s[2]))
+}

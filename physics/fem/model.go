@@ -1,0 +1,232 @@
+package fem
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/m3"
+	"softgrasp/physics/mesh"
+	"softgrasp/physics/sparse"
+)
+
+// Model is the finite-element model of one soft body: the rest geometry
+// of its tetrahedra, its material, its lumped masses and the layout of its
+// system matrix. It is built once per mesh by NewModel; the material can
+// be changed in place by SetMaterial. The per-step kernels read the
+// current positions and velocities and write into caller-owned buffers.
+//
+// A Model is not safe for concurrent use: its kernels share internal
+// per-element buffers. Their element pass runs on GOMAXPROCS goroutines,
+// the caller's and GOMAXPROCS−1 long-lived workers owned by the Model,
+// which end when the Model is garbage collected.
+type Model struct {
+	nodes int
+	elems []element
+	mat   Material
+	// lambda and mu are the Lamé parameters of mat.
+	lambda, mu float64
+
+	mass      []float64 // lumped mass per node, ρ·Σ V_e/4
+	nodeVol   []float64 // Σ V_e/4 over the elements around each node
+	totalMass float64
+	volume    float64
+
+	// pattern is the template of A (its Val is dropped once the block
+	// positions are known): Pattern hands out copies, and the block
+	// positions in elems index into their Val, of length nnz.
+	pattern *sparse.SymCSC
+	nnz     int
+
+	// Per-element results of the parallel element pass (elementStresses).
+	rot    []m3.Mat3 // R_e
+	stress []m3.Mat3 // P_e, see assemble.go
+	detF   []float64
+
+	pool *workerPool
+}
+
+// NewModel precomputes the finite-element model of msh with material mat.
+// It rejects an invalid material, an empty mesh, non-finite coordinates,
+// out-of-range or repeated node indices, inverted or degenerate rest
+// elements, and nodes that belong to no element (their mass would be
+// zero and A singular).
+func NewModel(msh *mesh.TetMesh, mat Material) (*Model, error) {
+	if msh == nil {
+		return nil, fmt.Errorf("fem: nil mesh")
+	}
+	if err := mat.Validate(); err != nil {
+		return nil, fmt.Errorf("fem: %w", err)
+	}
+	n := len(msh.Nodes)
+	if len(msh.Tets) == 0 {
+		return nil, fmt.Errorf("fem: mesh has %d nodes and no tetrahedron", n)
+	}
+	if err := checkNodes(msh.Nodes); err != nil {
+		return nil, err
+	}
+	m := &Model{
+		nodes:   n,
+		elems:   make([]element, len(msh.Tets)),
+		mass:    make([]float64, n),
+		nodeVol: make([]float64, n),
+		rot:     make([]m3.Mat3, len(msh.Tets)),
+		stress:  make([]m3.Mat3, len(msh.Tets)),
+		detF:    make([]float64, len(msh.Tets)),
+	}
+	for e, tet := range msh.Tets {
+		if err := m.elems[e].init(msh.Nodes, tet); err != nil {
+			return nil, fmt.Errorf("fem: tetrahedron %d %v: %w", e, tet, err)
+		}
+		vol := m.elems[e].vol
+		m.volume += vol
+		for _, i := range tet {
+			m.nodeVol[i] += vol / 4
+		}
+	}
+	for i, v := range m.nodeVol {
+		if v == 0 {
+			return nil, fmt.Errorf("fem: node %d belongs to no tetrahedron", i)
+		}
+	}
+	if err := m.buildPattern(); err != nil {
+		return nil, err
+	}
+	m.setMaterial(mat)
+	m.pool = newWorkerPool(m, runtime.GOMAXPROCS(0))
+	return m, nil
+}
+
+// checkNodes rejects an empty or too large node list and non-finite
+// coordinates.
+func checkNodes(nodes []r3.Vec) error {
+	if len(nodes) == 0 {
+		return fmt.Errorf("fem: mesh has no node")
+	}
+	if 3*len(nodes) > math.MaxInt32 {
+		return fmt.Errorf("fem: %d nodes exceed the supported %d", len(nodes), math.MaxInt32/3)
+	}
+	for i, p := range nodes {
+		if !finite(p.X) || !finite(p.Y) || !finite(p.Z) {
+			return fmt.Errorf("fem: node %d has a non-finite coordinate %v", i, p)
+		}
+	}
+	return nil
+}
+
+// buildPattern builds the template of A (a 3×3 block for every pair of
+// nodes sharing an element) and records in every element where its
+// off-diagonal blocks live in A.Val.
+func (m *Model) buildPattern() error {
+	pairs := make([][2]int, 0, 6*len(m.elems))
+	for e := range m.elems {
+		nd := m.elems[e].nodes
+		for _, p := range localPairs {
+			pairs = append(pairs, [2]int{int(nd[p[0]]), int(nd[p[1]])})
+		}
+	}
+	m.pattern = sparse.NewBlockPattern(m.nodes, pairs)
+	if nnz := len(m.pattern.Val); nnz > math.MaxInt32 {
+		return fmt.Errorf("fem: system matrix has %d stored entries, more than the supported %d", nnz, math.MaxInt32)
+	}
+	for e := range m.elems {
+		if err := m.elems[e].locateBlocks(m.pattern); err != nil {
+			return fmt.Errorf("fem: tetrahedron %d: %w", e, err)
+		}
+	}
+	m.nnz = len(m.pattern.Val)
+	m.pattern.Val = nil
+	return nil
+}
+
+// Pattern returns a new zero matrix with the sparsity pattern of the
+// system matrix A: a 3×3 block for every node and every pair of nodes
+// sharing a tetrahedron (lower triangle stored). Assemble writes into it.
+// Call it once per Model and keep the matrix: the solver's symbolic
+// analysis depends on the pattern.
+func (m *Model) Pattern() *sparse.SymCSC {
+	p := m.pattern
+	return &sparse.SymCSC{
+		N:      p.N,
+		ColPtr: append([]int(nil), p.ColPtr...),
+		RowIdx: append([]int(nil), p.RowIdx...),
+		Val:    make([]float64, m.nnz),
+	}
+}
+
+// SetMaterial replaces the material in place: the Lamé parameters that
+// scale every element stiffness and the lumped masses. The pattern of A
+// does not change, so a solver's symbolic analysis stays valid.
+func (m *Model) SetMaterial(mat Material) error {
+	if err := mat.Validate(); err != nil {
+		return fmt.Errorf("fem: %w", err)
+	}
+	m.setMaterial(mat)
+	return nil
+}
+
+// setMaterial applies an already validated material. The element
+// stiffness matrices are never stored (see element.go), so only the
+// Lamé parameters and the masses change.
+func (m *Model) setMaterial(mat Material) {
+	m.mat = mat
+	m.lambda, m.mu = mat.Lame()
+	m.totalMass = 0
+	for i, v := range m.nodeVol {
+		m.mass[i] = mat.Density * v
+		m.totalMass += m.mass[i]
+	}
+}
+
+// Material returns the current material.
+func (m *Model) Material() Material { return m.mat }
+
+// Nodes returns the number of nodes N; vectors have length 3N.
+func (m *Model) Nodes() int { return m.nodes }
+
+// Elements returns the number of tetrahedra.
+func (m *Model) Elements() int { return len(m.elems) }
+
+// Mass returns the lumped mass of every node (kg): ρ·V_e/4 summed over
+// the elements around it. The slice is the Model's own; do not modify it.
+func (m *Model) Mass() []float64 { return m.mass }
+
+// TotalMass returns Σ m_i = ρ·V (kg).
+func (m *Model) TotalMass() float64 { return m.totalMass }
+
+// Volume returns the rest volume V = Σ V_e (m³).
+func (m *Model) Volume() float64 { return m.volume }
+
+// checkLen reports a vector whose length is not 3N.
+func (m *Model) checkLen(name string, x []float64) error {
+	if len(x) != 3*m.nodes {
+		return fmt.Errorf("fem: %s has length %d, want 3N = %d", name, len(x), 3*m.nodes)
+	}
+	return nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// restGradients returns the gradients ∇N_i of the four linear shape
+// functions and the volume of the tetrahedron with vertices X.
+//
+// With D_m = [X1−X0, X2−X0, X3−X0] (columns), the barycentric coordinates
+// of a point X are (N1, N2, N3) = D_m⁻¹·(X − X0) and N0 = 1 − N1 − N2 − N3,
+// so ∇N_j (j = 1…3) is row j−1 of D_m⁻¹ and ∇N_0 = −Σ ∇N_j. The volume
+// is det D_m / 6, positive for the mesh's orientation convention.
+func restGradients(X [4]r3.Vec) (g [4]r3.Vec, vol float64, err error) {
+	Dm := m3.FromCols(r3.Sub(X[1], X[0]), r3.Sub(X[2], X[0]), r3.Sub(X[3], X[0]))
+	det := Dm.Det()
+	if det <= 0 {
+		return g, 0, fmt.Errorf("rest volume %g is not positive (inverted or flat element)", det/6)
+	}
+	inv, ok := Dm.Inverse()
+	if !ok {
+		return g, 0, fmt.Errorf("rest element is degenerate (volume %g)", det/6)
+	}
+	g[1], g[2], g[3] = inv.Row(0), inv.Row(1), inv.Row(2)
+	g[0] = r3.Scale(-1, r3.Add(g[1], r3.Add(g[2], g[3])))
+	return g, det / 6, nil
+}

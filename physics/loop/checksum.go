@@ -1,0 +1,55 @@
+package loop
+
+import "math"
+
+// ComputeChecksum hashes every field that a frame's Checksum covers
+// (FNV-1a over their bits). The physics goroutine stores it when it
+// publishes; a reader that recomputes the same value knows it saw the
+// frame whole, never half-written.
+func (f *Frame) ComputeChecksum() uint64 {
+	h := fnv{sum: 14695981039346656037}
+	h.u64(f.Seq)
+	h.u64(f.SceneVersion)
+	h.f64(f.Time)
+	h.f32s(f.Surface)
+	h.f32s(f.Displacement)
+	h.f32s(f.VonMises)
+	for i := range f.BodyPoses {
+		h.f32s(f.BodyPoses[i][:])
+	}
+	for i := range f.Contacts {
+		c := &f.Contacts[i]
+		h.f32s(c.Point[:])
+		h.f32s(c.Normal0[:])
+		h.f32s(c.Normal[:])
+		h.f32s(c.ForceN[:])
+		h.f32s(c.ForceT[:])
+		h.u64(uint64(math.Float32bits(c.Deviation)) | uint64(c.State)<<32)
+	}
+	s := &f.Stats
+	h.u64(uint64(s.Contacts))
+	h.u64(uint64(s.NewtonIterations))
+	for _, v := range []float64{s.BuildWH, s.RebuildW, s.PGS, s.Corr, s.NewtonIter, s.Total, s.Step, s.Penetration, s.Slip, s.GripForce} {
+		h.f64(v)
+	}
+	return h.sum
+}
+
+// fnv is a 64-bit FNV-1a hash fed eight bytes at a time.
+type fnv struct{ sum uint64 }
+
+func (h *fnv) u64(v uint64) {
+	for i := 0; i < 8; i++ {
+		h.sum ^= v & 0xff
+		h.sum *= 1099511628211
+		v >>= 8
+	}
+}
+
+func (h *fnv) f64(v float64) { h.u64(math.Float64bits(v)) }
+
+func (h *fnv) f32s(v []float32) {
+	for _, x := range v {
+		h.u64(uint64(math.Float32bits(x)))
+	}
+}

@@ -1,0 +1,177 @@
+package loop
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics"
+	"softgrasp/physics/rigid"
+	"softgrasp/physics/scenario"
+)
+
+// newScene extracts the static drawing data of a scene.
+func newScene(sc *scenario.Scene, version uint64) *Scene {
+	sim := sc.Sim
+	surf := sim.Surface()
+	s := &Scene{Version: version, MeshName: sc.MeshName(), DOFs: sim.Mesh().DOFs()}
+	s.SurfaceTris = make([]uint32, 0, 3*len(surf.Tris))
+	for _, t := range surf.Tris {
+		for _, n := range t {
+			s.SurfaceTris = append(s.SurfaceTris, uint32(surf.Local[n]))
+		}
+	}
+	rest := sim.RestPositions()
+	s.SurfaceRest = make([]float32, 3*len(surf.Vertices))
+	for i, n := range surf.Vertices {
+		for d := 0; d < 3; d++ {
+			s.SurfaceRest[3*i+d] = float32(rest[3*n+d])
+		}
+	}
+	for _, b := range sim.Bodies() {
+		verts, tris := b.Shape.Triangulate()
+		bm := BodyMesh{Name: b.Name, Vertices: make([]float32, 0, 3*len(verts)), Indices: make([]uint32, 0, 3*len(tris))}
+		for _, v := range verts {
+			bm.Vertices = append(bm.Vertices, float32(v.X), float32(v.Y), float32(v.Z))
+		}
+		for _, t := range tris {
+			bm.Indices = append(bm.Indices, uint32(t[0]), uint32(t[1]), uint32(t[2]))
+		}
+		_, bm.Floor = b.Shape.(rigid.Plane)
+		s.Bodies = append(s.Bodies, bm)
+	}
+	return s
+}
+
+// publish fills the back frame from the current scene and the step's
+// stats (nil when no step ran, e.g. paused) and publishes it.
+func (r *Runner) publish(st *physics.StepStats) {
+	if st != nil {
+		r.seq++
+	}
+	f := r.buf.Back()
+	sim := r.sc.Sim
+	f.Seq, f.SceneVersion, f.Time = r.seq, r.version, sim.Time()
+	f.Config = r.sc.Config
+	f.Message = r.message
+	r.fillSurface(f)
+	r.fillBodies(f)
+	r.fillContacts(f)
+	r.fillStats(f, st)
+	f.Checksum = f.ComputeChecksum()
+	r.buf.Publish()
+}
+
+// fillSurface copies the surface positions, displacements and von Mises
+// stresses as float32.
+func (r *Runner) fillSurface(f *Frame) {
+	sim := r.sc.Sim
+	q, rest := sim.Positions(), sim.RestPositions()
+	verts := sim.Surface().Vertices
+	f.Surface = growF32(f.Surface, 3*len(verts))
+	f.Displacement = growF32(f.Displacement, len(verts))
+	f.VonMises = growF32(f.VonMises, len(verts))
+	if cap(r.vm) < len(q)/3 {
+		r.vm = make([]float64, len(q)/3)
+	}
+	r.vm = r.vm[:len(q)/3]
+	sim.Model().VonMises(q, r.vm)
+	for i, n := range verts {
+		dx, dy, dz := q[3*n]-rest[3*n], q[3*n+1]-rest[3*n+1], q[3*n+2]-rest[3*n+2]
+		f.Surface[3*i], f.Surface[3*i+1], f.Surface[3*i+2] = float32(q[3*n]), float32(q[3*n+1]), float32(q[3*n+2])
+		f.Displacement[i] = float32(math.Sqrt(dx*dx + dy*dy + dz*dz))
+		f.VonMises[i] = float32(r.vm[n])
+	}
+}
+
+// fillBodies writes each rigid body's model matrix.
+func (r *Runner) fillBodies(f *Frame) {
+	bodies := r.sc.Sim.Bodies()
+	if cap(f.BodyPoses) < len(bodies) {
+		f.BodyPoses = make([][16]float32, len(bodies))
+	}
+	f.BodyPoses = f.BodyPoses[:len(bodies)]
+	for i := range bodies {
+		f.BodyPoses[i] = modelMatrix(bodies[i].End)
+	}
+}
+
+// modelMatrix returns the column-major 4×4 matrix of a pose.
+func modelMatrix(p rigid.Pose) [16]float32 {
+	ex := p.Rotate(r3.Vec{X: 1})
+	ey := p.Rotate(r3.Vec{Y: 1})
+	ez := p.Rotate(r3.Vec{Z: 1})
+	t := p.Position
+	return [16]float32{
+		float32(ex.X), float32(ex.Y), float32(ex.Z), 0,
+		float32(ey.X), float32(ey.Y), float32(ey.Z), 0,
+		float32(ez.X), float32(ez.Y), float32(ez.Z), 0,
+		float32(t.X), float32(t.Y), float32(t.Z), 1,
+	}
+}
+
+// fillContacts writes each contact's point, directions, deviation and
+// forces.
+func (r *Runner) fillContacts(f *Frame) {
+	sim := r.sc.Sim
+	pairs := sim.Pairs()
+	f.Contacts = f.Contacts[:0]
+	lambda, C, C0, p := sim.Lambda(), sim.Directions(), sim.InitialDirections(), sim.ProximityPoints()
+	states := sim.ContactStates()
+	if len(lambda) < 3*len(pairs) || len(C) < len(pairs) || len(C0) < len(pairs) || len(p) < 3*len(pairs) {
+		return
+	}
+	for a := range pairs {
+		n0, n := C0[a].Row(0), C[a].Row(0)
+		fn := r3.Scale(lambda[3*a], n)
+		ft := r3.Add(r3.Scale(lambda[3*a+1], C[a].Row(1)), r3.Scale(lambda[3*a+2], C[a].Row(2)))
+		cv := ContactView{
+			Point:     [3]float32{float32(p[3*a]), float32(p[3*a+1]), float32(p[3*a+2])},
+			Normal0:   vec32(n0),
+			Normal:    vec32(n),
+			Deviation: float32(math.Atan2(r3.Norm(r3.Cross(n0, n)), r3.Dot(n0, n))),
+			ForceN:    vec32(fn),
+			ForceT:    vec32(ft),
+		}
+		if a < len(states) {
+			cv.State = uint8(states[a])
+		}
+		f.Contacts = append(f.Contacts, cv)
+	}
+}
+
+// fillStats copies the step's measurements (the previous frame's when no
+// step ran).
+func (r *Runner) fillStats(f *Frame, st *physics.StepStats) {
+	if st == nil {
+		f.Stats = r.lastStats
+		f.Stats.Paused = r.paused
+		return
+	}
+	s := &f.Stats
+	*s = Stats{Scheme: st.Scheme.String(), Paused: r.paused, Contacts: st.Contacts,
+		NewtonIterations: len(st.Newton), Penetration: st.Penetration}
+	for k, rec := range st.Newton {
+		s.PGSIterations += rec.PGSIterations
+		if k < MaxNewton {
+			s.DirectionChange[k], s.PositionChange[k] = rec.DirectionChange, rec.PositionChange
+		}
+	}
+	t := &st.Times
+	s.BuildWH, s.Total, s.Step = t.MS(physics.StageBuildWH), t.MS(physics.StageTotal), t.MS(physics.StageStep)
+	s.RebuildW, s.PGS = st.MeanPerNewton(physics.StageRebuildW), st.MeanPerNewton(physics.StagePGS)
+	s.Corr, s.NewtonIter = st.MeanPerNewton(physics.StageCorr), st.MeanPerNewton(physics.StageNewton)
+	live := r.sc.Live()
+	s.Slip, s.Held, s.GripForce, s.Phase = live.Slip, live.Held, live.GripForce, string(live.Phase)
+	s.StepRate, s.RealtimeFactor = r.rate.rates()
+	r.lastStats = *s
+}
+
+func vec32(v r3.Vec) [3]float32 { return [3]float32{float32(v.X), float32(v.Y), float32(v.Z)} }
+
+func growF32(s []float32, n int) []float32 {
+	if cap(s) < n {
+		return make([]float32, n, n+n/4)
+	}
+	return s[:n]
+}

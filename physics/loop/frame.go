@@ -1,0 +1,114 @@
+package loop
+
+import (
+	"softgrasp/physics"
+	"softgrasp/physics/scenario"
+)
+
+// Scene is the static part of what a viewer draws. It changes only when the
+// simulation is reset or its mesh reloaded; Version then increases and the
+// viewer rebuilds its buffers. A published Scene is never modified.
+type Scene struct {
+	Version  uint64
+	MeshName string
+	DOFs     int
+	// SurfaceTris holds three indices per boundary triangle into the
+	// surface vertices (outward, counter-clockwise).
+	SurfaceTris []uint32
+	// SurfaceRest holds the rest positions of the surface vertices, three
+	// float32 per vertex, metres.
+	SurfaceRest []float32
+	// Bodies are the rigid bodies' drawable meshes in their own frames.
+	Bodies []BodyMesh
+}
+
+// BodyMesh is a rigid body's triangle mesh in its body frame.
+type BodyMesh struct {
+	Name     string
+	Vertices []float32 // three per vertex
+	Indices  []uint32  // three per triangle
+	Floor    bool      // the ground plane: drawn as a grid
+}
+
+// MaxNewton bounds the Newton iterations whose convergence a frame records.
+const MaxNewton = physics.MaxNewton
+
+// Frame is the state of one physics step as a viewer needs it. Frames are
+// preallocated and filled by the physics goroutine, then published whole;
+// a viewer only reads them.
+type Frame struct {
+	// Seq is the number of the step that produced the frame (monotonic
+	// within a Scene version).
+	Seq          uint64
+	SceneVersion uint64
+	Time         float64 // simulated time, s
+
+	// Config is the scene's configuration (settings included) when the
+	// frame was made, for panels to show; Message is the last command
+	// error or divergence report ("" when all is well).
+	Config  scenario.Config
+	Message string
+
+	// Surface holds the current surface vertex positions, three float32
+	// per vertex in the Scene's order.
+	Surface []float32
+	// Displacement is |q − q_rest| per surface vertex (m) and VonMises the
+	// node-averaged von Mises stress (Pa), for the colour maps.
+	Displacement []float32
+	VonMises     []float32
+
+	// BodyPoses holds one column-major 4×4 model matrix per Scene body.
+	BodyPoses [][16]float32
+
+	// Contacts of the step, in the order of the solver.
+	Contacts []ContactView
+
+	Stats Stats
+
+	// Checksum covers every field above; a reader recomputes it to prove
+	// it never saw a frame being written.
+	Checksum uint64
+}
+
+// ContactView is one contact as drawn: where it is, its directions at the
+// start of the step and after the Newton iterations, and its force.
+type ContactView struct {
+	Point     [3]float32 // soft proximity point at the end of the step, m
+	Normal0   [3]float32 // normal from collision detection (start of step)
+	Normal    [3]float32 // normal of the last Newton iteration
+	Deviation float32    // angle between Normal0 and Normal, rad
+	ForceN    [3]float32 // normal force on the soft body, N
+	ForceT    [3]float32 // friction force on the soft body, N
+	State     uint8      // contact.State: separated, stick, slip
+}
+
+// Stats are the per-step measurements shown in the Stats panel.
+type Stats struct {
+	Scheme           string // "fast" or "standard"
+	Phase            string // phase of the grasp script, "manual" when driven by commands
+	Paused           bool
+	Error            string // non-empty when the simulation stopped (divergence)
+	Contacts         int
+	NewtonIterations int // Newton iterations actually run
+	PGSIterations    int // PGS sweeps summed over the Newton iterations
+
+	// Table-1 stages: BuildWH and Total per step; RebuildW, PGS, Corr and
+	// NewtonIter are means per Newton iteration (ms).
+	BuildWH, RebuildW, PGS, Corr, NewtonIter, Total float64
+	// Step is the wall time of the whole step, ms.
+	Step float64
+
+	Penetration float64 // max end-of-step penetration, m
+	Slip        float64 // object's drift in the gripper frame since the grasp closed, m
+	Held        bool
+	GripForce   float64 // total normal force of the jaws, N
+
+	StepRate       float64 // steps per wall-clock second
+	RealtimeFactor float64 // simulated time / wall time
+
+	// DirectionChange[k] and PositionChange[k] record, for Newton
+	// iteration k, the largest change of a contact direction (rad) and of a
+	// proximity position (m) against the previous iteration.
+	DirectionChange [MaxNewton]float64
+	PositionChange  [MaxNewton]float64
+}

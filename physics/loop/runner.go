@@ -1,0 +1,243 @@
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"softgrasp/physics/scenario"
+)
+
+// Options configure a Runner.
+type Options struct {
+	// Pace is the real-time factor the loop paces to: 1 steps in real
+	// time, 0.25 at a quarter speed, 0 as fast as possible.
+	Pace float64
+	// Paused starts the loop paused.
+	Paused bool
+	// QueueLength bounds the command queue (default 1024).
+	QueueLength int
+}
+
+// Runner owns a scene on its own goroutine. Viewers send it commands and
+// read its frames; neither side ever waits for the other.
+type Runner struct {
+	cmds chan Command
+	stop chan struct{}
+	done chan struct{}
+	buf  *TripleBuffer
+
+	scene atomic.Pointer[Scene]
+
+	// Owned by the physics goroutine.
+	sc        *scenario.Scene
+	paused    bool
+	stepOnce  bool
+	pace      float64
+	message   string // last command error or divergence, shown in frames
+	seq       uint64
+	version   uint64
+	vm        []float64
+	rate      rateMeter
+	lastStats Stats
+}
+
+// Start builds the scene of cfg and starts its physics goroutine. An
+// error building the scene is returned here, before anything runs.
+func Start(cfg scenario.Config, opt Options) (*Runner, error) {
+	sc, err := scenario.Build(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if opt.QueueLength <= 0 {
+		opt.QueueLength = 1024
+	}
+	r := &Runner{
+		cmds: make(chan Command, opt.QueueLength),
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+		buf:  NewTripleBuffer(),
+		pace: opt.Pace, paused: opt.Paused,
+	}
+	r.install(sc)
+	r.publish(nil)
+	go r.run()
+	return r, nil
+}
+
+// Send queues a command without blocking; it returns false when the queue
+// is full or the runner stopped.
+func (r *Runner) Send(c Command) bool {
+	select {
+	case <-r.done:
+		return false
+	default:
+	}
+	select {
+	case r.cmds <- c:
+		return true
+	default:
+		return false
+	}
+}
+
+// Acquire returns the newest frame and whether it is new since the last
+// call. Only one goroutine (the renderer) may call it; the frame is valid
+// until its next call.
+func (r *Runner) Acquire() (*Frame, bool) { return r.buf.Acquire() }
+
+// Scene returns the static scene of the newest frames (check
+// Frame.SceneVersion against Scene.Version).
+func (r *Runner) Scene() *Scene { return r.scene.Load() }
+
+// Stop ends the physics goroutine, waits for it and releases the scene.
+func (r *Runner) Stop() {
+	select {
+	case <-r.stop:
+	default:
+		close(r.stop)
+	}
+	<-r.done
+}
+
+// run is the physics goroutine: drain commands, step, publish, pace.
+func (r *Runner) run() {
+	defer close(r.done)
+	defer func() { r.sc.Close() }()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	next := time.Now()
+	for {
+		if !r.drain() {
+			return
+		}
+		if r.paused && !r.stepOnce {
+			select {
+			case c := <-r.cmds:
+				r.exec(c)
+				r.publish(nil)
+			case <-r.stop:
+				return
+			}
+			next = time.Now()
+			continue
+		}
+		r.stepOnce = false
+		st, err := r.sc.Step()
+		if err != nil {
+			r.paused = true
+			r.message = err.Error()
+			r.publish(nil)
+			continue
+		}
+		r.rate.add(time.Now(), r.sc.Sim.Time())
+		r.publish(st)
+		if !r.wait(timer, &next) {
+			return
+		}
+	}
+}
+
+// drain applies every queued command; false when asked to stop.
+func (r *Runner) drain() bool {
+	for {
+		select {
+		case <-r.stop:
+			return false
+		case c := <-r.cmds:
+			r.exec(c)
+		default:
+			return true
+		}
+	}
+}
+
+// exec applies one command, keeping its error for the next frame.
+func (r *Runner) exec(c Command) {
+	if err := c.apply(r); err != nil {
+		r.message = err.Error()
+	}
+}
+
+// wait sleeps until the paced time of the next step, waking early to stop.
+// A loop that falls more than 100 ms behind gives up catching up.
+func (r *Runner) wait(timer *time.Timer, next *time.Time) bool {
+	if r.pace <= 0 {
+		*next = time.Now()
+		return true
+	}
+	h := r.sc.Sim.Settings().TimeStep
+	*next = next.Add(time.Duration(float64(time.Second) * h / r.pace))
+	d := time.Until(*next)
+	if d <= 0 {
+		if d < -100*time.Millisecond {
+			*next = time.Now()
+		}
+		return true
+	}
+	timer.Reset(d)
+	select {
+	case <-timer.C:
+		return true
+	case <-r.stop:
+		return false
+	}
+}
+
+// install makes sc the current scene and publishes its static part.
+func (r *Runner) install(sc *scenario.Scene) {
+	if r.sc != nil {
+		r.sc.Close()
+	}
+	r.sc = sc
+	r.version++
+	r.seq = 0
+	r.rate = rateMeter{}
+	r.lastStats = Stats{}
+	r.scene.Store(newScene(sc, r.version))
+}
+
+// rebuild replaces the scene by one built from cfg; on failure the
+// current scene stays.
+func (r *Runner) rebuild(cfg scenario.Config) error {
+	sc, err := scenario.Build(cfg)
+	if err != nil {
+		return fmt.Errorf("could not build the scene: %w", err)
+	}
+	r.install(sc)
+	r.message = ""
+	return nil
+}
+
+var errNoGripper = errors.New("this scene has no gripper")
+
+// rateMeter measures the achieved step rate and real-time factor over the
+// last second.
+type rateMeter struct {
+	wall [64]time.Time
+	sim  [64]float64
+	n    int
+}
+
+func (m *rateMeter) add(w time.Time, s float64) {
+	m.wall[m.n%64], m.sim[m.n%64] = w, s
+	m.n++
+}
+
+// rates returns steps per wall second and simulated per wall seconds.
+func (m *rateMeter) rates() (stepRate, realtime float64) {
+	if m.n < 2 {
+		return 0, 0
+	}
+	k := m.n - 1
+	j := k - 1
+	for j > 0 && k-j < 63 && m.wall[k%64].Sub(m.wall[j%64]) < time.Second {
+		j--
+	}
+	dt := m.wall[k%64].Sub(m.wall[j%64]).Seconds()
+	if dt <= 0 {
+		return 0, 0
+	}
+	return float64(k-j) / dt, (m.sim[k%64] - m.sim[j%64]) / dt
+}

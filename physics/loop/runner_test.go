@@ -1,0 +1,177 @@
+package loop
+
+import (
+	"math"
+	"math/rand"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics"
+	"softgrasp/physics/scenario"
+)
+
+// smallConfig is a coarse grasp scene that steps in about a millisecond.
+func smallConfig() scenario.Config {
+	cfg := scenario.DefaultConfig(scenario.GraspRotate)
+	cfg.Physics.TargetDOFs = 300
+	cfg.Physics.NewtonIterations = 2
+	return cfg
+}
+
+// waitFrame polls the runner until cond holds for a fresh frame.
+func waitFrame(t *testing.T, r *Runner, what string, cond func(*Frame) bool) *Frame {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if f, fresh := r.Acquire(); fresh && cond(f) {
+			return f
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+	return nil
+}
+
+func TestRunnerSurvivesCommandSpam(t *testing.T) {
+	r, err := Start(smallConfig(), Options{Pace: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	const senders, perSender = 4, 1500
+	var wg sync.WaitGroup
+	for s := 0; s < senders; s++ {
+		wg.Add(1)
+		go func(seed int64) {
+			defer wg.Done()
+			rng := rand.New(rand.NewSource(seed))
+			set := smallConfig().Physics
+			for i := 0; i < perSender; i++ {
+				for !r.Send(spamCommand(rng, set)) {
+					time.Sleep(50 * time.Microsecond)
+				}
+			}
+		}(int64(s))
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	frames := readUntil(t, r, done)
+	if frames == 0 {
+		t.Fatal("the renderer side saw no frame while commands were sent")
+	}
+}
+
+// readUntil acquires frames like a renderer, checking each one whole,
+// until done closes; it returns how many fresh frames it saw.
+func readUntil(t *testing.T, r *Runner, done <-chan struct{}) int {
+	frames := 0
+	lastSeq := map[uint64]uint64{}
+	for {
+		select {
+		case <-done:
+			return frames
+		default:
+		}
+		f, fresh := r.Acquire()
+		if !fresh {
+			continue
+		}
+		frames++
+		if got := f.ComputeChecksum(); got != f.Checksum {
+			t.Fatalf("frame %d: checksum %x, stored %x: the renderer saw a torn frame", f.Seq, got, f.Checksum)
+		}
+		if prev, ok := lastSeq[f.SceneVersion]; ok && f.Seq < prev {
+			t.Fatalf("scene %d: frame %d after frame %d", f.SceneVersion, f.Seq, prev)
+		}
+		lastSeq[f.SceneVersion] = f.Seq
+	}
+}
+
+// spamCommand draws a random command, valid or not.
+func spamCommand(rng *rand.Rand, set physics.Settings) Command {
+	switch rng.Intn(9) {
+	case 0:
+		return MoveGripper{Delta: r3.Vec{X: rng.NormFloat64() * 1e-3, Y: rng.NormFloat64() * 1e-3, Z: rng.NormFloat64() * 1e-3}}
+	case 1:
+		return SpinGripper{Angle: rng.NormFloat64() * 0.05}
+	case 2:
+		set.Scheme = physics.Scheme(rng.Intn(2))
+		return SetSettings{Settings: set}
+	case 3:
+		set.TimeStep = math.NaN() // rejected, must not stop anything
+		return SetSettings{Settings: set}
+	case 4:
+		return TogglePause{}
+	case 5:
+		return SingleStep{}
+	case 6:
+		return ToggleJaws{}
+	case 7:
+		return SetPace{RealtimeFactor: float64(rng.Intn(3))}
+	default:
+		return Pause{Paused: false}
+	}
+}
+
+func TestSchemeToggleAppliesAtNextStepWithoutReset(t *testing.T) {
+	r, err := Start(smallConfig(), Options{Pace: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	first := waitFrame(t, r, "a fast-scheme step", func(f *Frame) bool { return f.Seq >= 3 && f.Stats.Scheme == "fast" })
+	version, seq := first.SceneVersion, first.Seq
+	set := first.Config.Physics
+	set.Scheme = physics.Standard
+	if !r.Send(SetSettings{Settings: set}) {
+		t.Fatal("command queue refused the scheme switch")
+	}
+	f := waitFrame(t, r, "a standard-scheme step", func(f *Frame) bool { return f.Stats.Scheme == "standard" })
+	if f.SceneVersion != version {
+		t.Fatalf("scheme switch rebuilt the scene (version %d → %d); it must apply live", version, f.SceneVersion)
+	}
+	if f.Seq <= seq {
+		t.Fatalf("standard step %d does not follow fast step %d", f.Seq, seq)
+	}
+}
+
+func TestBadCommandsReportAndKeepRunning(t *testing.T) {
+	r, err := Start(smallConfig(), Options{Pace: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	set := smallConfig().Physics
+	set.Friction = -1
+	r.Send(SetSettings{Settings: set})
+	f := waitFrame(t, r, "the rejection message", func(f *Frame) bool { return f.Message != "" })
+	if !strings.Contains(f.Message, "Friction") {
+		t.Fatalf("message %q does not name the bad field", f.Message)
+	}
+	bad := smallConfig()
+	bad.MeshFile = "/nonexistent/mesh.msh"
+	r.Send(SetScene{Config: bad})
+	f = waitFrame(t, r, "the mesh error", func(f *Frame) bool { return strings.Contains(f.Message, "mesh.msh") })
+	seq := f.Seq
+	waitFrame(t, r, "steps after the errors", func(f *Frame) bool { return f.Seq > seq+2 })
+}
+
+func TestDivergencePausesWithAMessage(t *testing.T) {
+	cfg := smallConfig()
+	cfg.Physics.MaxSpeed = 1e-9 // any motion counts as divergence
+	r, err := Start(cfg, Options{Pace: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	f := waitFrame(t, r, "the divergence report", func(f *Frame) bool { return f.Stats.Paused && f.Message != "" })
+	if !strings.Contains(f.Message, "diverged") {
+		t.Fatalf("message %q does not report the divergence", f.Message)
+	}
+	r.Send(Reset{})
+	waitFrame(t, r, "a new scene after reset", func(f *Frame) bool { return f.SceneVersion > 1 })
+}

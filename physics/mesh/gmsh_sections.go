@@ -1,0 +1,232 @@
+package mesh
+
+// The $Nodes and $Elements sections of Gmsh files. Version 2 lists one
+// node or element per line; version 4.1 groups them in entity blocks:
+//
+//	$Nodes
+//	numEntityBlocks numNodes minNodeTag maxNodeTag
+//	entityDim entityTag parametric numNodesInBlock
+//	nodeTag                      (numNodesInBlock lines)
+//	x y z [u [v [w]]]            (numNodesInBlock lines, entityDim
+//	                              parametric coordinates if parametric = 1)
+//	…
+//	$EndNodes
+//	$Elements
+//	numEntityBlocks numElements minElementTag maxElementTag
+//	entityDim entityTag elementType numElementsInBlock
+//	elementTag nodeTag …         (numElementsInBlock lines)
+//	…
+//	$EndElements
+
+// nodes reads the $Nodes section.
+func (p *gmshParser) nodes() error {
+	p.tags = make(map[int]int)
+	var err error
+	if p.version == 2 {
+		err = p.nodes2()
+	} else {
+		err = p.nodes4()
+	}
+	if err != nil {
+		return err
+	}
+	return p.end("$EndNodes")
+}
+
+// nodes2 reads "n" then n lines "tag x y z".
+func (p *gmshParser) nodes2() error {
+	f, err := p.record("$Nodes", "the node count", 0, 0)
+	if err != nil {
+		return err
+	}
+	n, err := p.count(f[0], "node count")
+	if err != nil {
+		return err
+	}
+	p.b.reserveNodes(n)
+	for i := 0; i < n; i++ {
+		f, err := p.record("$Nodes", "node", i, n)
+		if err != nil {
+			return err
+		}
+		if len(f) != 4 {
+			return p.lx.errorf("node line needs 4 fields (tag x y z), found %d", len(f))
+		}
+		if err := p.addNode(f[0], f[1], f[2], f[3]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// header4 reads the four-integer header line of a 4.1 section or block.
+func (p *gmshParser) header4(section, what string, i, n int) ([4]int, error) {
+	var h [4]int
+	f, err := p.record(section, what, i, n)
+	if err != nil {
+		return h, err
+	}
+	if len(f) != 4 {
+		return h, p.lx.errorf("%s needs 4 integers, found %d fields", what, len(f))
+	}
+	for i, b := range f {
+		v, ok := parseInt(b)
+		if !ok {
+			return h, p.lx.errorf("bad integer %s in %s", quote(b), what)
+		}
+		h[i] = v
+	}
+	return h, nil
+}
+
+// nodes4 reads the entity blocks of a 4.1 $Nodes section.
+func (p *gmshParser) nodes4() error {
+	h, err := p.header4("$Nodes", "the $Nodes header (numEntityBlocks numNodes minNodeTag maxNodeTag)", 0, 0)
+	if err != nil {
+		return err
+	}
+	blocks, total := h[0], h[1]
+	if blocks < 0 || total < 0 {
+		return p.lx.errorf("negative count in the $Nodes header: %d blocks, %d nodes", blocks, total)
+	}
+	p.b.reserveNodes(total)
+	for blk := 0; blk < blocks; blk++ {
+		if err := p.nodeBlock4(blk, blocks); err != nil {
+			return err
+		}
+	}
+	if len(p.b.nodes) != total {
+		return p.lx.errorf("$Nodes declares %d nodes but its blocks hold %d", total, len(p.b.nodes))
+	}
+	return nil
+}
+
+// nodeBlock4 reads one entity block of nodes: the tags, then the
+// coordinates.
+func (p *gmshParser) nodeBlock4(blk, blocks int) error {
+	h, err := p.header4("$Nodes", "the header of node block", blk, blocks)
+	if err != nil {
+		return err
+	}
+	dim, parametric, n := h[0], h[2], h[3]
+	if dim < 0 || dim > 3 || parametric < 0 || parametric > 1 || n < 0 {
+		return p.lx.errorf("bad node block header: entity dimension %d, parametric %d, %d nodes", dim, parametric, n)
+	}
+	fields := 3 + parametric*dim
+	p.blockTag = p.blockTag[:0]
+	for i := 0; i < n; i++ {
+		f, err := p.record("$Nodes", "node tag", i, n)
+		if err != nil {
+			return err
+		}
+		tag, ok := parseInt(f[0])
+		if len(f) != 1 || !ok || tag <= 0 {
+			return p.lx.errorf("expected one positive node tag (tag %d of %d in block %d), found %d fields starting %s",
+				i+1, n, blk+1, len(f), quote(f[0]))
+		}
+		p.blockTag = append(p.blockTag, tag)
+	}
+	for i, tag := range p.blockTag {
+		f, err := p.record("$Nodes", "node coordinate line", i, n)
+		if err != nil {
+			return err
+		}
+		if len(f) != fields {
+			return p.lx.errorf("coordinates of node %d need %d fields, found %d", tag, fields, len(f))
+		}
+		if err := p.placeNode(tag, f[0], f[1], f[2]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// elementSection reads the $Elements section.
+func (p *gmshParser) elementSection() error {
+	var err error
+	if p.version == 2 {
+		err = p.elements2()
+	} else {
+		err = p.elements4()
+	}
+	if err != nil {
+		return err
+	}
+	return p.end("$EndElements")
+}
+
+// elements2 reads "m" then m lines "tag type ntags tag… node…".
+func (p *gmshParser) elements2() error {
+	f, err := p.record("$Elements", "the element count", 0, 0)
+	if err != nil {
+		return err
+	}
+	n, err := p.count(f[0], "element count")
+	if err != nil {
+		return err
+	}
+	p.b.reserveTets(n)
+	for i := 0; i < n; i++ {
+		f, err := p.record("$Elements", "element", i, n)
+		if err != nil {
+			return err
+		}
+		if len(f) < 3 {
+			return p.lx.errorf("element line needs at least 3 fields (tag type ntags), found %d", len(f))
+		}
+		typ, ok1 := parseInt(f[1])
+		ntags, ok2 := parseInt(f[2])
+		if !ok1 || !ok2 || ntags < 0 || ntags > len(f)-3 {
+			return p.lx.errorf("bad element type %s or tag count %s for a line of %d fields", quote(f[1]), quote(f[2]), len(f))
+		}
+		if err := p.element(f[0], typ, f[3+ntags:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// elements4 reads the entity blocks of a 4.1 $Elements section. Blocks of
+// dimension below 3 are skipped whole.
+func (p *gmshParser) elements4() error {
+	h, err := p.header4("$Elements", "the $Elements header (numEntityBlocks numElements minElementTag maxElementTag)", 0, 0)
+	if err != nil {
+		return err
+	}
+	blocks, total := h[0], h[1]
+	if blocks < 0 || total < 0 {
+		return p.lx.errorf("negative count in the $Elements header: %d blocks, %d elements", blocks, total)
+	}
+	p.b.reserveTets(total)
+	seen := 0
+	for blk := 0; blk < blocks; blk++ {
+		h, err := p.header4("$Elements", "the header of element block", blk, blocks)
+		if err != nil {
+			return err
+		}
+		dim, typ, n := h[0], h[2], h[3]
+		if dim < 0 || dim > 3 || n < 0 {
+			return p.lx.errorf("bad element block header: entity dimension %d, %d elements", dim, n)
+		}
+		for i := 0; i < n; i++ {
+			f, err := p.record("$Elements", "element", i, n)
+			if err != nil {
+				return err
+			}
+			if dim < 3 {
+				continue
+			}
+			if _, known := gmshTetNodes[typ]; !known && gmshSolidNames[typ] == "" {
+				return p.lx.errorf("element type %d in a volume block is not supported; only tetrahedra are", typ)
+			}
+			if err := p.element(f[0], typ, f[1:]); err != nil {
+				return err
+			}
+		}
+		seen += n
+	}
+	if seen != total {
+		return p.lx.errorf("$Elements declares %d elements but its blocks hold %d", total, seen)
+	}
+	return nil
+}

@@ -1,0 +1,206 @@
+package rigid
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// prism extrudes a counter-clockwise polygon (z = 0) to height h, with the
+// caps triangulated as a fan from corner fan (which must see the whole
+// polygon).
+func prism(poly [][2]float64, h float64, fan int) ([]r3.Vec, [][3]int) {
+	n := len(poly)
+	var verts []r3.Vec
+	for _, z := range []float64{0, h} {
+		for _, p := range poly {
+			verts = append(verts, r3.Vec{X: p[0], Y: p[1], Z: z})
+		}
+	}
+	var tris [][3]int
+	for i := 0; i < n; i++ {
+		j := (i + 1) % n
+		tris = append(tris, [3]int{i, j, n + j}, [3]int{i, n + j, n + i})
+	}
+	for k := 1; k < n-1; k++ {
+		a, b := (fan+k)%n, (fan+k+1)%n
+		tris = append(tris, [3]int{n + fan, n + a, n + b}, [3]int{fan, b, a})
+	}
+	return verts, tris
+}
+
+// lShape is the L-shaped polygon [0,2]×[0,1] ∪ [0,1]×[0,2]; its reflex
+// corner (1, 1) is index 3.
+var lShape = [][2]float64{{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}}
+
+func insideL(x r3.Vec) bool {
+	if x.Z < 0 || x.Z > 1 || x.X < 0 || x.Y < 0 {
+		return false
+	}
+	return (x.X <= 2 && x.Y <= 1) || (x.X <= 1 && x.Y <= 2)
+}
+
+func TestTriangleMeshMatchesBox(t *testing.T) {
+	// A welded box mesh is convex: its exact signed distance is the Box's.
+	h := r3.Vec{X: 0.5, Y: 1, Z: 0.25}
+	box, _ := NewBox(h, 0)
+	bv, bt := box.Triangulate()
+	verts, tris := weld(bv, bt, 1e-12)
+	m, err := NewTriangleMesh(verts, tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	q := r3.Box{Min: r3.Scale(-1.5, h), Max: r3.Scale(1.5, h)}
+	for i := 0; i < 500; i++ {
+		x := randIn(rng, q)
+		_, _, want := box.Closest(x)
+		_, _, got := m.Closest(x)
+		if !near(got, want, 1e-12) {
+			t.Fatalf("x=%v: mesh distance %g, box %g", x, got, want)
+		}
+		checkClosestConsistent(t, m, x, 1, true)
+	}
+	// Points exactly on corners and edges take the sign of the
+	// pseudo-normals; just off them they must be outside.
+	for _, c := range box.Vertices() {
+		off := r3.Add(c, r3.Scale(1e-9, r3.Unit(c)))
+		if _, _, d := m.Closest(off); !(d > 0) {
+			t.Fatalf("point just outside corner %v has distance %g", c, d)
+		}
+	}
+}
+
+func TestTriangleMeshSurfaceNormals(t *testing.T) {
+	// On the surface the normal is the feature's pseudo-normal: the face
+	// normal inside a face (and on the diagonals that split a face), the
+	// bisector of the two faces on a box edge, and (±1, ±1, ±1)/√3 at a
+	// corner, where each face contributes its normal weighted by its total
+	// angle π/2 at the corner whatever the triangulation.
+	h := r3.Vec{X: 0.5, Y: 1, Z: 0.25}
+	box, _ := NewBox(h, 0)
+	bv, bt := box.Triangulate()
+	verts, tris := weld(bv, bt, 1e-12)
+	m, err := NewTriangleMesh(verts, tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sgn := func(v, hv float64) float64 {
+		if v == hv {
+			return 1
+		}
+		if v == -hv {
+			return -1
+		}
+		return 0
+	}
+	for _, tri := range tris {
+		for k := 0; k < 3; k++ {
+			for _, s := range []float64{0, 0.5} {
+				// s = 0: the corner; s = 0.5: the middle of edge k.
+				a, b := verts[tri[k]], verts[tri[(k+1)%3]]
+				x := r3.Add(a, r3.Scale(s, r3.Sub(b, a)))
+				want := r3.Unit(r3.Vec{X: sgn(x.X, h.X), Y: sgn(x.Y, h.Y), Z: sgn(x.Z, h.Z)})
+				p, n, d := m.Closest(x)
+				if d != 0 || !nearVec(p, x, 0) || !nearVec(n, want, 1e-12) {
+					t.Fatalf("surface point %v: (p, n, d) = (%v, %v, %g), want normal %v", x, p, n, d, want)
+				}
+			}
+		}
+	}
+}
+
+func TestTriangleMeshNonConvex(t *testing.T) {
+	verts, tris := prism(lShape, 1, 3)
+	m, err := NewTriangleMesh(verts, tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples []r3.Vec
+	const n = 80
+	for _, tri := range tris {
+		samples = sampleTriangle(samples, verts[tri[0]], verts[tri[1]], verts[tri[2]], n)
+	}
+	gap := 2 * math.Sqrt2 / n // longest edge (the diagonal of a 1×2 face) over n
+	rng := rand.New(rand.NewPCG(9, 10))
+	q := r3.Box{Min: r3.Vec{X: -0.5, Y: -0.5, Z: -0.5}, Max: r3.Vec{X: 2.5, Y: 2.5, Z: 1.5}}
+	for i := 0; i < 300; i++ {
+		x := randIn(rng, q)
+		checkAgainstSamples(t, m, x, samples, gap, insideL(x))
+		checkClosestConsistent(t, m, x, 1, false)
+	}
+	// Near the reflex edge x = y = 1: inside points whose closest point is
+	// the edge itself, and outside points in the notch.
+	tests := []struct {
+		name   string
+		x      r3.Vec
+		wantD  float64
+		inside bool
+	}{
+		{"inside behind reflex edge", r3.Vec{X: 0.9, Y: 0.9, Z: 0.5}, -0.1 * math.Sqrt2, true},
+		{"outside in the notch", r3.Vec{X: 1.2, Y: 1.1, Z: 0.5}, 0.1, false},
+		{"outside on the bisector", r3.Vec{X: 1.3, Y: 1.3, Z: 0.5}, 0.3, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, d := m.Closest(tc.x)
+			if !near(d, tc.wantD, 1e-12) {
+				t.Fatalf("d = %g, want %g", d, tc.wantD)
+			}
+		})
+	}
+}
+
+func TestTriangleMeshValidation(t *testing.T) {
+	verts, tris := prism(lShape, 1, 3)
+	flipped := make([][3]int, len(tris))
+	for i, tri := range tris {
+		flipped[i] = [3]int{tri[0], tri[2], tri[1]}
+	}
+	tests := []struct {
+		name  string
+		verts []r3.Vec
+		tris  [][3]int
+		want  string
+	}{
+		{"open", verts, tris[1:], "edge"},
+		{"index out of range", verts, append([][3]int{{0, 1, 99}}, tris[1:]...), "out of range"},
+		{"inward", verts, flipped, "counter-clockwise"},
+		{"degenerate", append(append([]r3.Vec(nil), verts...), r3.Vec{X: 3}), append(append([][3]int(nil), tris...), [3]int{0, 1, 12}), "degenerate"},
+		{"too small", verts[:3], [][3]int{{0, 1, 2}}, "at least 4"},
+		{"NaN vertex", append([]r3.Vec{{X: math.NaN()}}, verts[1:]...), tris, "not finite"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewTriangleMesh(tc.verts, tc.tris)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+	var zero TriangleMesh
+	if _, _, d := zero.Closest(r3.Vec{}); !math.IsInf(d, 1) {
+		t.Errorf("the zero TriangleMesh reports distance %g, want +Inf", d)
+	}
+	if zero.Validate() == nil {
+		t.Error("the zero TriangleMesh validates")
+	}
+}
+
+func TestTriangleMeshTriangulate(t *testing.T) {
+	verts, tris := prism(lShape, 1, 3)
+	m, err := NewTriangleMesh(verts, tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, tr := m.Triangulate()
+	if vol := checkClosedOutward(t, v, tr); !near(vol, 3, 1e-12) {
+		t.Fatalf("L-prism volume %g, want 3", vol)
+	}
+	if len(m.Vertices()) != 12 {
+		t.Fatalf("%d vertices, want 12", len(m.Vertices()))
+	}
+}

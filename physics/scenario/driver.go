@@ -1,0 +1,85 @@
+package scenario
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/num/quat"
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/rigid"
+)
+
+// GripperCommand is what a driver asks of the gripper: a target pose of
+// its frame (grasp centre, closing axis x, own axis z) and a target
+// opening between the jaws' contact surfaces.
+type GripperCommand struct {
+	Target  rigid.Pose
+	Opening float64
+}
+
+// GripperDriver moves the gripper towards its commanded target with
+// bounded speeds, so that a kinematic body never travels further in one
+// step than collision detection can see (the alarm distance), whatever
+// the mouse or the script asks.
+type GripperDriver struct {
+	Gripper rigid.Gripper // state at the end of the last step
+	Command GripperCommand
+
+	MaxSpeed        float64 // m/s
+	MaxAngularSpeed float64 // rad/s
+	MaxOpeningSpeed float64 // m/s
+}
+
+// Advance moves the gripper one step of length h towards the command and
+// returns the jaws' new poses.
+func (d *GripperDriver) Advance(h float64) [2]rigid.Pose {
+	g := &d.Gripper
+	g.Pose.Position = stepTowards(g.Pose.Position, d.Command.Target.Position, d.MaxSpeed*h)
+	g.Pose.Rotation = rotateTowards(g.Pose.Rotation, d.Command.Target.Rotation, d.MaxAngularSpeed*h)
+	g.Opening = approach(g.Opening, d.Command.Opening, d.MaxOpeningSpeed*h)
+	return g.JawPoses()
+}
+
+// stepTowards moves from a to b by at most maxStep.
+func stepTowards(a, b r3.Vec, maxStep float64) r3.Vec {
+	d := r3.Sub(b, a)
+	l := r3.Norm(d)
+	if l <= maxStep || l == 0 {
+		return b
+	}
+	return r3.Add(a, r3.Scale(maxStep/l, d))
+}
+
+// approach moves the scalar a to b by at most maxStep.
+func approach(a, b, maxStep float64) float64 {
+	switch {
+	case b > a+maxStep:
+		return a + maxStep
+	case b < a-maxStep:
+		return a - maxStep
+	}
+	return b
+}
+
+// rotateTowards turns rotation a towards b by at most maxAngle (rad),
+// along the shortest arc.
+func rotateTowards(a, b r3.Rotation, maxAngle float64) r3.Rotation {
+	qa, qb := quat.Number(a), quat.Number(b)
+	rel := quat.Mul(qb, quat.Conj(qa))
+	if rel.Real < 0 {
+		rel = quat.Scale(-1, rel)
+	}
+	angle := 2 * math.Acos(math.Min(1, rel.Real))
+	if angle <= maxAngle || angle == 0 {
+		return b
+	}
+	axis := r3.Vec{X: rel.Imag, Y: rel.Jmag, Z: rel.Kmag}
+	step := r3.NewRotation(maxAngle, axis)
+	q := quat.Mul(quat.Number(step), qa)
+	return r3.Rotation(quat.Scale(1/quat.Abs(q), q))
+}
+
+// spinAbout returns the rotation by angle about the world z axis.
+func spinAbout(angle float64) r3.Rotation {
+	return r3.NewRotation(angle, r3.Vec{Z: 1})
+}

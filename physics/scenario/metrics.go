@@ -1,0 +1,143 @@
+package scenario
+
+import (
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics"
+)
+
+// heldMargin is how far outside the jaws' extent the centre of mass may be
+// for the object to still count as held, m.
+const heldMargin = 5e-3
+
+// metrics accumulates a scene's per-step measurements.
+type metrics struct {
+	steps, newtonIters int
+	contacts           float64
+	maxPen             float64
+	stage              physics.Timings // summed over steps
+	lastPen            float64
+
+	// Grasp: the centre of mass in the gripper frame when the grasp
+	// closed, the slip since, and the grip forces during the spin.
+	closed     bool
+	comClosed  r3.Vec
+	slip       float64
+	maxSlip    float64
+	spinForces []float64
+	gripSum    float64
+	gripN      int
+	gripLast   float64
+
+	// Incline and drop.
+	com0        r3.Vec
+	floorForces []float64
+}
+
+func (m *metrics) reset(sc *Scene) {
+	*m = metrics{spinForces: m.spinForces[:0], floorForces: m.floorForces[:0]}
+	m.com0 = sc.CentreOfMass()
+}
+
+// observe records one step.
+func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
+	m.steps++
+	m.newtonIters += len(st.Newton)
+	m.contacts += float64(st.Contacts)
+	m.maxPen = math.Max(m.maxPen, st.Penetration)
+	m.lastPen = st.Penetration
+	for i := range m.stage {
+		m.stage[i] += st.Times[i]
+	}
+	if len(st.BodyNormalForce) > FloorBody {
+		m.floorForces = append(m.floorForces, st.BodyNormalForce[FloorBody])
+	}
+	if sc.Driver != nil && len(st.BodyNormalForce) > RightJawBody {
+		m.observeGrasp(sc, st)
+	}
+}
+
+// observeGrasp tracks slip from the moment the jaws closed and the grip
+// force during the steady part of the spin.
+func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
+	t := sc.Sim.Time()
+	grip := st.BodyNormalForce[LeftJawBody] + st.BodyNormalForce[RightJawBody]
+	m.gripLast = grip
+	local := sc.Driver.Gripper.Pose.ApplyInverse(sc.CentreOfMass())
+	s := sc.script
+	if !m.closed && (s == nil || t >= s.closedAt()) {
+		m.closed, m.comClosed = true, local
+	}
+	if m.closed {
+		m.slip = r3.Norm(r3.Sub(local, m.comClosed))
+		m.maxSlip = math.Max(m.maxSlip, m.slip)
+		m.gripSum += grip
+		m.gripN++
+	}
+	if s != nil && t > s.spinStart()+s.spinRamp && t <= s.spinEnd()-s.spinRamp {
+		m.spinForces = append(m.spinForces, grip)
+	}
+}
+
+// forceJitter is the paper's "instability of contact forces": the
+// standard deviation of the step-to-step change of the total grip force
+// during the spin, relative to the mean grip force.
+func forceJitter(f []float64) float64 {
+	if len(f) < 3 {
+		return 0
+	}
+	mean := 0.0
+	for _, x := range f {
+		mean += x
+	}
+	mean /= float64(len(f))
+	if mean <= 0 {
+		return 0
+	}
+	n := len(f) - 1
+	dm := 0.0
+	for i := 1; i < len(f); i++ {
+		dm += f[i] - f[i-1]
+	}
+	dm /= float64(n)
+	v := 0.0
+	for i := 1; i < len(f); i++ {
+		d := f[i] - f[i-1] - dm
+		v += d * d
+	}
+	return math.Sqrt(v/float64(n)) / mean
+}
+
+// held reports whether the centre of mass lies between the jaws: within
+// the opening across, and within the jaws' width and height (plus a
+// margin) along the other two gripper axes.
+func (sc *Scene) held() bool {
+	if sc.Driver == nil {
+		return false
+	}
+	g := sc.Driver.Gripper
+	c := g.Pose.ApplyInverse(sc.CentreOfMass())
+	return math.Abs(c.X) <= g.Opening/2+heldMargin &&
+		math.Abs(c.Y) <= g.JawWidth/2+heldMargin &&
+		math.Abs(c.Z) <= g.JawHeight/2+heldMargin
+}
+
+// wall returns the summed wall time of the steps.
+func (m *metrics) wall() time.Duration { return m.stage[physics.StageStep] }
+
+// Live is the scene's running measurements, for per-step logs and the
+// viewer.
+type Live struct {
+	Phase     Phase
+	Slip      float64 // m, since the grasp closed
+	GripForce float64 // N, sum of both jaws' normal forces
+	Held      bool
+}
+
+// Live returns the current running measurements.
+func (sc *Scene) Live() Live {
+	return Live{Phase: sc.Phase(), Slip: sc.metrics.slip, GripForce: sc.metrics.gripLast, Held: sc.held()}
+}

@@ -1,0 +1,264 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics"
+	"softgrasp/physics/mesh"
+	"softgrasp/physics/rigid"
+)
+
+// Body indices of the scenes' rigid bodies.
+const (
+	FloorBody    = 0 // the floor (or the incline)
+	LeftJawBody  = 1 // grasp-and-rotate only
+	RightJawBody = 2
+)
+
+// Scene is a built scenario: the simulation, the driver of its kinematic
+// bodies and its metrics. Like the simulation it belongs to one goroutine.
+type Scene struct {
+	Config  Config
+	Sim     *physics.Simulation
+	Driver  *GripperDriver // nil when the scene has no gripper
+	script  *graspScript   // nil when not scripted
+	metrics metrics
+
+	meshName string
+	mass     []float64
+	total    float64
+	height   float64 // object height at rest, m
+	width    float64 // object width along the closing axis, m
+}
+
+// Build creates the scene described by cfg.
+func Build(cfg Config) (*Scene, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	obj, name, err := objectMesh(cfg)
+	if err != nil {
+		return nil, err
+	}
+	b := obj.Bounds()
+	sc := &Scene{Config: cfg, meshName: name, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
+	var bodies []rigid.Body
+	switch cfg.Kind {
+	case GraspRotate:
+		bodies = sc.graspBodies()
+		lift(obj, cfg.Physics.ContactDistance)
+	case Incline:
+		bodies = inclineBodies(cfg, obj)
+	case Drop:
+		bodies = []rigid.Body{floorBody()}
+		lift(obj, cfg.Physics.ContactDistance+cfg.DropHeight)
+	}
+	sim, err := physics.New(obj, bodies, cfg.Physics)
+	if err != nil {
+		return nil, err
+	}
+	sc.Sim = sim
+	sc.mass = sim.Model().Mass()
+	sc.total = sim.Model().TotalMass()
+	sc.metrics.reset(sc)
+	return sc, nil
+}
+
+// objectMesh builds or loads the soft object, bottom at z = 0, centred in
+// x and y.
+func objectMesh(cfg Config) (*mesh.TetMesh, string, error) {
+	size := cfg.ObjectSize
+	if cfg.MeshFile != "" {
+		m, err := mesh.Load(cfg.MeshFile)
+		if err != nil {
+			return nil, "", err
+		}
+		if err := m.FitInto(size); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", cfg.MeshFile, err)
+		}
+		return m, cfg.MeshFile, nil
+	}
+	dofs := cfg.Physics.TargetDOFs
+	if cfg.Object == CylinderObject {
+		m, err := mesh.CylinderForDOFs(size/2, size, dofs)
+		return m, fmt.Sprintf("cylinder %.0f mm", size*1e3), err
+	}
+	m, err := mesh.BoxForDOFs(r3.Vec{X: size, Y: size, Z: size}, dofs)
+	return m, fmt.Sprintf("box %.0f mm", size*1e3), err
+}
+
+// lift raises every node by dz.
+func lift(m *mesh.TetMesh, dz float64) {
+	for i := range m.Nodes {
+		m.Nodes[i].Z += dz
+	}
+}
+
+func floorBody() rigid.Body {
+	p := rigid.IdentityPose()
+	return rigid.Body{Name: "floor", Shape: rigid.Plane{Size: 0.3}, Start: p, End: p}
+}
+
+// graspBodies creates the floor and the two jaws, the gripper driver and,
+// when scripted, the grasp-and-rotate script.
+func (sc *Scene) graspBodies() []rigid.Body {
+	cfg := sc.Config
+	g := rigid.DefaultGripper()
+	g.Style = cfg.JawStyle
+	open, closed := sc.Openings()
+	script := newGraspScript(cfg, g, sc.height, open, closed)
+	start := script.at(0)
+	g.Pose, g.Opening = start.Target, start.Opening
+	omegaLimit := math.Max(2*math.Pi, 1.05*math.Abs(cfg.Omega))
+	sc.Driver = &GripperDriver{
+		Gripper: g, Command: start,
+		MaxSpeed: 0.15, MaxAngularSpeed: omegaLimit, MaxOpeningSpeed: 0.08,
+	}
+	if cfg.Scripted {
+		sc.script = script
+	}
+	shapes, poses := g.JawShapes(), g.JawPoses()
+	return []rigid.Body{
+		floorBody(),
+		{Name: "left jaw", Shape: shapes[0], Start: poses[0], End: poses[0]},
+		{Name: "right jaw", Shape: shapes[1], Start: poses[1], End: poses[1]},
+	}
+}
+
+// inclineBodies tilts the floor by the incline angle about the x axis and
+// lays the object on it.
+func inclineBodies(cfg Config, obj *mesh.TetMesh) []rigid.Body {
+	rot := r3.NewRotation(cfg.InclineAngle, r3.Vec{X: 1})
+	n := rot.Rotate(r3.Vec{Z: 1})
+	off := r3.Scale(cfg.Physics.ContactDistance, n)
+	for i, x := range obj.Nodes {
+		obj.Nodes[i] = r3.Add(rot.Rotate(x), off)
+	}
+	pose := rigid.Pose{Rotation: rot}
+	return []rigid.Body{{Name: "incline", Shape: rigid.Plane{Size: 0.3}, Start: pose, End: pose}}
+}
+
+// Close releases the simulation.
+func (sc *Scene) Close() { sc.Sim.Close() }
+
+// MeshName describes the soft object's mesh.
+func (sc *Scene) MeshName() string { return sc.meshName }
+
+// Duration is the scripted length of the scene, s.
+func (sc *Scene) Duration() float64 {
+	switch {
+	case sc.script != nil:
+		return sc.script.duration()
+	case sc.Config.Kind == Incline:
+		return 1.2
+	case sc.Config.Kind == Drop:
+		return 1.5
+	}
+	return 3
+}
+
+// DefaultSteps is the number of steps of Duration at the scene's h.
+func (sc *Scene) DefaultSteps() int {
+	return int(math.Ceil(sc.Duration()/sc.Config.Physics.TimeStep - 1e-9))
+}
+
+// Phase returns the current phase of the script.
+func (sc *Scene) Phase() Phase {
+	if sc.script == nil {
+		if sc.Driver != nil {
+			return PhaseManual
+		}
+		return PhaseSettle
+	}
+	return sc.script.phaseAt(sc.Sim.Time())
+}
+
+// SetScripted turns the grasp-and-rotate script on (restarting it from the
+// current time) or off (commands drive the gripper).
+func (sc *Scene) SetScripted(on bool) {
+	if sc.Driver == nil {
+		return
+	}
+	if !on {
+		sc.script = nil
+		return
+	}
+	open, closed := sc.Openings()
+	sc.script = newGraspScript(sc.Config, sc.Driver.Gripper, sc.height, open, closed)
+	r := sc.Driver.Gripper.Pose.Rotation
+	yaw := 2 * math.Atan2(r.Kmag, r.Real)
+	sc.script.restart(sc.Sim.Time(), sc.CentreOfMass(), yaw)
+	sc.metrics.reset(sc)
+}
+
+// Command sets the gripper's target (manual driving).
+func (sc *Scene) Command(c GripperCommand) {
+	if sc.Driver != nil {
+		sc.Driver.Command = c
+	}
+}
+
+// Step drives the kinematic bodies to their end-of-step poses, advances
+// the simulation and updates the metrics.
+func (sc *Scene) Step() (*physics.StepStats, error) {
+	h := sc.Sim.Settings().TimeStep
+	if sc.Driver != nil {
+		if sc.script != nil {
+			sc.Driver.Command = sc.script.at(sc.Sim.Time() + h)
+		}
+		poses := sc.Driver.Advance(h)
+		sc.Sim.SetBodyEnd(LeftJawBody, poses[0])
+		sc.Sim.SetBodyEnd(RightJawBody, poses[1])
+	}
+	st, err := sc.Sim.Step()
+	if err != nil {
+		return st, err
+	}
+	sc.metrics.observe(sc, st)
+	return st, nil
+}
+
+// SetSettings applies new physics settings from the next step on (see
+// physics.Simulation.SetSettings).
+func (sc *Scene) SetSettings(set physics.Settings) error {
+	if err := sc.Sim.SetSettings(set); err != nil {
+		return err
+	}
+	sc.Config.Physics = set
+	return nil
+}
+
+// SetOmega sets the spin speed used by the next run of the script.
+func (sc *Scene) SetOmega(omega float64) error {
+	c := sc.Config
+	c.Omega = omega
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	sc.Config.Omega = omega
+	return nil
+}
+
+// Openings returns the gripper openings of the script: wide open around
+// the object and closed to squeeze it.
+func (sc *Scene) Openings() (open, closed float64) {
+	return sc.width + 16e-3, sc.width - 2*sc.Config.Squeeze
+}
+
+// CentreOfMass returns the soft body's centre of mass.
+func (sc *Scene) CentreOfMass() r3.Vec {
+	q := sc.Sim.Positions()
+	var c r3.Vec
+	for i, m := range sc.mass {
+		c.X += m * q[3*i]
+		c.Y += m * q[3*i+1]
+		c.Z += m * q[3*i+2]
+	}
+	return r3.Scale(1/sc.total, c)
+}
+
+// TotalMass returns the soft body's mass, kg.
+func (sc *Scene) TotalMass() float64 { return sc.total }

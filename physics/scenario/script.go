@@ -1,0 +1,166 @@
+package scenario
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/rigid"
+)
+
+// Phase names a stage of the grasp-and-rotate script.
+type Phase string
+
+const (
+	PhaseSettle   Phase = "settle"   // the object settles on the floor
+	PhaseApproach Phase = "approach" // the open gripper descends around it
+	PhaseClose    Phase = "close"    // the jaws close to the squeeze opening
+	PhaseLift     Phase = "lift"     // the gripper lifts the object
+	PhaseSpin     Phase = "spin"     // the gripper spins about its own axis at ω
+	PhaseHold     Phase = "hold"     // the gripper holds still
+	PhaseManual   Phase = "manual"   // no script: commands drive the gripper
+)
+
+// graspScript is the scripted driver of the grasp-and-rotate scene: a
+// timeline of target poses and openings. Targets move smoothly
+// (smoothstep in position and opening; the spin ramps ω up over
+// spinRamp), so the kinematic jaws never jump.
+type graspScript struct {
+	phases []timedPhase
+
+	base                r3.Vec  // x, y of the grasp centre, m
+	yaw0                float64 // gripper heading about the world z axis at the start, rad
+	zHigh, zGrasp, lift float64 // heights of the grasp centre, m
+	openWide, openGrip  float64 // openings, m
+	omega, spinRamp     float64 // rad/s, s
+}
+
+type timedPhase struct {
+	phase      Phase
+	start, end float64
+}
+
+// newGraspScript lays out the timeline for an object of the given height
+// resting on the floor, opening the jaws to open around it and closing
+// them to closed.
+func newGraspScript(cfg Config, g rigid.Gripper, height, open, closed float64) *graspScript {
+	spin := 1.0
+	if cfg.SpinTurns > 0 && cfg.Omega != 0 {
+		spin = cfg.SpinTurns * 2 * math.Pi / math.Abs(cfg.Omega)
+	}
+	s := &graspScript{
+		zHigh:    height + g.JawHeight/2 + 5e-3,
+		zGrasp:   math.Max(height/2, g.JawHeight/2+3e-3),
+		lift:     0.03,
+		openWide: open,
+		openGrip: closed,
+		omega:    cfg.Omega,
+		spinRamp: 0.1,
+	}
+	t := 0.0
+	for _, p := range []struct {
+		phase Phase
+		d     float64
+	}{
+		{PhaseSettle, 0.1}, {PhaseApproach, 0.4}, {PhaseClose, 0.5}, {PhaseHold, 0.2},
+		{PhaseLift, 0.5}, {PhaseSpin, spin + s.spinRamp}, {PhaseHold, 0.5},
+	} {
+		s.phases = append(s.phases, timedPhase{p.phase, t, t + p.d})
+		t += p.d
+	}
+	return s
+}
+
+// restart moves the script to start at time t0 above the point base (the
+// object's centre of mass) with the gripper heading yaw0, for a script
+// started again mid-run. The script assumes an upright gripper (its own
+// axis along the world z).
+func (s *graspScript) restart(t0 float64, base r3.Vec, yaw0 float64) {
+	for i := range s.phases {
+		s.phases[i].start += t0
+		s.phases[i].end += t0
+	}
+	s.base, s.yaw0 = base, yaw0
+}
+
+// duration is the length of the whole script, s.
+func (s *graspScript) duration() float64 { return s.phases[len(s.phases)-1].end }
+
+// closedAt is the time the jaws reach the squeeze opening.
+func (s *graspScript) closedAt() float64 { return s.timeOf(PhaseClose, false) }
+
+// spinStart and spinEnd bound the spin phase.
+func (s *graspScript) spinStart() float64 { return s.timeOf(PhaseSpin, true) }
+func (s *graspScript) spinEnd() float64   { return s.timeOf(PhaseSpin, false) }
+
+func (s *graspScript) timeOf(p Phase, start bool) float64 {
+	for _, tp := range s.phases {
+		if tp.phase == p {
+			if start {
+				return tp.start
+			}
+			return tp.end
+		}
+	}
+	return math.Inf(1)
+}
+
+// phaseAt returns the phase at time t (the last phase after the end).
+func (s *graspScript) phaseAt(t float64) Phase {
+	for _, tp := range s.phases {
+		if t < tp.end {
+			return tp.phase
+		}
+	}
+	return s.phases[len(s.phases)-1].phase
+}
+
+// at returns the command of time t.
+func (s *graspScript) at(t float64) GripperCommand {
+	z := s.zHigh
+	z = mix(z, s.zGrasp, s.progress(PhaseApproach, t))
+	z = mix(z, s.zGrasp+s.lift, s.progress(PhaseLift, t))
+	opening := mix(s.openWide, s.openGrip, s.progress(PhaseClose, t))
+	return GripperCommand{
+		Target: rigid.Pose{
+			Position: r3.Vec{X: s.base.X, Y: s.base.Y, Z: z},
+			Rotation: spinAbout(s.yaw0 + s.spinAngle(t)),
+		},
+		Opening: opening,
+	}
+}
+
+// progress returns the smoothstep progress of phase p at time t, 0 before
+// it and 1 after it.
+func (s *graspScript) progress(p Phase, t float64) float64 {
+	t0, t1 := s.timeOf(p, true), s.timeOf(p, false)
+	if t <= t0 {
+		return 0
+	}
+	if t >= t1 {
+		return 1
+	}
+	u := (t - t0) / (t1 - t0)
+	return u * u * (3 - 2*u)
+}
+
+// spinAngle integrates ω(t), a trapezoid: it ramps linearly from 0 to ω
+// over spinRamp, holds, and ramps back to 0 over the last spinRamp of the
+// spin phase, so the jaws never see an infinite angular acceleration.
+func (s *graspScript) spinAngle(t float64) float64 {
+	t0, t1 := s.spinStart(), s.spinEnd()
+	T, r := t1-t0, s.spinRamp
+	tau := math.Min(t, t1) - t0
+	switch {
+	case tau <= 0:
+		return 0
+	case tau < r:
+		return s.omega * tau * tau / (2 * r)
+	case tau <= T-r:
+		return s.omega * (tau - r/2)
+	default:
+		return s.omega*(T-r) - s.omega*(T-tau)*(T-tau)/(2*r)
+	}
+}
+
+func mix(a, b, u float64) float64 { return a + (b-a)*u }

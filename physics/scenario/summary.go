@@ -1,0 +1,196 @@
+package scenario
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics"
+)
+
+// StageMS are mean stage times in milliseconds. BuildWH, Total and the
+// whole-step stages are means per step; RebuildW, PGS, Corr and
+// NewtonIter are means per Newton iteration, as in the paper's Table 1.
+type StageMS struct {
+	BuildWH    float64 `json:"build_wh"`
+	RebuildW   float64 `json:"rebuild_w"`
+	PGS        float64 `json:"pgs"`
+	Corr       float64 `json:"corr"`
+	NewtonIter float64 `json:"newton_iter"`
+	Total      float64 `json:"total"`
+
+	Detect   float64 `json:"detect"`
+	Assemble float64 `json:"assemble"`
+	Factor   float64 `json:"factor"`
+	Free     float64 `json:"free"`
+	Final    float64 `json:"final"`
+	Step     float64 `json:"step"`
+}
+
+// Summary is what a run of a scene measured. Its JSON form is the
+// headless runner's contract.
+type Summary struct {
+	Scenario       string  `json:"scenario"`
+	Scheme         string  `json:"scheme"`
+	Newton         int     `json:"newton"`
+	DT             float64 `json:"dt"`
+	Mu             float64 `json:"mu"`
+	Omega          float64 `json:"omega"`
+	DOFs           int     `json:"dofs"`
+	Steps          int     `json:"steps"`
+	ContactsMean   float64 `json:"contacts_mean"`
+	MaxPenetration float64 `json:"max_penetration"`
+	Slip           float64 `json:"slip"`
+	Held           bool    `json:"held"`
+	RealtimeFactor float64 `json:"realtime_factor"`
+	ForceJitter    float64 `json:"force_jitter"`
+	MS             StageMS `json:"ms"`
+
+	Mesh             string  `json:"mesh"`
+	Elements         int     `json:"elements"`
+	NewtonMean       float64 `json:"newton_mean"` // Newton iterations run per step
+	MaxSlip          float64 `json:"max_slip"`
+	GripForceMean    float64 `json:"grip_force_mean"` // N, from the grasp closing on
+	FinalPenetration float64 `json:"final_penetration"`
+	SimSeconds       float64 `json:"sim_seconds"`
+	WallSeconds      float64 `json:"wall_seconds"`
+	Error            string  `json:"error,omitempty"`
+
+	Incline *InclineResult `json:"incline,omitempty"`
+	Drop    *DropResult    `json:"drop,omitempty"`
+}
+
+// InclineResult is the friction check: how far and how fast the block
+// moved down the slope, against Coulomb's prediction.
+type InclineResult struct {
+	AngleDeg     float64 `json:"angle_deg"`
+	TanTheta     float64 `json:"tan_theta"`
+	Displacement float64 `json:"displacement"` // of the centre of mass along the slope, m
+	Speed        float64 `json:"speed"`        // mean downhill velocity at the end, m/s
+	// Predicted is the displacement of a rigid block under Coulomb
+	// friction, ½·g·(sin θ − μ cos θ)·t² when positive, else 0.
+	Predicted float64 `json:"predicted"`
+	Slides    bool    `json:"slides"`
+}
+
+// DropResult is the Signorini check: the object at rest on the floor.
+type DropResult struct {
+	NormalForce float64 `json:"normal_force"` // floor's normal force, mean over the last 0.2 s, N
+	Weight      float64 `json:"weight"`       // m·g, N
+	Penetration float64 `json:"penetration"`  // at the end, m
+	Speed       float64 `json:"speed"`        // largest node speed at the end, m/s
+}
+
+// Summary reports the scene's measurements so far.
+func (sc *Scene) Summary() Summary {
+	m := &sc.metrics
+	cfg := sc.Config
+	set := sc.Sim.Settings()
+	s := Summary{
+		Scenario: string(cfg.Kind), Scheme: set.Scheme.String(), Newton: set.NewtonIterations,
+		DT: set.TimeStep, Mu: set.Friction, Omega: cfg.Omega, DOFs: sc.Sim.Mesh().DOFs(),
+		Steps: m.steps, MaxPenetration: m.maxPen, Slip: m.slip, MaxSlip: m.maxSlip,
+		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshName,
+		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen,
+		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),
+	}
+	if m.steps > 0 {
+		s.ContactsMean = m.contacts / float64(m.steps)
+		s.NewtonMean = float64(m.newtonIters) / float64(m.steps)
+	}
+	if s.WallSeconds > 0 {
+		s.RealtimeFactor = s.SimSeconds / s.WallSeconds
+	}
+	if m.gripN > 0 {
+		s.GripForceMean = m.gripSum / float64(m.gripN)
+	}
+	s.MS = m.stageMS()
+	switch cfg.Kind {
+	case Incline:
+		s.Incline = sc.inclineResult()
+	case Drop:
+		s.Drop = sc.dropResult()
+	}
+	return s
+}
+
+// stageMS turns the summed stage times into Table-1 means.
+func (m *metrics) stageMS() StageMS {
+	perStep := func(st physics.Stage) float64 {
+		if m.steps == 0 {
+			return 0
+		}
+		return m.stage.MS(st) / float64(m.steps)
+	}
+	perIter := func(st physics.Stage) float64 {
+		if m.newtonIters == 0 {
+			return 0
+		}
+		return m.stage.MS(st) / float64(m.newtonIters)
+	}
+	return StageMS{
+		BuildWH: perStep(physics.StageBuildWH), RebuildW: perIter(physics.StageRebuildW),
+		PGS: perIter(physics.StagePGS), Corr: perIter(physics.StageCorr),
+		NewtonIter: perIter(physics.StageNewton), Total: perStep(physics.StageTotal),
+		Detect: perStep(physics.StageDetect), Assemble: perStep(physics.StageAssemble),
+		Factor: perStep(physics.StageFactor), Free: perStep(physics.StageFree),
+		Final: perStep(physics.StageFinal), Step: perStep(physics.StageStep),
+	}
+}
+
+// inclineResult measures the block's motion down the slope.
+func (sc *Scene) inclineResult() *InclineResult {
+	set := sc.Sim.Settings()
+	theta := sc.Config.InclineAngle
+	n := sc.Sim.Bodies()[FloorBody].End.Rotate(r3.Vec{Z: 1})
+	g := set.Gravity
+	down := r3.Sub(g, r3.Scale(r3.Dot(g, n), n))
+	if l := r3.Norm(down); l > 0 {
+		down = r3.Scale(1/l, down)
+	}
+	disp := r3.Dot(r3.Sub(sc.CentreOfMass(), sc.metrics.com0), down)
+	t := sc.Sim.Time()
+	gn := r3.Norm(g)
+	a := gn * (math.Sin(theta) - set.Friction*math.Cos(theta))
+	pred := 0.0
+	if a > 0 {
+		pred = 0.5 * a * t * t
+	}
+	return &InclineResult{
+		AngleDeg: theta * 180 / math.Pi, TanTheta: math.Tan(theta),
+		Displacement: disp, Speed: r3.Dot(sc.meanVelocity(), down), Predicted: pred,
+		Slides: disp > 1e-3,
+	}
+}
+
+// dropResult measures the object at rest.
+func (sc *Scene) dropResult() *DropResult {
+	f := sc.metrics.floorForces
+	k := int(math.Round(0.2 / sc.Config.Physics.TimeStep))
+	if k > len(f) {
+		k = len(f)
+	}
+	mean := 0.0
+	for _, x := range f[len(f)-k:] {
+		mean += x
+	}
+	if k > 0 {
+		mean /= float64(k)
+	}
+	return &DropResult{
+		NormalForce: mean, Weight: sc.total * r3.Norm(sc.Sim.Settings().Gravity),
+		Penetration: sc.metrics.lastPen, Speed: sc.Sim.Stats().MaxSpeed,
+	}
+}
+
+// meanVelocity returns the mass-weighted mean velocity of the soft body.
+func (sc *Scene) meanVelocity() r3.Vec {
+	v := sc.Sim.Velocities()
+	var c r3.Vec
+	for i, m := range sc.mass {
+		c.X += m * v[3*i]
+		c.Y += m * v[3*i+1]
+		c.Z += m * v[3*i+2]
+	}
+	return r3.Scale(1/sc.total, c)
+}

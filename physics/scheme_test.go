@@ -1,0 +1,118 @@
+package physics_test
+
+import (
+	"math"
+	"testing"
+
+	"softgrasp/physics"
+	"softgrasp/physics/scenario"
+)
+
+// trajectory runs a coarse grasp scene and returns q after every step and
+// the number of steps that had contacts.
+func trajectory(t *testing.T, cfg scenario.Config, steps int) ([][]float64, [][]float64, int) {
+	t.Helper()
+	sc, err := scenario.Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	var qs, lambdas [][]float64
+	withContacts := 0
+	for i := 0; i < steps; i++ {
+		st, err := sc.Step()
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if st.Active > 0 {
+			withContacts++
+		}
+		qs = append(qs, append([]float64(nil), sc.Sim.Positions()...))
+		lambdas = append(lambdas, append([]float64(nil), sc.Sim.Lambda()...))
+	}
+	return qs, lambdas, withContacts
+}
+
+// equalityConfig is the grasp scene with fixed iteration counts, so that
+// both schemes do the same sequence of operations.
+func equalityConfig(scheme physics.Scheme, k int) scenario.Config {
+	cfg := scenario.DefaultConfig(scenario.GraspRotate)
+	p := &cfg.Physics
+	p.TargetDOFs = 400
+	p.NewtonIterations = k
+	p.NewtonTolerance = 0
+	p.PGSIterations = 40
+	p.PGSTolerance = 0
+	p.FreezeMapping = true
+	p.Scheme = scheme
+	return cfg
+}
+
+// relDiff returns max|a−b| / max|b − ref| over all entries.
+func relDiff(a, b, ref []float64) float64 {
+	num, den := 0.0, 0.0
+	for i := range a {
+		num = math.Max(num, math.Abs(a[i]-b[i]))
+		r := 0.0
+		if ref != nil {
+			r = ref[i]
+		}
+		den = math.Max(den, math.Abs(b[i]-r))
+	}
+	if den == 0 {
+		return num
+	}
+	return num / den
+}
+
+// TestStandardEqualsFastWhenMappingHeld is the first test of both schemes
+// (METHOD.md): with A and H held over the step, W = J·A⁻¹·Jᵀ = C·W_H·Cᵀ and
+// G(q_free + h²·A⁻¹·Jᵀλ) = p_free + h²·W_H·Cᵀλ, so the standard and fast
+// updates must give the same trajectory to round-off.
+func TestStandardEqualsFastWhenMappingHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two grasp sequences")
+	}
+	const steps = 170 // approach, close, hold, lift and the start of the spin
+	for _, k := range []int{1, 3} {
+		qf, lf, contacts := trajectory(t, equalityConfig(physics.Fast, k), steps)
+		qs, ls, _ := trajectory(t, equalityConfig(physics.Standard, k), steps)
+		if contacts < steps/3 {
+			t.Fatalf("K=%d: only %d of %d steps had active contacts; the test needs a grasp", k, contacts, steps)
+		}
+		rest := qf[0]
+		worstQ, worstL := 0.0, 0.0
+		for i := range qf {
+			worstQ = math.Max(worstQ, relDiff(qs[i], qf[i], rest))
+			if len(ls[i]) != len(lf[i]) {
+				t.Fatalf("K=%d step %d: %d contact rows standard, %d fast", k, i, len(ls[i]), len(lf[i]))
+			}
+			worstL = math.Max(worstL, relDiff(ls[i], lf[i], nil))
+		}
+		t.Logf("K=%d: worst relative difference q %.3g, λ %.3g", k, worstQ, worstL)
+		if worstQ > 1e-9 || worstL > 1e-9 {
+			t.Fatalf("K=%d: standard and fast differ by %.3g (q) and %.3g (λ), want ≤ 1e-9", k, worstQ, worstL)
+		}
+	}
+}
+
+// TestSchemesDifferWhenMappingIsRefound guards the test above: without
+// FreezeMapping the standard scheme re-finds closest points and rebuilds
+// its triangle frames at q_k, so with K > 1 it must not be bit-identical to
+// the fast scheme on a scene with rigid-vertex pairs.
+func TestSchemesDifferWhenMappingIsRefound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two grasp sequences")
+	}
+	const steps = 140
+	fast := equalityConfig(physics.Fast, 3)
+	std := equalityConfig(physics.Standard, 3)
+	std.Physics.FreezeMapping = false
+	qf, _, _ := trajectory(t, fast, steps)
+	qs, _, _ := trajectory(t, std, steps)
+	d := relDiff(qs[steps-1], qf[steps-1], qf[0])
+	t.Logf("relative difference after %d steps: %.3g", steps, d)
+	if d == 0 {
+		t.Fatal("standard without FreezeMapping equals fast exactly: the mapping is not re-evaluated")
+	}
+}

@@ -1,0 +1,74 @@
+package physics
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+func TestDefaultSettingsAreValid(t *testing.T) {
+	if err := DefaultSettings().Validate(); err != nil {
+		t.Fatalf("default settings rejected: %v", err)
+	}
+}
+
+func TestSettingsValidateNamesTheField(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		field string
+		edit  func(*Settings)
+	}{
+		{"TimeStep", func(s *Settings) { s.TimeStep = 0 }},
+		{"TimeStep", func(s *Settings) { s.TimeStep = -0.01 }},
+		{"TimeStep", func(s *Settings) { s.TimeStep = nan }},
+		{"TimeStep", func(s *Settings) { s.TimeStep = 1 }},
+		{"NewtonIterations", func(s *Settings) { s.NewtonIterations = 0 }},
+		{"NewtonIterations", func(s *Settings) { s.NewtonIterations = MaxNewton + 1 }},
+		{"NewtonTolerance", func(s *Settings) { s.NewtonTolerance = -1 }},
+		{"PGSIterations", func(s *Settings) { s.PGSIterations = 0 }},
+		{"PGSTolerance", func(s *Settings) { s.PGSTolerance = nan }},
+		{"Friction", func(s *Settings) { s.Friction = -0.1 }},
+		{"Friction", func(s *Settings) { s.Friction = math.Inf(1) }},
+		{"TargetDOFs", func(s *Settings) { s.TargetDOFs = 3 }},
+		{"AlarmDistance", func(s *Settings) { s.AlarmDistance = 0 }},
+		{"ContactDistance", func(s *Settings) { s.ContactDistance = s.AlarmDistance }},
+		{"ContactDistance", func(s *Settings) { s.ContactDistance = -1e-4 }},
+		{"MaxSpeed", func(s *Settings) { s.MaxSpeed = 0 }},
+		{"MaxInvertedFraction", func(s *Settings) { s.MaxInvertedFraction = 2 }},
+		{"Scheme", func(s *Settings) { s.Scheme = 7 }},
+		{"Gravity", func(s *Settings) { s.Gravity = r3.Vec{Z: nan} }},
+		{"Material", func(s *Settings) { s.Material.YoungModulus = -1 }},
+		{"Material", func(s *Settings) { s.Material.PoissonRatio = 0.5 }},
+	}
+	for _, c := range cases {
+		t.Run(c.field, func(t *testing.T) {
+			s := DefaultSettings()
+			c.edit(&s)
+			err := s.Validate()
+			if err == nil {
+				t.Fatalf("invalid %s accepted", c.field)
+			}
+			if !strings.HasPrefix(err.Error(), c.field) {
+				t.Fatalf("error %q does not start with the field name %s", err, c.field)
+			}
+		})
+	}
+}
+
+func TestParseScheme(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Scheme
+		ok   bool
+	}{{"fast", Fast, true}, {" Standard ", Standard, true}, {"quick", 0, false}, {"", 0, false}} {
+		got, err := ParseScheme(c.in)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("ParseScheme(%q) = %v, %v", c.in, got, err)
+		}
+		if c.ok && got.String() != strings.ToLower(strings.TrimSpace(c.in)) {
+			t.Errorf("%v.String() = %q", got, got.String())
+		}
+	}
+}

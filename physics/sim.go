@@ -1,0 +1,230 @@
+package physics
+
+import (
+	"errors"
+	"fmt"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/collide"
+	"softgrasp/physics/contact"
+	"softgrasp/physics/fem"
+	"softgrasp/physics/m3"
+	"softgrasp/physics/mesh"
+	"softgrasp/physics/rigid"
+	"softgrasp/physics/sparse"
+)
+
+// Simulation is one soft body in frictional contact with kinematic rigid
+// bodies. It is not safe for concurrent use: one goroutine owns it.
+//
+// Before each Step the caller sets the rigid bodies' end-of-step poses
+// (SetBodyEnd); their start poses are the previous end poses.
+type Simulation struct {
+	set Settings
+
+	mesh    *mesh.TetMesh
+	surf    *mesh.Surface
+	model   *fem.Model
+	A       *sparse.SymCSC
+	factor  *sparse.Factor
+	det     *collide.Detector
+	backend Backend
+	bodies  []rigid.Body
+
+	// Mechanical state and per-step vectors of length 3N.
+	q, v, qRest         []float64
+	b, dvFree, qFree, x []float64
+	qK, rhs             []float64 // standard scheme's q_k and a solve right-hand side
+	qNew, vNew          []float64 // end-of-step state, committed after the checks
+
+	// Contact state of the current step, c pairs.
+	pairs  []collide.Pair
+	H, J   sparse.CSR
+	C, Cn  []m3.Mat3 // directions of the current and of the candidate linearisation
+	C0     []m3.Mat3 // directions from collision detection
+	rT     []r3.Vec  // rigid material points at the start pose
+	rEnd   []r3.Vec  // rigid material points at the end pose
+	rN     []r3.Vec  // reference point of the normal gap, current linearisation
+	rNn    []r3.Vec  // the same for the candidate linearisation
+	pT     []float64 // p at the start of the step, 3c
+	pFree  []float64 // p = G(q_free), 3c
+	p      []float64 // p_k, 3c
+	pPrev  []float64 // p_{k−1}, 3c
+	dFree  []float64 // δ_free along C, 3c
+	lambda []float64 // λ, 3c
+	WH, W  []float64 // W_H (fast) and the standard scheme's W, (3c)²
+	pgs    contact.PGS
+	states []contact.State
+
+	warm   map[uint64]warmStart
+	newton []NewtonRecord
+	stats  StepStats
+
+	steps int
+	time  float64
+}
+
+// warmStart keeps a pair's force and tangent from one step to the next so
+// that PGS starts near the solution.
+type warmStart struct {
+	lambda [3]float64
+	t1     r3.Vec
+}
+
+// New builds a simulation of the soft body msh (rest configuration, at
+// rest) touching the given kinematic bodies. Bodies keep their Start and
+// End poses as given. The mesh must be valid (mesh.TetMesh.Validate).
+func New(msh *mesh.TetMesh, bodies []rigid.Body, set Settings) (*Simulation, error) {
+	if err := set.Validate(); err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	if msh == nil {
+		return nil, errors.New("simulation: no mesh")
+	}
+	if err := msh.Validate(); err != nil {
+		return nil, fmt.Errorf("mesh: %w", err)
+	}
+	for i, b := range bodies {
+		if b.Shape == nil {
+			return nil, fmt.Errorf("rigid body %d (%q) has no shape", i, b.Name)
+		}
+	}
+	model, err := fem.NewModel(msh, set.Material)
+	if err != nil {
+		return nil, fmt.Errorf("finite elements: %w", err)
+	}
+	surf, err := mesh.ExtractSurface(msh)
+	if err != nil {
+		return nil, fmt.Errorf("surface: %w", err)
+	}
+	A := model.Pattern()
+	factor, err := sparse.Analyze(A)
+	if err != nil {
+		return nil, fmt.Errorf("sparse analysis: %w", err)
+	}
+	n := msh.DOFs()
+	s := &Simulation{
+		set: set, mesh: msh, surf: surf, model: model, A: A, factor: factor,
+		det:     collide.NewDetector(surf),
+		backend: NewCPUBackend(),
+		bodies:  append([]rigid.Body(nil), bodies...),
+		warm:    make(map[uint64]warmStart),
+		newton:  make([]NewtonRecord, 0, MaxNewton),
+	}
+	for _, vec := range []*[]float64{&s.q, &s.v, &s.qRest, &s.b, &s.dvFree, &s.qFree, &s.x, &s.qK, &s.rhs, &s.qNew, &s.vNew} {
+		*vec = make([]float64, n)
+	}
+	for i, x := range msh.Nodes {
+		s.qRest[3*i], s.qRest[3*i+1], s.qRest[3*i+2] = x.X, x.Y, x.Z
+	}
+	copy(s.q, s.qRest)
+	return s, nil
+}
+
+// Close releases the solver's native memory and the backend.
+func (s *Simulation) Close() {
+	if s.factor != nil {
+		s.factor.Free()
+		s.factor = nil
+	}
+	if s.backend != nil {
+		s.backend.Close()
+	}
+}
+
+// SetBackend replaces the backend of the fast scheme's Newton iterations.
+func (s *Simulation) SetBackend(b Backend) {
+	if s.backend != nil {
+		s.backend.Close()
+	}
+	s.backend = b
+}
+
+// Backend returns the backend in use.
+func (s *Simulation) Backend() Backend { return s.backend }
+
+// Settings returns the current settings.
+func (s *Simulation) Settings() Settings { return s.set }
+
+// SetSettings validates and applies new settings from the next step on.
+// The mesh resolution (TargetDOFs) is not applied here: it needs a new
+// mesh, hence a new Simulation.
+func (s *Simulation) SetSettings(set Settings) error {
+	if err := set.Validate(); err != nil {
+		return err
+	}
+	if set.Material != s.set.Material {
+		if err := s.model.SetMaterial(set.Material); err != nil {
+			return fmt.Errorf("Material: %w", err)
+		}
+	}
+	s.set = set
+	return nil
+}
+
+// Reset puts the soft body back at rest in its rest configuration and
+// forgets the warm starts. Rigid body poses are left to the caller.
+func (s *Simulation) Reset() {
+	copy(s.q, s.qRest)
+	for i := range s.v {
+		s.v[i] = 0
+	}
+	clear(s.warm)
+	s.steps, s.time = 0, 0
+	s.pairs = s.pairs[:0]
+}
+
+// SetBodyEnd sets body i's pose at the end of the next step.
+func (s *Simulation) SetBodyEnd(i int, end rigid.Pose) { s.bodies[i].End = end }
+
+// SetBodyPose places body i at pose for both the start and the end of the
+// next step (a teleport, no motion over the step).
+func (s *Simulation) SetBodyPose(i int, pose rigid.Pose) {
+	s.bodies[i].Start, s.bodies[i].End = pose, pose
+}
+
+// Bodies returns the rigid bodies (read-only view).
+func (s *Simulation) Bodies() []rigid.Body { return s.bodies }
+
+// Mesh returns the soft body's mesh and Surface its boundary.
+func (s *Simulation) Mesh() *mesh.TetMesh    { return s.mesh }
+func (s *Simulation) Surface() *mesh.Surface { return s.surf }
+
+// Model returns the finite-element model (masses, stresses).
+func (s *Simulation) Model() *fem.Model { return s.model }
+
+// Positions returns q (read-only view, length 3N); Velocities v; and
+// RestPositions the rest configuration.
+func (s *Simulation) Positions() []float64     { return s.q }
+func (s *Simulation) Velocities() []float64    { return s.v }
+func (s *Simulation) RestPositions() []float64 { return s.qRest }
+
+// SetState replaces positions and velocities (length 3N each).
+func (s *Simulation) SetState(q, v []float64) error {
+	if len(q) != len(s.q) || len(v) != len(s.v) {
+		return fmt.Errorf("state has %d positions and %d velocities, want %d each", len(q), len(v), len(s.q))
+	}
+	copy(s.q, q)
+	copy(s.v, v)
+	return nil
+}
+
+// Time returns the simulated time and Steps the number of steps taken.
+func (s *Simulation) Time() float64 { return s.time }
+func (s *Simulation) Steps() int    { return s.steps }
+
+// Pairs returns the proximity pairs of the last step; Lambda their forces
+// [λn, λt1, λt2] (3 per pair); Directions the frames of the last Newton
+// iteration and InitialDirections those from collision detection;
+// ProximityPoints p at the end of the last step (3 per pair); States the
+// contact states. All are read-only views valid until the next step.
+func (s *Simulation) Pairs() []collide.Pair          { return s.pairs }
+func (s *Simulation) Lambda() []float64              { return s.lambda }
+func (s *Simulation) Directions() []m3.Mat3          { return s.C }
+func (s *Simulation) InitialDirections() []m3.Mat3   { return s.C0 }
+func (s *Simulation) ProximityPoints() []float64     { return s.p }
+func (s *Simulation) ContactStates() []contact.State { return s.states }
+
+// Stats returns the measurements of the last step.
+func (s *Simulation) Stats() *StepStats { return &s.stats }

@@ -1,0 +1,401 @@
+/*
+ * Compliance W = X·A⁻¹·Xᵀ by sparse forward solves on the supernodal factor.
+ *
+ * CHOLMOD factors P·A·Pᵀ = L·Lᵀ, so with Z = L⁻¹·P·Xᵀ
+ *
+ *     X·A⁻¹·Xᵀ = X·Pᵀ·L⁻ᵀ·L⁻¹·P·Xᵀ = Zᵀ·Z.
+ *
+ * Column r of P·Xᵀ has at most nine non-zeros. The non-zeros of the forward
+ * solve L⁻¹·b for a sparse b lie in the reach of b's rows in the elimination
+ * tree: the union of the paths from the supernodes holding them to the root
+ * (Gilbert's theorem). Call R_s the set of right-hand sides whose reach
+ * contains supernode s. Reaches are closed towards the root, so R_s ⊆ R_t
+ * whenever t is an ancestor of s. Only the pivot rows of s restricted to the
+ * columns R_s are ever non-zero, and they are stored as one dense k_s×|R_s|
+ * block Z_s. Supernodes are postordered (children before parents), so one
+ * increasing sweep performs the blocked forward substitution:
+ *
+ *     Z_s ← L_ss⁻¹·Z_s                      (dtrsm, k_s×k_s lower triangle)
+ *     W[R_s,R_s] += Z_sᵀ·Z_s                (dsyrk)
+ *     Z_t[rows, R_s] −= L_bs·Z_s            (dgemm, then scatter into the
+ *                                            ancestors t owning the rows
+ *                                            below the diagonal block)
+ *
+ * The right-hand sides are renumbered by the postorder index of the lowest
+ * supernode they touch. When every row of X couples nodes that share an
+ * element (as the rows of H and J = C·H do), those nodes are mutually
+ * ancestors in the elimination tree, each reach is a single path and every
+ * R_s becomes a contiguous range: the dsyrk then writes straight into W and
+ * the scatter needs no search. Rows touching unrelated nodes fall back to a
+ * binary search and a scattered accumulation.
+ *
+ * When X has fewer distinct columns than rows, the right-hand sides are the
+ * unit vectors of those columns instead (compliance_reduce.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <cblas.h>
+#include "cholmod_glue.h"
+
+/* sg_grow makes *p hold at least need elements of size elem, with some
+ * slack so that slowly growing sizes do not reallocate every call;
+ * contents are not preserved. */
+int sg_grow(void **p, int64_t *cap, int64_t need, size_t elem)
+{
+	if (*p != NULL && need <= *cap)
+		return SG_OK;
+	int64_t c = need + need / 4 + 64;
+	void *q = malloc((size_t)c * elem);
+	if (q == NULL)
+		return SG_NOMEM;
+	free(*p);
+	*p = q;
+	*cap = c;
+	return SG_OK;
+}
+
+/* sg_tree_build derives from the analysed supernodal factor the tables the
+ * compliance kernel walks (supernode of each column, supernodal parent,
+ * inverse permutation) and allocates the per-supernode work arrays. */
+int sg_tree_build(sg_factor *f)
+{
+	const cholmod_factor *L = f->L;
+	int64_t n = f->n, ns = (int64_t)L->nsuper;
+	const int *super = L->super, *pi = L->pi, *Ls = L->s, *Perm = L->Perm;
+	sg_tree *t = &f->tree;
+	sg_work *w = &f->work;
+	t->col_super = malloc((size_t)n * sizeof(int));
+	t->iperm = malloc((size_t)n * sizeof(int));
+	t->parent = malloc((size_t)ns * sizeof(int));
+	w->mark = malloc((size_t)ns * sizeof(int));
+	w->bucket = malloc((size_t)(ns + 2) * sizeof(int));
+	w->rptr = malloc((size_t)(ns + 1) * sizeof(int64_t));
+	w->zoff = malloc((size_t)(ns + 1) * sizeof(int64_t));
+	if (!t->col_super || !t->iperm || !t->parent || !w->mark || !w->bucket || !w->rptr || !w->zoff)
+		return SG_NOMEM;
+	if (sg_reduce_init(f) != SG_OK)
+		return SG_NOMEM;
+	for (int64_t s = 0; s < ns; s++)
+		for (int j = super[s]; j < super[s + 1]; j++)
+			t->col_super[j] = (int)s;
+	/* The parent of s is the supernode holding the first row below its
+	 * diagonal block; postordering guarantees parent > s. */
+	for (int64_t s = 0; s < ns; s++) {
+		int k = super[s + 1] - super[s], nsrow = pi[s + 1] - pi[s];
+		t->parent[s] = nsrow > k ? t->col_super[Ls[pi[s] + k]] : -1;
+		if (t->parent[s] != -1 && t->parent[s] <= s)
+			return SG_NOTPOSTORD;
+	}
+	for (int64_t k = 0; k < n; k++)
+		t->iperm[Perm[k]] = (int)k;
+	return SG_OK;
+}
+
+void sg_tree_free(sg_tree *t)
+{
+	free(t->col_super);
+	free(t->parent);
+	free(t->iperm);
+	memset(t, 0, sizeof *t);
+}
+
+void sg_work_free(sg_work *w)
+{
+	void *bufs[] = {w->start, w->order, w->rank, w->cmap, w->bucket, w->mark,
+	                w->rptr, w->zoff, w->ridx, w->Z, w->U, w->Wp,
+	                w->slot, w->urowptr, w->ucolidx, w->uval, w->G, w->T, w->cidx};
+	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+		free(bufs[i]);
+	memset(w, 0, sizeof *w);
+}
+
+/* trsm_lower solves L·Y = B in place (B is k×n, leading dimension ldb; L
+ * is k×k lower triangular, leading dimension ldl). It splits L as
+ *
+ *     [L11  0 ] [Y1]   [B1]        Y1 = L11⁻¹·B1
+ *     [L21 L22] [Y2] = [B2],       Y2 = L22⁻¹·(B2 − L21·Y1)
+ *
+ * recursively, so that nearly all flops go to dgemm, which runs much
+ * closer to peak than dtrsm on the large separator blocks at the top of
+ * the tree. */
+static void trsm_lower(int64_t k, int64_t n, const double *L, int64_t ldl, double *B, int64_t ldb)
+{
+	if (k <= 32) {
+		cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit,
+		            k, n, 1.0, L, ldl, B, ldb);
+		return;
+	}
+	int64_t k1 = k / 2;
+	trsm_lower(k1, n, L, ldl, B, ldb);
+	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, k - k1, n, k1,
+	            -1.0, L + k1, ldl, B, ldb, 1.0, B + k1, ldb);
+	trsm_lower(k - k1, n, L + k1 + k1 * ldl, ldl, B + k1, ldb);
+}
+
+/* rpos is the position of RHS q in the sorted set R of length len (q ∈ R). */
+static inline int64_t rpos(const int *R, int64_t len, int q)
+{
+	if (R[len - 1] - R[0] == len - 1)
+		return q - R[0];
+	int64_t lo = 0, hi = len - 1;
+	while (lo < hi) {
+		int64_t mid = (lo + hi) / 2;
+		if (R[mid] < q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* order_rows sorts the rows of X by the lowest supernode they touch
+ * (counting sort, stable); empty rows go last. */
+static int order_rows(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx)
+{
+	sg_work *w = &f->work;
+	const sg_tree *t = &f->tree;
+	int ns = (int)f->L->nsuper;
+	if (m > w->mcap) {
+		int64_t cap = m + m / 4 + 64;
+		int **bufs[] = {&w->start, &w->order, &w->rank, &w->cmap};
+		for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
+			free(*bufs[i]);
+			*bufs[i] = malloc((size_t)cap * sizeof(int));
+			if (*bufs[i] == NULL) {
+				w->mcap = 0;
+				return SG_NOMEM;
+			}
+		}
+		w->mcap = cap;
+	}
+	memset(w->bucket, 0, (size_t)(ns + 2) * sizeof(int));
+	for (int64_t r = 0; r < m; r++) {
+		int e = ns;
+		for (int64_t k = rowptr[r]; k < rowptr[r + 1]; k++) {
+			int s = t->col_super[t->iperm[colidx[k]]];
+			e = s < e ? s : e;
+		}
+		w->start[r] = e;
+		w->bucket[e + 1]++;
+	}
+	for (int s = 0; s <= ns; s++)
+		w->bucket[s + 1] += w->bucket[s];
+	for (int64_t r = 0; r < m; r++) {
+		int q = w->bucket[w->start[r]]++;
+		w->order[q] = (int)r;
+		w->rank[r] = q;
+	}
+	return SG_OK;
+}
+
+/* walk_reach visits, for every sorted RHS q, each supernode of its reach
+ * exactly once: it climbs from each entry's supernode and stops at the
+ * first supernode already marked with q, whose ancestors are marked too.
+ * With ridx == NULL it counts |R_s| into slot[s+1]; otherwise it appends q
+ * to R_s at slot[s]. */
+static void walk_reach(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+                       int64_t *slot, int *ridx)
+{
+	sg_work *w = &f->work;
+	const sg_tree *t = &f->tree;
+	memset(w->mark, 0xff, f->L->nsuper * sizeof(int)); /* all -1 */
+	for (int q = 0; q < m; q++) {
+		int r = w->order[q];
+		for (int64_t k = rowptr[r]; k < rowptr[r + 1]; k++) {
+			for (int s = t->col_super[t->iperm[colidx[k]]]; s != -1 && w->mark[s] != q; s = t->parent[s]) {
+				w->mark[s] = q;
+				if (ridx == NULL)
+					slot[s + 1]++;
+				else
+					ridx[slot[s]++] = q;
+			}
+		}
+	}
+}
+
+/* plan builds the sets R_s, the offsets of the blocks Z_s and sizes every
+ * buffer for this X. */
+static int plan(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx)
+{
+	sg_work *w = &f->work;
+	const int *super = f->L->super, *pi = f->L->pi;
+	int64_t ns = (int64_t)f->L->nsuper;
+	int st = order_rows(f, m, rowptr, colidx);
+	if (st != SG_OK)
+		return st;
+	memset(w->rptr, 0, (size_t)(ns + 1) * sizeof(int64_t));
+	walk_reach(f, m, rowptr, colidx, w->rptr, NULL);
+	for (int64_t s = 0; s < ns; s++)
+		w->rptr[s + 1] += w->rptr[s];
+	w->reach = w->rptr[ns];
+	if (sg_grow((void **)&w->ridx, &w->ridx_cap, w->reach + 1, sizeof(int)) != SG_OK)
+		return SG_NOMEM;
+	memcpy(w->zoff, w->rptr, (size_t)ns * sizeof(int64_t)); /* fill pointers */
+	walk_reach(f, m, rowptr, colidx, w->zoff, w->ridx);
+	int64_t uneed = 1;
+	w->zoff[0] = 0;
+	for (int64_t s = 0; s < ns; s++) {
+		int64_t ms = w->rptr[s + 1] - w->rptr[s];
+		int64_t k = super[s + 1] - super[s], nb = pi[s + 1] - pi[s] - k;
+		w->zoff[s + 1] = w->zoff[s] + k * ms;
+		if (ms == 0)
+			continue;
+		const int *Rs = w->ridx + w->rptr[s];
+		int64_t need = nb * ms;
+		if (Rs[ms - 1] - Rs[0] != ms - 1 && ms * ms > need)
+			need = ms * ms; /* scattered dsyrk scratch */
+		uneed = need > uneed ? need : uneed;
+	}
+	if (sg_grow((void **)&w->Z, &w->z_cap, w->zoff[ns] + 1, sizeof(double)) != SG_OK ||
+	    sg_grow((void **)&w->U, &w->u_cap, uneed, sizeof(double)) != SG_OK ||
+	    sg_grow((void **)&w->Wp, &w->w_cap, m * m, sizeof(double)) != SG_OK)
+		return SG_NOMEM;
+	return SG_OK;
+}
+
+/* load_rhs zeroes the blocks Z_s and scatters P·Xᵀ into them. */
+static void load_rhs(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+                     const double *val)
+{
+	sg_work *w = &f->work;
+	const sg_tree *t = &f->tree;
+	const int *super = f->L->super;
+	memset(w->Z, 0, (size_t)w->zoff[f->L->nsuper] * sizeof(double));
+	for (int q = 0; q < m; q++) {
+		int r = w->order[q];
+		for (int64_t k = rowptr[r]; k < rowptr[r + 1]; k++) {
+			int p = t->iperm[colidx[k]], s = t->col_super[p];
+			int64_t ks = super[s + 1] - super[s];
+			int64_t j = rpos(w->ridx + w->rptr[s], w->rptr[s + 1] - w->rptr[s], q);
+			w->Z[w->zoff[s] + (p - super[s]) + ks * j] += val[k];
+		}
+	}
+}
+
+/* accumulate_w adds Z_sᵀ·Z_s to the lower triangle of W[R_s,R_s] (sorted
+ * order, column-major, leading dimension m). */
+static void accumulate_w(sg_work *w, const int *Rs, int64_t ms, int64_t k, const double *Zs, int64_t m)
+{
+	if (Rs[ms - 1] - Rs[0] == ms - 1) {
+		double *C = w->Wp + Rs[0] + m * Rs[0];
+		cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, ms, k, 1.0, Zs, k, 1.0, C, m);
+		return;
+	}
+	double *T = w->U;
+	cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, ms, k, 1.0, Zs, k, 0.0, T, ms);
+	/* R_s is increasing, so ii ≥ jj lands in the lower triangle of W. */
+	for (int64_t jj = 0; jj < ms; jj++) {
+		double *Wc = w->Wp + m * Rs[jj];
+		for (int64_t ii = jj; ii < ms; ii++)
+			Wc[Rs[ii]] += T[ii + ms * jj];
+	}
+}
+
+/* scatter_below subtracts the update U = L_bs·Z_s (nb×ms, column-major)
+ * from the pivot blocks of the ancestors that own the rows below s's
+ * diagonal block. Those rows are sorted, so each ancestor's rows are a
+ * consecutive run; R_s ⊆ R_t maps s's columns into t's. */
+static void scatter_below(sg_factor *f, int64_t s, int64_t nb, int64_t ms)
+{
+	sg_work *w = &f->work;
+	const int *super = f->L->super, *pi = f->L->pi;
+	const int *rows = (const int *)f->L->s + pi[s] + (super[s + 1] - super[s]);
+	const int *Rs = w->ridx + w->rptr[s];
+	int64_t i = 0;
+	while (i < nb) {
+		int tsn = f->tree.col_super[rows[i]];
+		int64_t i1 = i + 1;
+		while (i1 < nb && rows[i1] < super[tsn + 1])
+			i1++;
+		const int *Rt = w->ridx + w->rptr[tsn];
+		int64_t mt = w->rptr[tsn + 1] - w->rptr[tsn], kt = super[tsn + 1] - super[tsn];
+		double *Zt = w->Z + w->zoff[tsn] - super[tsn]; /* indexed by global row */
+		for (int64_t j = 0; j < ms; j++)
+			w->cmap[j] = (int)rpos(Rt, mt, Rs[j]);
+		for (int64_t j = 0; j < ms; j++) {
+			double *zc = Zt + kt * w->cmap[j];
+			const double *uc = w->U + nb * j;
+			for (int64_t ii = i; ii < i1; ii++)
+				zc[rows[ii]] -= uc[ii];
+		}
+		i = i1;
+	}
+}
+
+/* sweep runs the blocked forward substitution over the supernodes in
+ * increasing (postorder) order, accumulating W as it goes. */
+static void sweep(sg_factor *f, int64_t m)
+{
+	sg_work *w = &f->work;
+	const int *super = f->L->super, *pi = f->L->pi;
+	const int *px = f->L->px;
+	const double *Lx = f->L->x;
+	double flops = 0;
+	for (int64_t s = 0; s < (int64_t)f->L->nsuper; s++) {
+		int64_t ms = w->rptr[s + 1] - w->rptr[s];
+		if (ms == 0)
+			continue;
+		int64_t k = super[s + 1] - super[s], nsrow = pi[s + 1] - pi[s], nb = nsrow - k;
+		const double *Lss = Lx + px[s];
+		double *Zs = w->Z + w->zoff[s];
+		trsm_lower(k, ms, Lss, nsrow, Zs, k);
+		accumulate_w(w, w->ridx + w->rptr[s], ms, k, Zs, m);
+		if (nb > 0) {
+			cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, nb, ms, k,
+			            1.0, Lss + k, nsrow, Zs, k, 0.0, w->U, nb);
+			scatter_below(f, s, nb, ms);
+		}
+		flops += (double)(k * k * ms + 2 * nb * k * ms + k * ms * (ms + 1));
+	}
+	w->flops = flops;
+}
+
+/* sg_store_sym writes W (row-major, both triangles, original row order of
+ * the right-hand sides) from the lower triangle of the sorted-order Wp. */
+void sg_store_sym(const sg_work *w, int64_t m, double *W)
+{
+	for (int64_t a = 0; a < m; a++) {
+		const double *col = w->Wp + m * a;
+		int64_t ra = w->order[a];
+		for (int64_t b = a; b < m; b++) {
+			int64_t rb = w->order[b];
+			W[ra * m + rb] = col[b];
+			W[rb * m + ra] = col[b];
+		}
+	}
+}
+
+int sg_solve_block(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+                   const double *val)
+{
+	int st = plan(f, m, rowptr, colidx);
+	if (st != SG_OK)
+		return st;
+	load_rhs(f, m, rowptr, colidx, val);
+	for (int64_t a = 0; a < m; a++)
+		memset(f->work.Wp + a + m * a, 0, (size_t)(m - a) * sizeof(double));
+	sweep(f, m);
+	f->work.rhs = m;
+	return SG_OK;
+}
+
+int sg_compliance(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+                  const double *val, double *W, int reduce)
+{
+	int st;
+	int64_t nt = reduce ? sg_touched_dofs(f, m, rowptr, colidx) : m;
+	if (nt < m) {
+		/* Fewer distinct columns than rows: solve for the touched DOFs. */
+		sg_work *w = &f->work;
+		st = sg_solve_block(f, nt, w->urowptr, w->ucolidx, w->uval);
+		if (st == SG_OK)
+			st = sg_expand_reduced(f, m, rowptr, colidx, val, nt, W);
+	} else {
+		st = sg_solve_block(f, m, rowptr, colidx, val);
+		if (st == SG_OK)
+			sg_store_sym(&f->work, m, W);
+	}
+	if (reduce)
+		sg_untouch(f, nt);
+	return st;
+}

@@ -1,0 +1,112 @@
+package sparse
+
+// #include "cholmod_glue.h"
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// Compliance computes the dense compliance W = X·A⁻¹·Xᵀ of the sparse rows
+// of X (the mapping Jacobian H gives W_H = H·A⁻¹·Hᵀ, the contact Jacobian
+// J = C·H gives the Delassus operator) with the current factor. W is
+// X.Rows×X.Rows, row-major, both triangles filled, and must hold at least
+// X.Rows² values. An X without rows leaves W untouched.
+//
+// With P·A·Pᵀ = L·Lᵀ and Z = L⁻¹·P·Xᵀ, W = Zᵀ·Z. Z is computed by forward
+// solves that touch, for each column of Xᵀ, only the supernodes of its reach
+// in the supernodal elimination tree, and W is accumulated supernode by
+// supernode with BLAS-3 kernels (dtrsm, dgemm, dsyrk); see compliance.c for
+// the derivation. No n×X.Rows dense block is ever formed.
+//
+// The cost grows with the square of the number of right-hand sides. When X
+// touches fewer distinct columns (DOFs) than it has rows, as when contacts
+// share nodes, the right-hand sides are instead the unit vectors of those
+// columns: with X = X̃·S (S selecting the touched DOFs), W = X̃·G·X̃ᵀ where
+// G = S·A⁻¹·Sᵀ is computed by the same kernel and the two outer products
+// are sparse. Stats().ComplianceColumns tells which happened.
+//
+// References: J. R. Gilbert, Predicting structure in sparse matrix
+// computations, SIAM J. Matrix Anal. Appl. 15(1), 1994 (reach of a sparse
+// right-hand side); Y. Chen, T. A. Davis, W. W. Hager, S. Rajamanickam,
+// CHOLMOD, ACM TOMS 35(3), 2008 (supernodal factor layout).
+func (f *Factor) Compliance(X *CSR, W []float64) error {
+	return f.compliance(X, W, true)
+}
+
+// compliance is Compliance with the reduction to touched DOFs optional, so
+// that benchmarks can time the row kernel alone.
+func (f *Factor) compliance(X *CSR, W []float64, reduce bool) error {
+	if err := f.checkCompliance("compliance", X, W); err != nil {
+		return err
+	}
+	m := X.Rows
+	if m == 0 {
+		return nil
+	}
+	st := C.sg_compliance(f.native, C.int64_t(m), intPtr(X.RowPtr), intPtr(X.ColIdx),
+		floatPtr(X.Val), (*C.double)(unsafe.Pointer(&W[0])), C.int(boolInt(reduce)))
+	runtime.KeepAlive(f)
+	if st != C.SG_OK {
+		return nativeError("compliance", st, f.native)
+	}
+	return nil
+}
+
+// ComplianceDense computes the same W = X·A⁻¹·Xᵀ as Compliance the naive
+// way: the columns of Xᵀ are solved as dense right-hand sides (in chunks,
+// full forward and backward substitutions over the whole factor) and the
+// result is multiplied by X. It serves as the baseline that shows what the
+// sparse right-hand sides of Compliance save.
+func (f *Factor) ComplianceDense(X *CSR, W []float64) error {
+	if err := f.checkCompliance("dense compliance", X, W); err != nil {
+		return err
+	}
+	m := X.Rows
+	if m == 0 {
+		return nil
+	}
+	st := C.sg_compliance_dense(f.native, C.int64_t(m), intPtr(X.RowPtr), intPtr(X.ColIdx),
+		floatPtr(X.Val), (*C.double)(unsafe.Pointer(&W[0])))
+	runtime.KeepAlive(f)
+	if st != C.SG_OK {
+		return nativeError("dense compliance", st, f.native)
+	}
+	return nil
+}
+
+// checkCompliance validates the arguments of a compliance product.
+func (f *Factor) checkCompliance(op string, X *CSR, W []float64) error {
+	if err := f.usable(op, true); err != nil {
+		return err
+	}
+	if err := X.Validate(); err != nil {
+		return fmt.Errorf("sparse: %s: %w", op, err)
+	}
+	if X.Rows == 0 {
+		return nil // nothing to compute, whatever the declared width
+	}
+	if X.Cols != f.n {
+		return fmt.Errorf("sparse: %s: X has %d columns, factor has N = %d", op, X.Cols, f.n)
+	}
+	if need := X.Rows * X.Rows; len(W) < need {
+		return fmt.Errorf("sparse: %s: len(W) = %d, need %d×%d = %d", op, len(W), X.Rows, X.Rows, need)
+	}
+	return nil
+}
+
+func floatPtr(s []float64) *C.double {
+	if len(s) == 0 {
+		return nil
+	}
+	return (*C.double)(unsafe.Pointer(&s[0]))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,130 @@
+package physics
+
+import (
+	"time"
+
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// Stage names one timed stage of a step. The first group are the stages of
+// the whole step; the second are those of the paper's Table 1.
+type Stage int
+
+const (
+	StageDetect   Stage = iota // collision detection at the start of the step
+	StageAssemble              // A = M + h·B + h²·K and b
+	StageFactor                // numeric Cholesky factorisation of A
+	StageFree                  // free motion Δv_free = A⁻¹·b
+	StageBuildWH               // W_H = H·A⁻¹·Hᵀ (fast scheme, once per step)
+	StageRebuildW              // W = C·W_H·Cᵀ (fast) or J·A⁻¹·Jᵀ (standard), summed over iterations
+	StagePGS                   // projected Gauss–Seidel, summed over iterations
+	StageCorr                  // correction of p (fast) or of q (standard), summed over iterations
+	StageNewton                // whole Newton iterations (re-linearisation included), summed
+	StageFinal                 // final corrective motion and integration
+	StageMeasure               // end-of-step measurements and divergence checks
+	StageTotal                 // the recursive scheme: Build W_H + Newton iterations (Table 1 "Total")
+	StageStep                  // the whole step
+	numStages
+)
+
+var stageNames = [numStages]string{
+	"detect", "assemble", "factor", "free", "build_wh", "rebuild_w", "pgs",
+	"corr", "newton", "final", "measure", "total", "step",
+}
+
+// String returns the stage's short name.
+func (s Stage) String() string {
+	if s < 0 || s >= numStages {
+		return "unknown"
+	}
+	return stageNames[s]
+}
+
+// Stages lists every stage in order.
+func Stages() []Stage {
+	out := make([]Stage, numStages)
+	for i := range out {
+		out[i] = Stage(i)
+	}
+	return out
+}
+
+// Timings holds the wall time of each stage of one step.
+type Timings [numStages]time.Duration
+
+// MS returns the time of stage s in milliseconds.
+func (t *Timings) MS(s Stage) float64 { return float64(t[s]) / float64(time.Millisecond) }
+
+// NewtonRecord describes one Newton iteration of a step.
+type NewtonRecord struct {
+	// DirectionChange is the largest angle (rad) by which a contact normal
+	// turned against the previous linearisation (0 for the first).
+	DirectionChange float64
+	// PositionChange is the largest move of a proximity point (m) made by
+	// this iteration's correction: ‖p_{k+1} − p_k‖ with p_0 = p_free.
+	PositionChange float64
+	// PGSIterations and PGSError are the sweeps run and the last relative
+	// change of λ.
+	PGSIterations int
+	PGSError      float64
+	// RebuildW, PGS and Corr are the times of this iteration's stages.
+	RebuildW, PGS, Corr time.Duration
+}
+
+// StepStats is what one step measured.
+type StepStats struct {
+	Step   int     // index of the step, from 0
+	Time   float64 // simulated time at the end of the step, s
+	Scheme Scheme
+
+	Contacts int // proximity pairs (constraint groups)
+	Active   int // pairs with a non-zero force at the end
+
+	// Newton holds one record per Newton iteration run (len ≤ K).
+	Newton []NewtonRecord
+	// Converged is true when the iterations stopped on NewtonTolerance
+	// before K.
+	Converged bool
+
+	Times Timings
+
+	// Penetration is the largest true end-of-step penetration over the
+	// pairs: the signed distance of the soft surface against each rigid
+	// body at its end pose (m, ≥ 0).
+	Penetration float64
+	// BodyForce is the total contact force each rigid body applies on the
+	// soft body (N, world frame), and BodyNormalForce the sum of its
+	// normal components λn.
+	BodyForce       []r3.Vec
+	BodyNormalForce []float64
+
+	Inverted int     // inverted elements at the start of the step
+	MaxSpeed float64 // largest node speed at the end of the step, m/s
+}
+
+// MeanPerNewton returns the mean time per Newton iteration of a Table-1
+// stage (RebuildW, PGS, Corr or Newton) in milliseconds.
+func (s *StepStats) MeanPerNewton(stage Stage) float64 {
+	if len(s.Newton) == 0 {
+		return 0
+	}
+	return s.Times.MS(stage) / float64(len(s.Newton))
+}
+
+// stopwatch accumulates stage times without allocating.
+type stopwatch struct {
+	t     *Timings
+	start time.Time
+}
+
+func (w *stopwatch) begin() { w.start = time.Now() }
+
+// lap adds the time since begin (or the previous lap) to stage s and
+// returns it.
+func (w *stopwatch) lap(s Stage) time.Duration {
+	now := time.Now()
+	d := now.Sub(w.start)
+	w.t[s] += d
+	w.start = now
+	return d
+}
