@@ -35,7 +35,7 @@ func (s *Simulation) newtonFast(sw *stopwatch) error {
 	for k := 0; k < s.set.NewtonIterations; k++ {
 		var rec NewtonRecord
 		if k > 0 {
-			rec.DirectionChange = s.relinearise(s.qFree)
+			rec.DirectionChange = s.relinearise(nil)
 			if s.set.NewtonTolerance > 0 && rec.DirectionChange <= s.set.NewtonTolerance {
 				s.stats.Converged = true
 				break

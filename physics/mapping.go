@@ -80,23 +80,31 @@ func (s *Simulation) buildH() {
 //
 // A soft-vertex pair takes the outward normal of the rigid surface at the
 // point closest to p_a and that point as the reference of its normal gap,
-// so δn = n·(p_free − r) − d is the signed distance linearised at p_a. A
-// rigid-vertex pair takes the reversed normal of its soft triangle with
-// the triangle's nodes read from triPos (q_free in the fast scheme, which
-// does not rebuild q during the iterations; q_k in the standard one), and
-// the rigid vertex itself as reference. Tangents are carried over from C
-// so that the warm-started friction forces keep their meaning.
+// so δn = n·(p_free − r) − d is the signed distance linearised at p_a.
+//
+// A rigid-vertex pair takes the reversed normal of its soft triangle and
+// the rigid vertex itself as reference. The standard scheme reads the
+// triangle's nodes from triPos = q_k. The fast scheme has no q_k (it only
+// moves p), so it passes triPos = nil and the triangle's start-of-step
+// normal is carried by the rigid body's rotation over the step,
+// R_end·R_startᵀ: the soft surface under a pressing rigid vertex turns
+// with the body that presses it. Tangents are carried over from C so that
+// the warm-started friction forces keep their meaning.
 func (s *Simulation) relinearise(triPos []float64) float64 {
 	maxAngle := 0.0
 	for a := range s.pairs {
 		pr := &s.pairs[a]
 		var n, r r3.Vec
-		if pr.Kind == collide.SoftVertex {
+		switch {
+		case pr.Kind == collide.SoftVertex:
 			pa := r3.Vec{X: s.p[3*a], Y: s.p[3*a+1], Z: s.p[3*a+2]}
 			_, n, r = collide.SignedDistance(&s.bodies[pr.Body], pa)
-		} else {
-			tri := s.surf.Tris[pr.Tri]
-			n = r3.Scale(-1, collide.TriangleNormal(triPos, tri))
+		case triPos != nil:
+			n = r3.Scale(-1, collide.TriangleNormal(triPos, s.surf.Tris[pr.Tri]))
+			r = s.rEnd[a]
+		default:
+			body := &s.bodies[pr.Body]
+			n = body.End.Rotate(body.Start.InverseRotate(pr.Normal))
 			r = s.rEnd[a]
 		}
 		old := s.C[a].Row(0)

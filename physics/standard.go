@@ -34,7 +34,7 @@ func (s *Simulation) newtonStandard(sw *stopwatch) error {
 		if k > 0 {
 			triPos := s.qK
 			if s.set.FreezeMapping {
-				triPos = s.qFree
+				triPos = nil // as the fast scheme: no re-evaluation of G
 			} else {
 				s.refindMapping()
 			}
