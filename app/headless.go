@@ -19,6 +19,7 @@ import (
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
 	scenario, scheme, object, jaws, mesh, csv string
+	solver                                    string
 	newton, pgs, dofs, steps                  int
 	dt, mu, omega, pgsTol, newtonTol          float64
 	inclineDeg, dropHeight, squeeze           float64
@@ -31,6 +32,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	p := def.Physics
 	fs.StringVar(&f.scenario, "scenario", string(scenario.GraspRotate), "grasp-rotate, incline or drop")
 	fs.StringVar(&f.scheme, "scheme", p.Scheme.String(), "constraint update: fast or standard")
+	fs.StringVar(&f.solver, "solver", p.Solver.String(), "factorisation of A: exact (every step) or async (background refactorisation + PCG)")
 	fs.IntVar(&f.newton, "newton", p.NewtonIterations, "Newton iterations K (1 = classic scheme)")
 	fs.Float64Var(&f.newtonTol, "newton-tol", p.NewtonTolerance, "stop Newton when no normal turns more than this (rad); 0 = always K")
 	fs.IntVar(&f.pgs, "pgs", p.PGSIterations, "PGS sweeps per Newton iteration")
@@ -72,6 +74,9 @@ func (f *headlessFlags) config() (scenario.Config, error) {
 	cfg := scenario.DefaultConfig(kind)
 	if cfg.Physics.Scheme, err = physics.ParseScheme(f.scheme); err != nil {
 		return cfg, fmt.Errorf("-scheme: %w", err)
+	}
+	if cfg.Physics.Solver, err = physics.ParseSolver(f.solver); err != nil {
+		return cfg, fmt.Errorf("-solver: %w", err)
 	}
 	if cfg.JawStyle, err = rigid.ParseJawStyle(f.jaws); err != nil {
 		return cfg, fmt.Errorf("-jaws: %w", err)
@@ -210,6 +215,9 @@ func printSummary(w io.Writer, s scenario.Summary) {
 		s.ContactsMean, 1e3*s.MaxPenetration, 1e3*s.Slip, s.Held, s.ForceJitter)
 	fmt.Fprintf(w, "real-time factor %.3f (%.2f s simulated in %.2f s), Newton iterations %.2f per step\n",
 		s.RealtimeFactor, s.SimSeconds, s.WallSeconds, s.NewtonMean)
+	if s.Solver == "async" {
+		fmt.Fprintf(w, "async solver: %.2f PCG iterations per step, factor %.2f steps old on average\n", s.PCGMean, s.FactorAgeMean)
+	}
 	m := s.MS
 	fmt.Fprintf(w, "ms: build W_H %.3f | per Newton iteration: rebuild W %.3f, PGS %.3f, corr %.3f, total %.3f | scheme total %.3f | step %.3f\n",
 		m.BuildWH, m.RebuildW, m.PGS, m.Corr, m.NewtonIter, m.Total, m.Step)

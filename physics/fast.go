@@ -26,6 +26,9 @@ func (s *Simulation) newtonFast(sw *stopwatch) error {
 	if err := s.factor.Compliance(&s.H, s.WH); err != nil {
 		return s.diverged(fmt.Sprintf("building W_H failed: %v", err))
 	}
+	if s.warped {
+		rotateBlocks(s.WH, c, &s.warp)
+	}
 	sw.lap(StageBuildWH)
 	if err := s.backend.Load(s.WH, c, s.set.PGSIterations, s.set.PGSTolerance); err != nil {
 		return fmt.Errorf("backend %s: %w", s.backend.Name(), err)
@@ -75,7 +78,7 @@ func (s *Simulation) fastFinalSolve() error {
 	y := s.pPrev // 3c scratch: the pairs' forces in world axes
 	s.applyCt(y)
 	s.H.MulVecT(s.rhs, y)
-	if err := s.factor.Solve(s.x, s.rhs); err != nil {
+	if err := s.solve(s.x, s.rhs); err != nil {
 		return s.diverged(fmt.Sprintf("final corrective solve failed: %v", err))
 	}
 	return nil

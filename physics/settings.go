@@ -45,6 +45,43 @@ func ParseScheme(name string) (Scheme, error) {
 	return 0, fmt.Errorf("unknown scheme %q: want fast or standard", name)
 }
 
+// Solver selects how the system matrix A is factored.
+type Solver int
+
+const (
+	// ExactSolver factors A in every step: solves and compliances are
+	// exact.
+	ExactSolver Solver = iota
+	// AsyncSolver refreshes the factor of A in the background while the
+	// steps go on with the latest one (Courtecuisse et al. 2014): solves
+	// run preconditioned conjugate gradient on the current A, and W_H
+	// comes from the latest factor, warped by the body's rotation since.
+	// It applies to the fast scheme; standard steps factor exactly.
+	AsyncSolver
+)
+
+// String returns "exact" or "async".
+func (s Solver) String() string {
+	switch s {
+	case ExactSolver:
+		return "exact"
+	case AsyncSolver:
+		return "async"
+	}
+	return fmt.Sprintf("Solver(%d)", int(s))
+}
+
+// ParseSolver reads "exact" or "async".
+func ParseSolver(name string) (Solver, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "exact":
+		return ExactSolver, nil
+	case "async":
+		return AsyncSolver, nil
+	}
+	return 0, fmt.Errorf("unknown solver %q: want exact or async", name)
+}
+
 // Settings gathers every parameter of the simulation. Start from
 // DefaultSettings and change what you need; Validate names the first field
 // out of range.
@@ -68,6 +105,13 @@ type Settings struct {
 	Friction float64
 	// Scheme is the update of the constraint matrices (fast or standard).
 	Scheme Scheme
+	// Solver is the factorisation mode of A (exact every step, or
+	// asynchronous with PCG); PCGTolerance and PCGMaxIterations bound the
+	// conjugate gradient of the asynchronous mode (relative residual).
+	// The solver is chosen when the simulation is built.
+	Solver           Solver
+	PCGTolerance     float64
+	PCGMaxIterations int
 	// Material is the soft body's constitutive law and damping.
 	Material fem.Material
 	// Gravity is the gravitational acceleration (m/s²).
@@ -113,6 +157,9 @@ func DefaultSettings() Settings {
 		PGSTolerance:     1e-6,
 		Friction:         0.8,
 		Scheme:           Fast,
+		Solver:           ExactSolver,
+		PCGTolerance:     1e-8,
+		PCGMaxIterations: 200,
 		Material: fem.Material{
 			YoungModulus:     5e4,
 			PoissonRatio:     0.45,
@@ -164,6 +211,8 @@ func (s Settings) Validate() error {
 		rangeCheck("PGSTolerance", s.PGSTolerance, 0, 1, false, true, ""),
 		rangeCheck("Friction", s.Friction, 0, 10, false, false, ""),
 		intCheck("TargetDOFs", s.TargetDOFs, 24, 200000),
+		rangeCheck("PCGTolerance", s.PCGTolerance, 0, 1, true, true, "(relative residual)"),
+		intCheck("PCGMaxIterations", s.PCGMaxIterations, 1, 100000),
 		rangeCheck("AlarmDistance", s.AlarmDistance, 0, 1, true, false, "m"),
 		rangeCheck("ContactDistance", s.ContactDistance, 0, s.AlarmDistance, false, true, "m (below AlarmDistance)"),
 		rangeCheck("MaxSpeed", s.MaxSpeed, 0, math.MaxFloat64, true, false, "m/s"),
@@ -173,6 +222,9 @@ func (s Settings) Validate() error {
 		if err != nil {
 			return err
 		}
+	}
+	if s.Solver != ExactSolver && s.Solver != AsyncSolver {
+		return fmt.Errorf("Solver = %d is not a solver: must be exact or async", int(s.Solver))
 	}
 	if s.Scheme != Fast && s.Scheme != Standard {
 		return fmt.Errorf("Scheme = %d is not a scheme: must be fast or standard", int(s.Scheme))

@@ -27,7 +27,12 @@ type Simulation struct {
 	surf    *mesh.Surface
 	model   *fem.Model
 	A       *sparse.SymCSC
-	factor  *sparse.Factor
+	factor  *sparse.Factor // the factor of this step (async: the latest one)
+	async   *asyncFactor   // nil in exact mode
+	primed  bool           // a factor exists (async mode factors the first A synchronously)
+	pcgw    pcgWork
+	warp    m3.Mat3 // global rotation since the factor's A (async mode)
+	warped  bool    // warp is not the identity
 	det     *collide.Detector
 	backend Backend
 	bodies  []rigid.Body
@@ -119,11 +124,38 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set Settings) (*Simulation, err
 		s.qRest[3*i], s.qRest[3*i+1], s.qRest[3*i+2] = x.X, x.Y, x.Z
 	}
 	copy(s.q, s.qRest)
+	if err := s.setSolver(set.Solver); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
+}
+
+// setSolver starts or stops the background factorisation.
+func (s *Simulation) setSolver(mode Solver) error {
+	switch {
+	case mode == AsyncSolver && s.async == nil:
+		af, err := newAsyncFactor(s.A, s.factor)
+		if err != nil {
+			return err
+		}
+		s.async = af
+		// The worker takes one core and the step the other: OpenBLAS
+		// threads would only fight them (and spin while waiting).
+		sparse.SetBLASThreads(1)
+	case mode == ExactSolver && s.async != nil:
+		s.factor = s.async.stop()
+		s.async = nil
+	}
+	return nil
 }
 
 // Close releases the solver's native memory and the backend.
 func (s *Simulation) Close() {
+	if s.async != nil {
+		s.factor = s.async.stop()
+		s.async = nil
+	}
 	if s.factor != nil {
 		s.factor.Free()
 		s.factor = nil
@@ -158,6 +190,9 @@ func (s *Simulation) SetSettings(set Settings) error {
 		if err := s.model.SetMaterial(set.Material); err != nil {
 			return fmt.Errorf("Material: %w", err)
 		}
+	}
+	if err := s.setSolver(set.Solver); err != nil {
+		return fmt.Errorf("Solver: %w", err)
 	}
 	s.set = set
 	return nil

@@ -73,7 +73,9 @@ func (s *Simulation) newtonStandard(sw *stopwatch) error {
 }
 
 // buildJ writes J = C·H: the row (a, d) of J is C_a's row d times pair a's
-// block of H, non-zero at the pair's nodes only (at most 9 entries).
+// block of H, non-zero at the pair's nodes only (at most 9 entries). In
+// asynchronous mode it writes J·Q = (C·blockdiag(R))·H instead, so that
+// the old factor's compliance is warped by the body's rotation (warp.go).
 func (s *Simulation) buildJ() {
 	s.J.Reset(3*len(s.pairs), len(s.q))
 	var cols [9]int
@@ -82,6 +84,9 @@ func (s *Simulation) buildJ() {
 		pr := &s.pairs[a]
 		for d := 0; d < 3; d++ {
 			dir := s.C[a].Row(d)
+			if s.warped {
+				dir = s.warp.MulVecT(dir)
+			}
 			m := 0
 			for i := 0; i < pr.Count; i++ {
 				w, base := pr.Weights[i], 3*pr.Nodes[i]
@@ -98,7 +103,7 @@ func (s *Simulation) buildJ() {
 // x = A⁻¹·J_kᵀ·λ_k, q_{k+1} = q_free + h²·x, p_{k+1} = H·q_{k+1}.
 func (s *Simulation) correctQ(h2 float64) error {
 	s.J.MulVecT(s.rhs, s.lambda)
-	if err := s.factor.Solve(s.x, s.rhs); err != nil {
+	if err := s.solve(s.x, s.rhs); err != nil {
 		return s.diverged(fmt.Sprintf("corrective solve failed: %v", err))
 	}
 	for i := range s.qK {

@@ -29,6 +29,7 @@ func (s *Simulation) Step() (*StepStats, error) {
 	st.Step, st.Scheme = s.steps, s.set.Scheme
 	s.newton = s.newton[:0]
 	st.Converged = false
+	st.PCGIterations = 0
 	sw := stopwatch{t: &st.Times}
 	stepStart := time.Now()
 	sw.begin()
@@ -39,7 +40,7 @@ func (s *Simulation) Step() (*StepStats, error) {
 		return st, err
 	}
 	sw.lap(StageAssemble)
-	if err := s.factor.Factorize(s.A); err != nil {
+	if err := s.refactor(); err != nil {
 		return st, s.diverged(fmt.Sprintf("the system matrix A is not positive definite (%v)", err))
 	}
 	sw.lap(StageFactor)
@@ -67,6 +68,31 @@ func (s *Simulation) Step() (*StepStats, error) {
 	return st, nil
 }
 
+// refactor factors A: in exact mode now; in asynchronous mode it swaps in
+// a finished background factorisation and starts the next one (the fast
+// scheme), or factors exactly (the standard scheme, whose corrective solves
+// with the true A would fight an approximate W: only the fast scheme's
+// self-consistent update p = p_free + h²·W_H·Cᵀλ tolerates one).
+func (s *Simulation) refactor() error {
+	if s.async == nil {
+		s.stats.FactorAge = 0
+		s.warped = false
+		return s.factor.Factorize(s.A)
+	}
+	var err error
+	if s.set.Scheme == Standard {
+		err = s.async.exact(s.A, s.q)
+	} else {
+		err = s.async.begin(s.A, s.q, !s.primed)
+	}
+	s.primed = true
+	s.factor = s.async.current
+	s.stats.FactorAge = s.async.age
+	s.warp = globalRotation(s.async.qFactor, s.q, s.model.Mass())
+	s.warped = s.async.age > 0
+	return err
+}
+
 // detect runs collision detection at the start of the step.
 func (s *Simulation) detect() {
 	s.pairs = s.det.Detect(s.q, s.bodies, s.set.AlarmDistance, s.pairs[:0])
@@ -92,7 +118,7 @@ func (s *Simulation) assemble() error {
 // freeMotion computes Δv_free = A⁻¹·b and q_free = q_t + h·(v_t + Δv_free)
 // (Eq. free + corrective motion, first term).
 func (s *Simulation) freeMotion() error {
-	if err := s.factor.Solve(s.dvFree, s.b); err != nil {
+	if err := s.solve(s.dvFree, s.b); err != nil {
 		return s.diverged(fmt.Sprintf("free motion solve failed: %v", err))
 	}
 	h := s.set.TimeStep

@@ -15,11 +15,12 @@ const heldMargin = 5e-3
 
 // metrics accumulates a scene's per-step measurements.
 type metrics struct {
-	steps, newtonIters int
-	contacts           float64
-	maxPen             float64
-	stage              physics.Timings // summed over steps
-	lastPen            float64
+	steps, newtonIters  int
+	pcgIters, factorAge int
+	contacts            float64
+	maxPen              float64
+	stage               physics.Timings // summed over steps
+	lastPen             float64
 
 	// Grasp: the centre of mass in the gripper frame when the grasp
 	// closed, the slip since, and the grip forces during the spin.
@@ -46,6 +47,8 @@ func (m *metrics) reset(sc *Scene) {
 func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.steps++
 	m.newtonIters += len(st.Newton)
+	m.pcgIters += st.PCGIterations
+	m.factorAge += st.FactorAge
 	m.contacts += float64(st.Contacts)
 	m.maxPen = math.Max(m.maxPen, st.Penetration)
 	m.lastPen = st.Penetration

@@ -46,6 +46,9 @@ type Summary struct {
 	ForceJitter    float64 `json:"force_jitter"`
 	MS             StageMS `json:"ms"`
 
+	Solver           string  `json:"solver"`
+	PCGMean          float64 `json:"pcg_iterations_mean"` // per step, async solver
+	FactorAgeMean    float64 `json:"factor_age_mean"`     // steps, async solver
 	Mesh             string  `json:"mesh"`
 	Elements         int     `json:"elements"`
 	NewtonMean       float64 `json:"newton_mean"` // Newton iterations run per step
@@ -91,12 +94,14 @@ func (sc *Scene) Summary() Summary {
 		DT: set.TimeStep, Mu: set.Friction, Omega: cfg.Omega, DOFs: sc.Sim.Mesh().DOFs(),
 		Steps: m.steps, MaxPenetration: m.maxPen, Slip: m.slip, MaxSlip: m.maxSlip,
 		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshName,
-		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen,
+		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen, Solver: set.Solver.String(),
 		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),
 	}
 	if m.steps > 0 {
 		s.ContactsMean = m.contacts / float64(m.steps)
 		s.NewtonMean = float64(m.newtonIters) / float64(m.steps)
+		s.PCGMean = float64(m.pcgIters) / float64(m.steps)
+		s.FactorAgeMean = float64(m.factorAge) / float64(m.steps)
 	}
 	if s.WallSeconds > 0 {
 		s.RealtimeFactor = s.SimSeconds / s.WallSeconds

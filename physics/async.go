@@ -1,0 +1,128 @@
+package physics
+
+import (
+	"fmt"
+
+	"softgrasp/physics/sparse"
+)
+
+// asyncFactor keeps a Cholesky factor of A fresh in the background, after
+// the asynchronous preconditioner of Courtecuisse et al. (2014) that the
+// paper uses: the step goes on with the latest available factor while a
+// worker goroutine factors a newer A; the new factor is swapped in, at the
+// start of a step, as soon as it is ready. One factorisation is in flight
+// at a time. The factor of an older A is only a preconditioner: solves
+// run preconditioned conjugate gradient on the current A (pcg.go), while
+// W_H (and the standard scheme's W) is computed from the factor directly,
+// which is the approximation this mode trades for speed.
+//
+// Two sparse.Factor values with the same analysis take turns: current is
+// the step's, spare the worker's. They are swapped only when the worker
+// has reported, so each is used by one goroutine at a time.
+type asyncFactor struct {
+	current, spare *sparse.Factor
+
+	pattern sparse.SymCSC // A's pattern with the values of the job in flight
+	// qJob holds the positions at which the job's A was assembled and
+	// qFactor those of current's A, for warping (warp.go).
+	qJob, qFactor []float64
+	jobs          chan struct{}
+	done          chan error
+	busy          bool
+	// age counts the steps since the values of current were assembled,
+	// pending those since the values of the job in flight were.
+	age, pending int
+	// refactors counts the factorisations swapped in.
+	refactors int
+}
+
+// newAsyncFactor analyses A a second time for the background factor.
+// first is the factor in use until then; begin factors it synchronously
+// on the first step.
+func newAsyncFactor(A *sparse.SymCSC, first *sparse.Factor) (*asyncFactor, error) {
+	spare, err := sparse.Analyze(A)
+	if err != nil {
+		return nil, fmt.Errorf("sparse analysis of the background factor: %w", err)
+	}
+	af := &asyncFactor{
+		current: first, spare: spare,
+		pattern: sparse.SymCSC{N: A.N, ColPtr: A.ColPtr, RowIdx: A.RowIdx, Val: make([]float64, len(A.Val))},
+		jobs:    make(chan struct{}),
+		done:    make(chan error, 1),
+		qJob:    make([]float64, A.N),
+		qFactor: make([]float64, A.N),
+	}
+	go af.work()
+	return af, nil
+}
+
+// work factors the spare factor with the job's values, one job at a time.
+func (af *asyncFactor) work() {
+	for range af.jobs {
+		af.done <- af.spare.Factorize(&af.pattern)
+	}
+	close(af.done)
+}
+
+// begin is called at the start of every step with the step's freshly
+// assembled A and the positions q it was assembled at. It swaps in a
+// finished factorisation, if any, and starts a new one from A's values
+// when the worker is idle. The very first call factors synchronously. It
+// returns the error of a failed background factorisation (A was not
+// positive definite), after which the old factor stays in use.
+func (af *asyncFactor) begin(A *sparse.SymCSC, q []float64, first bool) error {
+	if first {
+		af.age = 0
+		copy(af.qFactor, q)
+		return af.current.Factorize(A)
+	}
+	af.age++
+	var failed error
+	if af.busy {
+		af.pending++
+		select {
+		case err := <-af.done:
+			af.busy = false
+			if err == nil {
+				af.current, af.spare = af.spare, af.current
+				af.qFactor, af.qJob = af.qJob, af.qFactor
+				af.age = af.pending
+				af.refactors++
+			} else {
+				failed = err
+			}
+		default:
+		}
+	}
+	if !af.busy {
+		copy(af.pattern.Val, A.Val)
+		copy(af.qJob, q)
+		af.busy, af.pending = true, 0
+		af.jobs <- struct{}{}
+	}
+	return failed
+}
+
+// exact factors this step's A synchronously (waiting for a job in flight
+// first), for steps that need the exact factor: the standard scheme, whose
+// per-iteration corrections from the true A do not tolerate an
+// approximate W.
+func (af *asyncFactor) exact(A *sparse.SymCSC, q []float64) error {
+	if af.busy {
+		<-af.done
+		af.busy = false
+	}
+	af.age = 0
+	copy(af.qFactor, q)
+	return af.current.Factorize(A)
+}
+
+// stop ends the worker, frees the spare factor and returns the current
+// one, which stays valid.
+func (af *asyncFactor) stop() *sparse.Factor {
+	close(af.jobs)
+	for range af.done {
+	}
+	af.spare.Free()
+	return af.current
+}

@@ -1,0 +1,112 @@
+package physics
+
+import (
+	"fmt"
+	"math"
+)
+
+// pcgWork holds the vectors of the conjugate gradient, allocated once.
+type pcgWork struct {
+	r, z, p, Ap, t []float64
+}
+
+// precondition computes z = Q·P⁻¹·Qᵀ·r, the warped old factor's inverse.
+func (s *Simulation) precondition(z, r []float64) error {
+	if !s.warped {
+		return s.factor.Solve(z, r)
+	}
+	t := s.pcgw.t
+	rotateNodes(t, r, &s.warp, true)
+	if err := s.factor.Solve(z, t); err != nil {
+		return err
+	}
+	rotateNodes(z, z, &s.warp, false)
+	return nil
+}
+
+// solve computes x = A⁻¹·b with the current A: by the factor directly when
+// it is the factor of this step's A (exact mode), else by preconditioned
+// conjugate gradient (asynchronous mode). It counts the PCG iterations in
+// the step's stats.
+func (s *Simulation) solve(x, b []float64) error {
+	if s.async == nil {
+		return s.factor.Solve(x, b)
+	}
+	it, err := s.pcg(x, b)
+	s.stats.PCGIterations += it
+	return err
+}
+
+// pcg solves A·x = b by conjugate gradient preconditioned with the
+// Cholesky factor P of an older A, warped by the body's rotation since
+// (M⁻¹ = Q·P⁻¹·Qᵀ), starting from x_0 = M⁻¹·b.
+// When A has not changed much since P was computed, P⁻¹·A is close to the
+// identity and a few iterations reach the tolerance
+// ‖b − A·x‖ ≤ PCGTolerance·‖b‖. It returns the iterations run; running out
+// of iterations is not an error (the divergence checks catch a solve that
+// went wrong), a failed solve with the factor is.
+func (s *Simulation) pcg(x, b []float64) (int, error) {
+	w := &s.pcgw
+	if len(w.r) != len(b) {
+		n := len(b)
+		w.r, w.z, w.p, w.Ap, w.t = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	if err := s.precondition(x, b); err != nil {
+		return 0, err
+	}
+	bn := math.Sqrt(dot(b, b))
+	if bn == 0 {
+		return 0, nil
+	}
+	s.A.MulVec(w.Ap, x)
+	for i := range w.r {
+		w.r[i] = b[i] - w.Ap[i]
+	}
+	tol := s.set.PCGTolerance * bn
+	if math.Sqrt(dot(w.r, w.r)) <= tol {
+		return 0, nil
+	}
+	if err := s.precondition(w.z, w.r); err != nil {
+		return 0, err
+	}
+	copy(w.p, w.z)
+	rz := dot(w.r, w.z)
+	for it := 1; it <= s.set.PCGMaxIterations; it++ {
+		s.A.MulVec(w.Ap, w.p)
+		pAp := dot(w.p, w.Ap)
+		if !(pAp > 0) {
+			return it, fmt.Errorf("conjugate gradient broke down (pᵀAp = %g): A is not positive definite", pAp)
+		}
+		alpha := rz / pAp
+		axpy(alpha, w.p, x)
+		axpy(-alpha, w.Ap, w.r)
+		if math.Sqrt(dot(w.r, w.r)) <= tol {
+			return it, nil
+		}
+		if err := s.precondition(w.z, w.r); err != nil {
+			return it, err
+		}
+		rzNew := dot(w.r, w.z)
+		beta := rzNew / rz
+		rz = rzNew
+		for i := range w.p {
+			w.p[i] = w.z[i] + beta*w.p[i]
+		}
+	}
+	return s.set.PCGMaxIterations, nil
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// axpy computes y += alpha·x.
+func axpy(alpha float64, x, y []float64) {
+	for i := range x {
+		y[i] += alpha * x[i]
+	}
+}

@@ -1,0 +1,45 @@
+package scenario
+
+import (
+	"math"
+	"testing"
+
+	"softgrasp/physics"
+)
+
+// TestAsyncSolverStaysCloseToExact runs the grasp-and-rotate scene with
+// the asynchronous factorisation and checks what it costs in accuracy:
+// the factor in use really is older than the step (the worker runs in the
+// background), the conjugate gradient converges in a few iterations, and
+// the grasp ends like the exact solver's.
+func TestAsyncSolverStaysCloseToExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the grasp-and-rotate scene twice")
+	}
+	cfg := DefaultConfig(GraspRotate)
+	cfg.Physics.TargetDOFs = 1000
+	exact := runScene(t, cfg)
+	cfg.Physics.Solver = physics.AsyncSolver
+	async := runScene(t, cfg)
+	t.Logf("exact: penetration %.4g mm, slip %.4g mm", exact.MaxPenetration*1e3, exact.Slip*1e3)
+	t.Logf("async: penetration %.4g mm, slip %.4g mm, %.2f PCG iterations per step, factor %.2f steps old",
+		async.MaxPenetration*1e3, async.Slip*1e3, async.PCGMean, async.FactorAgeMean)
+	if async.Error != "" || !async.Held {
+		t.Fatalf("async run failed: held %v, error %q", async.Held, async.Error)
+	}
+	if async.FactorAgeMean < 0.5 {
+		t.Fatalf("factor age %.2f steps: the factor is not refreshed in the background", async.FactorAgeMean)
+	}
+	if async.FactorAgeMean > 10 {
+		t.Fatalf("factor age %.2f steps: the background factorisation does not keep up", async.FactorAgeMean)
+	}
+	if async.PCGMean > 20 {
+		t.Fatalf("%.1f PCG iterations per step: the warped old factor is a poor preconditioner", async.PCGMean)
+	}
+	if async.MaxPenetration > 0.1e-3 {
+		t.Fatalf("async penetration %.3g mm", async.MaxPenetration*1e3)
+	}
+	if math.Abs(async.Slip-exact.Slip) > 0.5*exact.Slip {
+		t.Fatalf("async slip %.4g mm differs from exact %.4g mm by more than 50 %%", async.Slip*1e3, exact.Slip*1e3)
+	}
+}

@@ -1,0 +1,87 @@
+package physics
+
+import (
+	"softgrasp/physics/m3"
+)
+
+// The asynchronous solver factors an A that is a few steps old. For a
+// free soft body h²·K dominates M, and the corotational K turns with the
+// body: a factor assembled before the body turned by a few degrees is a
+// poor inverse exactly along the near-rigid directions that a grasped,
+// spinning object moves in. So the old factor is warped by the body's
+// global rotation Q since its A was assembled (compliance warping, Saupin
+// et al. 2008, cited by the paper):
+//
+//	A_now ≈ Q·A_old·Qᵀ   ⇒   A_now⁻¹ ≈ Q·A_old⁻¹·Qᵀ,   Q = blockdiag(R)
+//
+// so W_H ≈ (H·Q)·A_old⁻¹·(H·Q)ᵀ, the standard scheme's W ≈
+// (J·Q)·A_old⁻¹·(J·Q)ᵀ, and the PCG preconditioner is Q·A_old⁻¹·Qᵀ. In
+// exact mode R is the identity and nothing is warped.
+
+// globalRotation returns the rotation R that best maps the body's
+// configuration ref onto q (shape matching: R = polar part of
+// Σ m_i·(x_i − c)·(x⁰_i − c⁰)ᵀ, the mass-weighted covariance of the two
+// configurations about their centres of mass).
+func globalRotation(ref, q, mass []float64) m3.Mat3 {
+	var c, c0 [3]float64
+	total := 0.0
+	for i, m := range mass {
+		for d := 0; d < 3; d++ {
+			c[d] += m * q[3*i+d]
+			c0[d] += m * ref[3*i+d]
+		}
+		total += m
+	}
+	for d := 0; d < 3; d++ {
+		c[d] /= total
+		c0[d] /= total
+	}
+	var Apq m3.Mat3
+	for i, m := range mass {
+		for r := 0; r < 3; r++ {
+			x := m * (q[3*i+r] - c[r])
+			for k := 0; k < 3; k++ {
+				Apq[3*r+k] += x * (ref[3*i+k] - c0[k])
+			}
+		}
+	}
+	R, _ := m3.Polar(Apq)
+	return R
+}
+
+// rotateBlocks turns every 3×3 block of the 3c×3c matrix W into
+// R·W_ab·Rᵀ. A pair's rows of H are its barycentric weights times I₃, so
+// H·Q = blockdiag(R)·H and (H·Q)·P⁻¹·(H·Q)ᵀ is W_H = H·P⁻¹·Hᵀ with its
+// blocks rotated: warping costs O(c²), not a second compliance.
+func rotateBlocks(W []float64, c int, R *m3.Mat3) {
+	n := 3 * c
+	for a := 0; a < c; a++ {
+		for b := 0; b < c; b++ {
+			var B m3.Mat3
+			for i := 0; i < 3; i++ {
+				copy(B[3*i:3*i+3], W[(3*a+i)*n+3*b:(3*a+i)*n+3*b+3])
+			}
+			B = m3.MulT(m3.Mul(*R, B), *R)
+			for i := 0; i < 3; i++ {
+				copy(W[(3*a+i)*n+3*b:(3*a+i)*n+3*b+3], B[3*i:3*i+3])
+			}
+		}
+	}
+}
+
+// rotateNodes applies R (or Rᵀ when transpose) to every node block of x,
+// writing y.
+func rotateNodes(y, x []float64, R *m3.Mat3, transpose bool) {
+	for i := 0; i+2 < len(x); i += 3 {
+		a, b, c := x[i], x[i+1], x[i+2]
+		if transpose {
+			y[i] = R[0]*a + R[3]*b + R[6]*c
+			y[i+1] = R[1]*a + R[4]*b + R[7]*c
+			y[i+2] = R[2]*a + R[5]*b + R[8]*c
+		} else {
+			y[i] = R[0]*a + R[1]*b + R[2]*c
+			y[i+1] = R[3]*a + R[4]*b + R[5]*c
+			y[i+2] = R[6]*a + R[7]*b + R[8]*c
+		}
+	}
+}
