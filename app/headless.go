@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,7 @@ import (
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
 	scenario, scheme, object, jaws, mesh, csv string
-	solver                                    string
+	solver, cpuprofile                        string
 	newton, pgs, dofs, steps                  int
 	dt, mu, omega, pgsTol, newtonTol          float64
 	inclineDeg, dropHeight, squeeze           float64
@@ -52,6 +53,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.youngs, "young", p.Material.YoungModulus, "Young's modulus of the soft object, Pa")
 	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
 }
 
@@ -139,6 +141,14 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	if f.cpuprofile != "" {
+		stop, err := startCPUProfile(f.cpuprofile)
+		if err != nil {
+			fmt.Fprintln(stderr, "softgrasp headless: -cpuprofile:", err)
+			return 1
+		}
+		defer stop()
+	}
 	runErr := runSteps(sc, steps, log)
 	if log != nil {
 		if err := log.close(); err != nil && runErr == nil {
@@ -200,6 +210,20 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 		return 2, true
 	}
 	return 0, false
+}
+
+// startCPUProfile starts pprof CPU profiling into path and returns the
+// function that stops it.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // oneLine flattens an error message to a single line.

@@ -26,9 +26,15 @@ type asyncFactor struct {
 	// qJob holds the positions at which the job's A was assembled and
 	// qFactor those of current's A, for warping (warp.go).
 	qJob, qFactor []float64
-	jobs          chan struct{}
-	done          chan error
-	busy          bool
+	// gCur is G for current (nodecompliance.go), computed by the worker
+	// right after the factorisation for the job's nodes jobNodes; gSpare
+	// is the worker's.
+	gCur, gSpare *nodeCompliance
+	jobNodes     []int
+	nNodes       int
+	jobs         chan struct{}
+	done         chan error
+	busy         bool
 	// age counts the steps since the values of current were assembled,
 	// pending those since the values of the job in flight were.
 	age, pending int
@@ -51,15 +57,23 @@ func newAsyncFactor(A *sparse.SymCSC, first *sparse.Factor) (*asyncFactor, error
 		done:    make(chan error, 1),
 		qJob:    make([]float64, A.N),
 		qFactor: make([]float64, A.N),
+		gCur:    &nodeCompliance{},
+		gSpare:  &nodeCompliance{},
+		nNodes:  A.N / 3,
 	}
 	go af.work()
 	return af, nil
 }
 
-// work factors the spare factor with the job's values, one job at a time.
+// work factors the spare factor with the job's values and computes G for
+// the job's nodes, one job at a time.
 func (af *asyncFactor) work() {
 	for range af.jobs {
-		af.done <- af.spare.Factorize(&af.pattern)
+		err := af.spare.Factorize(&af.pattern)
+		if err == nil {
+			err = af.gSpare.build(af.spare, af.jobNodes, af.nNodes)
+		}
+		af.done <- err
 	}
 	close(af.done)
 }
@@ -70,10 +84,11 @@ func (af *asyncFactor) work() {
 // when the worker is idle. The very first call factors synchronously. It
 // returns the error of a failed background factorisation (A was not
 // positive definite), after which the old factor stays in use.
-func (af *asyncFactor) begin(A *sparse.SymCSC, q []float64, first bool) error {
+func (af *asyncFactor) begin(A *sparse.SymCSC, q []float64, first bool, nodes func() []int) error {
 	if first {
 		af.age = 0
 		copy(af.qFactor, q)
+		af.gCur.valid = false
 		return af.current.Factorize(A)
 	}
 	af.age++
@@ -86,6 +101,7 @@ func (af *asyncFactor) begin(A *sparse.SymCSC, q []float64, first bool) error {
 			if err == nil {
 				af.current, af.spare = af.spare, af.current
 				af.qFactor, af.qJob = af.qJob, af.qFactor
+				af.gCur, af.gSpare = af.gSpare, af.gCur
 				af.age = af.pending
 				af.refactors++
 			} else {
@@ -97,6 +113,7 @@ func (af *asyncFactor) begin(A *sparse.SymCSC, q []float64, first bool) error {
 	if !af.busy {
 		copy(af.pattern.Val, A.Val)
 		copy(af.qJob, q)
+		af.jobNodes = append(af.jobNodes[:0], nodes()...)
 		af.busy, af.pending = true, 0
 		af.jobs <- struct{}{}
 	}
@@ -114,6 +131,7 @@ func (af *asyncFactor) exact(A *sparse.SymCSC, q []float64) error {
 	}
 	af.age = 0
 	copy(af.qFactor, q)
+	af.gCur.valid = false
 	return af.current.Factorize(A)
 }
 

@@ -3,6 +3,8 @@ package physics
 import (
 	"fmt"
 	"time"
+
+	"softgrasp/physics/m3"
 )
 
 // newtonFast runs the recursive corrective motion with the fast update of
@@ -23,11 +25,8 @@ import (
 func (s *Simulation) newtonFast(sw *stopwatch) error {
 	c := len(s.pairs)
 	s.WH = grow(s.WH, 9*c*c)
-	if err := s.factor.Compliance(&s.H, s.WH); err != nil {
-		return s.diverged(fmt.Sprintf("building W_H failed: %v", err))
-	}
-	if s.warped {
-		rotateBlocks(s.WH, c, &s.warp)
+	if err := s.buildWH(c); err != nil {
+		return err
 	}
 	sw.lap(StageBuildWH)
 	if err := s.backend.Load(s.WH, c, s.set.PGSIterations, s.set.PGSTolerance); err != nil {
@@ -46,8 +45,9 @@ func (s *Simulation) newtonFast(sw *stopwatch) error {
 			s.acceptLinearisation()
 		}
 		s.gaps()
+		C := s.backendDirections()
 		t := time.Now()
-		if err := s.backend.RebuildW(s.C); err != nil {
+		if err := s.backend.RebuildW(C); err != nil {
 			return err
 		}
 		rec.RebuildW = time.Since(t)
@@ -60,7 +60,7 @@ func (s *Simulation) newtonFast(sw *stopwatch) error {
 		rec.PGSIterations, rec.PGSError = res.Iterations, res.Error
 		t = time.Now()
 		copy(s.pPrev, s.p)
-		if err := s.backend.CorrectP(s.p, s.pFree, s.C, s.lambda, h2); err != nil {
+		if err := s.correctP(C, h2); err != nil {
 			return err
 		}
 		rec.Corr = time.Since(t)
@@ -69,6 +69,54 @@ func (s *Simulation) newtonFast(sw *stopwatch) error {
 	}
 	s.states = s.backend.States()
 	sw.lap(StageNewton)
+	return nil
+}
+
+// buildWH computes W_H = H·A⁻¹·Hᵀ (Eq. schur reformulated) with the
+// step's factor: from the node compliance G that the asynchronous worker
+// computed with the latest factor when it covers every pair, else by the
+// sparse compliance kernel. In asynchronous mode this is the W_H of the
+// factor's A; the body's rotation since is applied to the directions
+// (backendDirections), not to W_H.
+func (s *Simulation) buildWH(c int) error {
+	if s.async != nil && s.async.gCur.covers(s.pairs) {
+		s.async.gCur.assemble(s.WH, s.pairs, &s.gRows)
+		return nil
+	}
+	if err := s.factor.Compliance(&s.H, s.WH); err != nil {
+		return s.diverged(fmt.Sprintf("building W_H failed: %v", err))
+	}
+	return nil
+}
+
+// backendDirections returns the direction frames to give the backend. A
+// warped W_H is blockdiag(R)·W_H·blockdiag(R)ᵀ (warp.go), so
+// C·(warped W_H)·Cᵀ = (C·R)·W_H·(C·R)ᵀ: warping the c frames costs O(c)
+// where warping W_H would cost O(c²).
+func (s *Simulation) backendDirections() []m3.Mat3 {
+	if !s.warped {
+		return s.C
+	}
+	s.Cw = growMat(s.Cw, len(s.C))
+	for a := range s.C {
+		s.Cw[a] = m3.Mul(s.C[a], s.warp)
+	}
+	return s.Cw
+}
+
+// correctP moves the proximity points, p = p_free + h²·(warped W_H)·Cᵀλ.
+// With a warp R this is R·(Rᵀ·p_free + h²·W_H·(C·R)ᵀλ) per pair, so the
+// backend runs on rotated points and the result is rotated back.
+func (s *Simulation) correctP(C []m3.Mat3, h2 float64) error {
+	if !s.warped {
+		return s.backend.CorrectP(s.p, s.pFree, C, s.lambda, h2)
+	}
+	s.pw = grow(s.pw, len(s.pFree))
+	rotateNodes(s.pw, s.pFree, &s.warp, true)
+	if err := s.backend.CorrectP(s.p, s.pw, C, s.lambda, h2); err != nil {
+		return err
+	}
+	rotateNodes(s.p, s.p, &s.warp, false)
 	return nil
 }
 

@@ -23,19 +23,24 @@ import (
 type Simulation struct {
 	set Settings
 
-	mesh    *mesh.TetMesh
-	surf    *mesh.Surface
-	model   *fem.Model
-	A       *sparse.SymCSC
-	factor  *sparse.Factor // the factor of this step (async: the latest one)
-	async   *asyncFactor   // nil in exact mode
-	primed  bool           // a factor exists (async mode factors the first A synchronously)
-	pcgw    pcgWork
-	warp    m3.Mat3 // global rotation since the factor's A (async mode)
-	warped  bool    // warp is not the identity
-	det     *collide.Detector
-	backend Backend
-	bodies  []rigid.Body
+	mesh      *mesh.TetMesh
+	surf      *mesh.Surface
+	model     *fem.Model
+	A         *sparse.SymCSC
+	factor    *sparse.Factor // the factor of this step (async: the latest one)
+	async     *asyncFactor   // nil in exact mode
+	primed    bool           // a factor exists (async mode factors the first A synchronously)
+	pcgw      pcgWork
+	warp      m3.Mat3        // global rotation since the factor's A (async mode)
+	wide      []collide.Pair // pairs within 3 alarm distances (async mode)
+	wideNodes []int
+	gRows     []float64 // scratch of nodeCompliance.assemble
+	Cw        []m3.Mat3 // C·R, the directions given to the backend when warped
+	pw        []float64 // Rᵀ·p_free, when warped
+	warped    bool      // warp is not the identity
+	det       *collide.Detector
+	backend   Backend
+	bodies    []rigid.Body
 
 	// Mechanical state and per-step vectors of length 3N.
 	q, v, qRest         []float64

@@ -83,7 +83,7 @@ func (s *Simulation) refactor() error {
 	if s.set.Scheme == Standard {
 		err = s.async.exact(s.A, s.q)
 	} else {
-		err = s.async.begin(s.A, s.q, !s.primed)
+		err = s.async.begin(s.A, s.q, !s.primed, s.nearNodes)
 	}
 	s.primed = true
 	s.factor = s.async.current
@@ -91,6 +91,19 @@ func (s *Simulation) refactor() error {
 	s.warp = globalRotation(s.async.qFactor, s.q, s.model.Mass())
 	s.warped = s.async.age > 0
 	return err
+}
+
+// nearNodes returns the soft nodes of the proximity pairs within three
+// alarm distances of the rigid bodies: the nodes whose compliance the
+// next steps will likely need, for the asynchronous worker to precompute.
+func (s *Simulation) nearNodes() []int {
+	s.wide = s.det.Detect(s.q, s.bodies, 3*s.set.AlarmDistance, s.wide[:0])
+	s.wideNodes = s.wideNodes[:0]
+	for a := range s.wide {
+		pr := &s.wide[a]
+		s.wideNodes = append(s.wideNodes, pr.Nodes[:pr.Count]...)
+	}
+	return s.wideNodes
 }
 
 // detect runs collision detection at the start of the step.

@@ -14,9 +14,11 @@ import (
 //
 //	A_now ≈ Q·A_old·Qᵀ   ⇒   A_now⁻¹ ≈ Q·A_old⁻¹·Qᵀ,   Q = blockdiag(R)
 //
-// so W_H ≈ (H·Q)·A_old⁻¹·(H·Q)ᵀ, the standard scheme's W ≈
-// (J·Q)·A_old⁻¹·(J·Q)ᵀ, and the PCG preconditioner is Q·A_old⁻¹·Qᵀ. In
-// exact mode R is the identity and nothing is warped.
+// so W_H ≈ (H·Q)·A_old⁻¹·(H·Q)ᵀ = blockdiag(R)·H·A_old⁻¹·Hᵀ·blockdiag(R)ᵀ
+// (a pair's rows of H are weights times I₃, hence H·Q = blockdiag(R)·H),
+// which the fast scheme applies through its directions C·R
+// (fast.go: backendDirections, correctP), and the PCG preconditioner is
+// Q·A_old⁻¹·Qᵀ. In exact mode R is the identity and nothing is warped.
 
 // globalRotation returns the rotation R that best maps the body's
 // configuration ref onto q (shape matching: R = polar part of
@@ -47,26 +49,6 @@ func globalRotation(ref, q, mass []float64) m3.Mat3 {
 	}
 	R, _ := m3.Polar(Apq)
 	return R
-}
-
-// rotateBlocks turns every 3×3 block of the 3c×3c matrix W into
-// R·W_ab·Rᵀ. A pair's rows of H are its barycentric weights times I₃, so
-// H·Q = blockdiag(R)·H and (H·Q)·P⁻¹·(H·Q)ᵀ is W_H = H·P⁻¹·Hᵀ with its
-// blocks rotated: warping costs O(c²), not a second compliance.
-func rotateBlocks(W []float64, c int, R *m3.Mat3) {
-	n := 3 * c
-	for a := 0; a < c; a++ {
-		for b := 0; b < c; b++ {
-			var B m3.Mat3
-			for i := 0; i < 3; i++ {
-				copy(B[3*i:3*i+3], W[(3*a+i)*n+3*b:(3*a+i)*n+3*b+3])
-			}
-			B = m3.MulT(m3.Mul(*R, B), *R)
-			for i := 0; i < 3; i++ {
-				copy(W[(3*a+i)*n+3*b:(3*a+i)*n+3*b+3], B[3*i:3*i+3])
-			}
-		}
-	}
 }
 
 // rotateNodes applies R (or Rᵀ when transpose) to every node block of x,

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"softgrasp/physics/contact"
 	"softgrasp/physics/m3"
 )
 
@@ -39,32 +40,67 @@ func TestGlobalRotationRecoversARigidMotion(t *testing.T) {
 	}
 }
 
-func TestRotateBlocksIsTheWarpedCompliance(t *testing.T) {
+// TestWarpedDirectionsEqualWarpedCompliance checks the identity the fast
+// scheme uses to warp an old factor's W_H by the body's rotation R: with
+// Q = blockdiag(R), C·(Q·W_H·Qᵀ)·Cᵀ = (C·R)·W_H·(C·R)ᵀ, and the correction
+// p_free + s·(Q·W_H·Qᵀ)·Cᵀλ is Q·(Qᵀ·p_free + s·W_H·(C·R)ᵀλ).
+func TestWarpedDirectionsEqualWarpedCompliance(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	const c = 5
 	n := 3 * c
-	W := make([]float64, n*n)
-	for i := range W {
-		W[i] = rng.NormFloat64()
+	B := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			B.Set(i, j, rng.NormFloat64())
+		}
 	}
-	R := m3.FromRows(r3.Unit(r3.Vec{X: 1, Y: 2, Z: 0.5}), r3.Vec{}, r3.Vec{})
-	R = m3.Frame(R.Row(0)) // any proper rotation
-	Q := mat.NewDense(n, n, nil)
+	var WHd mat.Dense
+	WHd.Mul(B, B.T()) // symmetric, as W_H is
+	WH := WHd.RawMatrix().Data
+	R := m3.Frame(r3.Unit(r3.Vec{X: 1, Y: 2, Z: 0.5})) // a proper rotation
+	C := make([]m3.Mat3, c)
+	Cw := make([]m3.Mat3, c)
+	Q, Cd := mat.NewDense(n, n, nil), mat.NewDense(n, n, nil)
 	for a := 0; a < c; a++ {
+		C[a] = m3.Frame(r3.Unit(r3.Vec{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}))
+		Cw[a] = m3.Mul(C[a], R)
 		for i := 0; i < 3; i++ {
 			for j := 0; j < 3; j++ {
 				Q.Set(3*a+i, 3*a+j, R[3*i+j])
+				Cd.Set(3*a+i, 3*a+j, C[a][3*i+j])
 			}
 		}
 	}
-	var want mat.Dense
-	want.Product(Q, mat.NewDense(n, n, append([]float64(nil), W...)), Q.T())
-	rotateBlocks(W, c, &R)
+	var warped, want mat.Dense
+	warped.Product(Q, &WHd, Q.T())
+	want.Product(Cd, &warped, Cd.T())
+	got := make([]float64, n*n)
+	if err := contact.RebuildW(got, WH, Cw); err != nil {
+		t.Fatal(err)
+	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
-			if d := math.Abs(W[i*n+j] - want.At(i, j)); d > 1e-12 {
-				t.Fatalf("entry (%d,%d) = %g, want %g", i, j, W[i*n+j], want.At(i, j))
+			if d := math.Abs(got[i*n+j] - want.At(i, j)); d > 1e-10 {
+				t.Fatalf("W(%d,%d) = %g, want %g", i, j, got[i*n+j], want.At(i, j))
 			}
+		}
+	}
+	lambda, pFree := make([]float64, n), make([]float64, n)
+	for i := range lambda {
+		lambda[i], pFree[i] = rng.NormFloat64(), rng.NormFloat64()
+	}
+	var ct, wantP mat.VecDense
+	ct.MulVec(Cd.T(), mat.NewVecDense(n, lambda))
+	wantP.MulVec(&warped, &ct)
+	pw, p, work := make([]float64, n), make([]float64, n), make([]float64, n)
+	rotateNodes(pw, pFree, &R, true)
+	if err := contact.CorrectP(p, pw, WH, Cw, lambda, 0.5, work); err != nil {
+		t.Fatal(err)
+	}
+	rotateNodes(p, p, &R, false)
+	for i := range p {
+		if d := math.Abs(p[i] - (pFree[i] + 0.5*wantP.AtVec(i))); d > 1e-10 {
+			t.Fatalf("p[%d] = %g, want %g", i, p[i], pFree[i]+0.5*wantP.AtVec(i))
 		}
 	}
 }

@@ -1,0 +1,121 @@
+package physics
+
+import (
+	"softgrasp/physics/collide"
+	"softgrasp/physics/sparse"
+)
+
+// nodeCompliance is G = S·P⁻¹·Sᵀ for a set of soft nodes S (3 unit rows
+// per node) and one factor P: the 3×3 blocks of P⁻¹ between those nodes.
+// Every proximity pair's row block of H is a weighted sum of unit node
+// blocks, so
+//
+//	(W_H)_ab = Σ_i Σ_j w_ai·w_bj·G(n_ai, n_bj)
+//
+// for any pairs whose nodes lie in S. The asynchronous solver's worker
+// computes G right after each background factorisation, for the nodes near
+// the rigid bodies when the job started; the step then assembles W_H from
+// G in O(c²) instead of running the sparse compliance on its own core.
+type nodeCompliance struct {
+	nodes []int     // the soft nodes of S
+	slot  []int     // mesh node → index in nodes, −1 when absent
+	G     []float64 // (3m)×(3m), row-major
+	X     sparse.CSR
+	valid bool
+}
+
+// build computes G for the given nodes with the factor f.
+func (g *nodeCompliance) build(f *sparse.Factor, nodes []int, nNodes int) error {
+	if len(g.slot) != nNodes {
+		g.slot = make([]int, nNodes)
+	}
+	for i := range g.slot {
+		g.slot[i] = -1
+	}
+	g.nodes = g.nodes[:0]
+	for _, n := range nodes {
+		if g.slot[n] < 0 {
+			g.slot[n] = len(g.nodes)
+			g.nodes = append(g.nodes, n)
+		}
+	}
+	m := len(g.nodes)
+	g.X.Reset(3*m, 3*nNodes)
+	var col [1]int
+	one := []float64{1}
+	for _, n := range g.nodes {
+		for d := 0; d < 3; d++ {
+			col[0] = 3*n + d
+			g.X.Append(col[:], one)
+		}
+	}
+	g.G = grow(g.G, 9*m*m)
+	g.valid = false
+	if m == 0 {
+		g.valid = true
+		return nil
+	}
+	if err := f.Compliance(&g.X, g.G); err != nil {
+		return err
+	}
+	g.valid = true
+	return nil
+}
+
+// covers reports whether every node of every pair is in S.
+func (g *nodeCompliance) covers(pairs []collide.Pair) bool {
+	if !g.valid {
+		return false
+	}
+	for a := range pairs {
+		pr := &pairs[a]
+		for i := 0; i < pr.Count; i++ {
+			if g.slot[pr.Nodes[i]] < 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// assemble writes W_H (3c×3c, row-major) for pairs all covered by S.
+// Row block a is formed once as the weighted sum of its nodes' three rows
+// of G (tmp, 3×3m), then every block (a, b) gathers b's columns from it,
+// so G is read row-wise and W_H written row-wise, both contiguous.
+func (g *nodeCompliance) assemble(WH []float64, pairs []collide.Pair, scratch *[]float64) {
+	n, stride := 3*len(pairs), 3*len(g.nodes)
+	*scratch = grow(*scratch, 3*stride)
+	tmp := *scratch
+	for a := range pairs {
+		pa := &pairs[a]
+		for i := range tmp {
+			tmp[i] = 0
+		}
+		for i := 0; i < pa.Count; i++ {
+			w, si := pa.Weights[i], 3*g.slot[pa.Nodes[i]]
+			if w == 0 {
+				continue
+			}
+			for r := 0; r < 3; r++ {
+				axpy(w, g.G[(si+r)*stride:(si+r+1)*stride], tmp[r*stride:(r+1)*stride])
+			}
+		}
+		rows := WH[3*a*n : (3*a+3)*n]
+		for b := range pairs {
+			pb := &pairs[b]
+			var blk [9]float64
+			for j := 0; j < pb.Count; j++ {
+				w, sj := pb.Weights[j], 3*g.slot[pb.Nodes[j]]
+				for r := 0; r < 3; r++ {
+					t := tmp[r*stride+sj : r*stride+sj+3]
+					blk[3*r] += w * t[0]
+					blk[3*r+1] += w * t[1]
+					blk[3*r+2] += w * t[2]
+				}
+			}
+			for r := 0; r < 3; r++ {
+				copy(rows[r*n+3*b:r*n+3*b+3], blk[3*r:3*r+3])
+			}
+		}
+	}
+}
