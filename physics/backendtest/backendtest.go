@@ -1,0 +1,185 @@
+// Package backendtest is the conformance suite of physics.Backend: every
+// backend (the CPU reference, a GPU one) runs the same checks against
+// dense reference products, so a backend that plugs into the fast scheme
+// is known to compute what the scheme expects.
+package backendtest
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics"
+	"softgrasp/physics/contact"
+	"softgrasp/physics/m3"
+)
+
+// Problem is a random, physically shaped fast-scheme problem: a symmetric
+// positive definite W_H with decaying coupling between c contacts, random
+// frames and free gaps of which about half penetrate.
+type Problem struct {
+	C         int
+	WH        []float64
+	Frames    []m3.Mat3
+	DeltaFree []float64
+	PFree     []float64
+	Mu, S     float64
+}
+
+// NewProblem draws a problem of c contacts from seed.
+func NewProblem(c int, seed int64) *Problem {
+	rng := rand.New(rand.NewSource(seed))
+	n := 3 * c
+	pts := make([]r3.Vec, c)
+	for a := range pts {
+		pts[a] = r3.Vec{X: rng.Float64() * 0.02, Y: rng.Float64() * 0.02}
+	}
+	// W_H = B·Bᵀ/n + diagonal, with B decaying with the distance of the
+	// contacts, like the compliance of nearby surface points.
+	B := mat.NewDense(n, n, nil)
+	for a := 0; a < c; a++ {
+		for b := 0; b < c; b++ {
+			k := math.Exp(-r3.Norm(r3.Sub(pts[a], pts[b])) / 0.005)
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 3; j++ {
+					B.Set(3*a+i, 3*b+j, k*(rng.Float64()-0.5))
+				}
+			}
+		}
+	}
+	var W mat.Dense
+	W.Mul(B, B.T())
+	W.Scale(1/float64(n), &W)
+	for i := 0; i < n; i++ {
+		W.Set(i, i, W.At(i, i)+1)
+	}
+	p := &Problem{C: c, WH: append([]float64(nil), W.RawMatrix().Data...), Mu: 0.4, S: 1e-4}
+	p.Frames = make([]m3.Mat3, c)
+	p.DeltaFree = make([]float64, n)
+	p.PFree = make([]float64, n)
+	for a := 0; a < c; a++ {
+		p.Frames[a] = m3.Frame(r3.Unit(r3.Vec{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: 2 + rng.NormFloat64()}))
+		p.DeltaFree[3*a] = 1e-4 * rng.NormFloat64()
+		p.DeltaFree[3*a+1] = 1e-4 * rng.NormFloat64()
+		p.DeltaFree[3*a+2] = 1e-4 * rng.NormFloat64()
+	}
+	for i := range p.PFree {
+		p.PFree[i] = rng.NormFloat64() * 0.01
+	}
+	return p
+}
+
+// Run checks backend b on problems of a few sizes. newBackend is called
+// once; the backend is closed at the end.
+func Run(t *testing.T, b physics.Backend) {
+	t.Helper()
+	defer b.Close()
+	for _, c := range []int{1, 7, 40} {
+		p := NewProblem(c, int64(c))
+		if err := b.Load(p.WH, c, 500, 1e-12); err != nil {
+			t.Fatalf("%s: Load(%d contacts): %v", b.Name(), c, err)
+		}
+		checkRebuild(t, b, p)
+		checkPGS(t, b, p)
+		checkCorrection(t, b, p)
+	}
+}
+
+// checkRebuild compares W with the dense product C·W_H·Cᵀ on the lower
+// triangle (the half that PGS reads).
+func checkRebuild(t *testing.T, b physics.Backend, p *Problem) {
+	t.Helper()
+	if err := b.RebuildW(p.Frames); err != nil {
+		t.Fatalf("%s: RebuildW: %v", b.Name(), err)
+	}
+	n := 3 * p.C
+	Cd := blockDiag(p.Frames)
+	var want mat.Dense
+	want.Product(Cd, mat.NewDense(n, n, p.WH), Cd.T())
+	W := b.W()
+	for i := 0; i < n; i++ {
+		for j := 0; j <= i; j++ {
+			if d := math.Abs(W[i*n+j] - want.At(i, j)); d > 1e-12*math.Max(1, math.Abs(want.At(i, j))) {
+				t.Fatalf("%s: %d contacts: W(%d,%d) = %g, want %g", b.Name(), p.C, i, j, W[i*n+j], want.At(i, j))
+			}
+		}
+	}
+}
+
+// checkPGS compares the backend's contact forces with the reference PGS
+// run on the same W.
+func checkPGS(t *testing.T, b physics.Backend, p *Problem) {
+	t.Helper()
+	n := 3 * p.C
+	lambda := make([]float64, n)
+	if _, err := b.SolvePGS(p.DeltaFree, p.S, p.Mu, lambda); err != nil {
+		t.Fatalf("%s: SolvePGS: %v", b.Name(), err)
+	}
+	W := make([]float64, n*n)
+	if err := contact.RebuildW(W, p.WH, p.Frames); err != nil {
+		t.Fatal(err)
+	}
+	ref := contact.PGS{MaxIterations: 500, Tolerance: 1e-12}
+	want := make([]float64, n)
+	if _, err := ref.Solve(W, p.C, p.S, p.DeltaFree, p.Mu, want); err != nil {
+		t.Fatal(err)
+	}
+	scale := 0.0
+	for _, x := range want {
+		scale = math.Max(scale, math.Abs(x))
+	}
+	for i := range want {
+		if d := math.Abs(lambda[i] - want[i]); d > 1e-8*math.Max(scale, 1e-12) {
+			t.Fatalf("%s: %d contacts: λ[%d] = %g, reference %g", b.Name(), p.C, i, lambda[i], want[i])
+		}
+	}
+	if len(b.States()) != p.C {
+		t.Fatalf("%s: %d states for %d contacts", b.Name(), len(b.States()), p.C)
+	}
+	if len(b.PGSErrors()) == 0 {
+		t.Fatalf("%s: no PGS error record", b.Name())
+	}
+}
+
+// checkCorrection compares p = p_free + s·W_H·Cᵀλ with the dense product.
+func checkCorrection(t *testing.T, b physics.Backend, p *Problem) {
+	t.Helper()
+	n := 3 * p.C
+	rng := rand.New(rand.NewSource(int64(n)))
+	lambda := make([]float64, n)
+	for i := range lambda {
+		if rng.Intn(3) > 0 { // some contacts carry no force
+			lambda[i] = rng.NormFloat64()
+		}
+	}
+	got := make([]float64, n)
+	if err := b.CorrectP(got, p.PFree, p.Frames, lambda, p.S); err != nil {
+		t.Fatalf("%s: CorrectP: %v", b.Name(), err)
+	}
+	var ct, wh mat.VecDense
+	ct.MulVec(blockDiag(p.Frames).T(), mat.NewVecDense(n, lambda))
+	wh.MulVec(mat.NewDense(n, n, p.WH), &ct)
+	for i := range got {
+		want := p.PFree[i] + p.S*wh.AtVec(i)
+		if d := math.Abs(got[i] - want); d > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Fatalf("%s: %d contacts: p[%d] = %g, want %g", b.Name(), p.C, i, got[i], want)
+		}
+	}
+}
+
+// blockDiag returns the dense block-diagonal matrix of the frames.
+func blockDiag(C []m3.Mat3) *mat.Dense {
+	n := 3 * len(C)
+	D := mat.NewDense(n, n, nil)
+	for a := range C {
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				D.Set(3*a+i, 3*a+j, C[a][3*i+j])
+			}
+		}
+	}
+	return D
+}
