@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// headless runs the headless subcommand in-process.
+func headless(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = runHeadless(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestHeadlessJSONIsOneObjectWithTheContractKeys(t *testing.T) {
+	csvPath := filepath.Join(t.TempDir(), "steps.csv")
+	code, out, errs := headless("-dofs", "300", "-steps", "30", "-json", "-csv", csvPath)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+	}
+	if dec.More() {
+		t.Fatal("stdout holds more than one JSON value")
+	}
+	for _, k := range []string{"scenario", "scheme", "newton", "dt", "mu", "omega", "dofs", "steps",
+		"contacts_mean", "max_penetration", "slip", "held", "realtime_factor", "force_jitter", "ms"} {
+		if _, ok := obj[k]; !ok {
+			t.Errorf("JSON lacks key %q", k)
+		}
+	}
+	ms, ok := obj["ms"].(map[string]any)
+	if !ok {
+		t.Fatalf("ms is %T, want an object", obj["ms"])
+	}
+	for _, k := range []string{"build_wh", "rebuild_w", "pgs", "corr", "newton_iter", "total"} {
+		if _, ok := ms[k]; !ok {
+			t.Errorf("ms lacks key %q", k)
+		}
+	}
+	if obj["steps"].(float64) != 30 || obj["scenario"] != "grasp-rotate" || obj["scheme"] != "fast" {
+		t.Errorf("summary does not describe the run: steps %v scenario %v scheme %v", obj["steps"], obj["scenario"], obj["scheme"])
+	}
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(string(data), "\n"); lines != 31 {
+		t.Fatalf("CSV has %d lines, want a header and 30 rows", lines)
+	}
+}
+
+func TestHeadlessStandardSchemeHasNoBuildWH(t *testing.T) {
+	code, out, errs := headless("-dofs", "300", "-steps", "120", "-scheme", "standard", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var s struct {
+		Scheme string
+		MS     struct {
+			BuildWH  float64 `json:"build_wh"`
+			RebuildW float64 `json:"rebuild_w"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Scheme != "standard" || s.MS.BuildWH != 0 || s.MS.RebuildW <= 0 {
+		t.Fatalf("standard run reports scheme %q, build_wh %g, rebuild_w %g", s.Scheme, s.MS.BuildWH, s.MS.RebuildW)
+	}
+}
+
+func TestHeadlessBadInputIsOneLine(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.msh")
+	if err := os.WriteFile(bad, []byte("$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 2 1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"malformed mesh", []string{"-mesh", bad}, "bad.msh"},
+		{"missing mesh", []string{"-mesh", filepath.Join(dir, "none.vtk")}, "none.vtk"},
+		{"unknown flag", []string{"-frobnicate"}, "frobnicate"},
+		{"negative time step", []string{"-dt", "-0.01"}, "-dt"},
+		{"NaN friction", []string{"-mu", "NaN"}, "-mu"},
+		{"unknown scheme", []string{"-scheme", "quick"}, "-scheme"},
+		{"unknown scenario", []string{"-scenario", "juggle"}, "-scenario"},
+		{"zero Newton", []string{"-newton", "0"}, "-newton"},
+		{"stray argument", []string{"extra"}, "extra"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := headless(c.args...)
+			if code == 0 {
+				t.Fatal("exit code 0 for bad input")
+			}
+			if out != "" {
+				t.Fatalf("stdout not empty: %q", out)
+			}
+			if strings.Count(strings.TrimRight(errs, "\n"), "\n") != 0 || errs == "" {
+				t.Fatalf("stderr is not one line: %q", errs)
+			}
+			if !strings.Contains(errs, c.want) {
+				t.Fatalf("stderr %q does not name %q", errs, c.want)
+			}
+			if strings.Contains(errs, "goroutine") || strings.Contains(errs, "panic") {
+				t.Fatalf("stderr holds a stack trace: %q", errs)
+			}
+		})
+	}
+}
