@@ -1,9 +1,146 @@
 package main
 
-import "io"
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
 
-// runViewer will open the interactive viewer; until it exists it runs the
-// headless grasp-and-rotate scenario and prints its summary.
+	"softgrasp/physics/scenario"
+	"softgrasp/ui"
+)
+
+// GLFW, OpenGL and ImGui must run on the process's main thread: lock the
+// main goroutine to it before main starts.
+func init() { runtime.LockOSThread() }
+
+// viewerOptions are the viewer's validated settings.
+type viewerOptions struct {
+	config scenario.Config
+	// frames > 0 renders that many frames (and, with shotTime, until the
+	// simulation reaches shotTime seconds), writes screenshot if set and
+	// exits; 0 runs until the window closes.
+	frames     int
+	screenshot string
+	shotTime   float64
+	pace       float64 // real-time factor of the physics loop, 0 = as fast as possible
+	width      int
+	height     int
+	maxFPS     float64 // cap on rendered frames per second, 0 = none
+	vsync      bool
+}
+
+// viewerFlags are the viewer's command line: the scene flags of the
+// headless runner plus the window's own.
+type viewerFlags struct {
+	scene headlessFlags // only its scene flags are registered
+	opt   viewerOptions
+}
+
+// headlessOnly names the headless runner's flags that say how to run and
+// report rather than what scene to build; the viewer leaves them out.
+var headlessOnly = map[string]bool{"steps": true, "csv": true, "json": true, "cpuprofile": true}
+
+// register declares the flags. The scene flags are the headless runner's
+// own flag values, so both commands parse and validate a scene the same
+// way (headlessFlags.config).
+func (f *viewerFlags) register(fs *flag.FlagSet) {
+	all := flag.NewFlagSet("scene", flag.ContinueOnError)
+	f.scene.register(all)
+	all.VisitAll(func(fl *flag.Flag) {
+		if !headlessOnly[fl.Name] {
+			fs.Var(fl.Value, fl.Name, fl.Usage)
+		}
+	})
+	o := &f.opt
+	fs.IntVar(&o.frames, "frames", 0, "render this many frames, then exit (0 = until the window is closed)")
+	fs.StringVar(&o.screenshot, "screenshot", "", "write the last frame to this PNG file (back buffer, before the swap)")
+	fs.Float64Var(&o.shotTime, "shot-time", 0, "with -frames: keep rendering until the simulated time reaches this many seconds")
+	fs.Float64Var(&o.pace, "pace", 1, "real-time factor of the physics loop (1 = real time, 0.25 = quarter speed, 0 = as fast as possible)")
+	fs.IntVar(&o.width, "width", 1280, "window width, screen coordinates")
+	fs.IntVar(&o.height, "height", 800, "window height, screen coordinates")
+	fs.Float64Var(&o.maxFPS, "max-fps", 60, "cap on rendered frames per second, leaving the CPU to the physics (0 = no cap)")
+	fs.BoolVar(&o.vsync, "vsync", true, "swap buffers on the display's refresh")
+}
+
+// options validates the flags and returns the viewer's options.
+func (f *viewerFlags) options() (viewerOptions, error) {
+	o := f.opt
+	cfg, err := f.scene.config()
+	if err != nil {
+		return o, err
+	}
+	o.config = cfg
+	if o.frames < 0 {
+		return o, fmt.Errorf("-frames = %d: must be ≥ 0", o.frames)
+	}
+	if o.screenshot != "" && o.frames == 0 {
+		o.frames = 1
+	}
+	checks := []struct {
+		name      string
+		v, lo, hi float64
+	}{
+		{"-shot-time", o.shotTime, 0, 3600}, {"-pace", o.pace, 0, 100},
+		{"-width", float64(o.width), 64, 8192}, {"-height", float64(o.height), 64, 8192},
+		{"-max-fps", o.maxFPS, 0, 1000},
+	}
+	for _, c := range checks {
+		if math.IsNaN(c.v) || c.v < c.lo || c.v > c.hi {
+			return o, fmt.Errorf("%s = %g is out of range: must be in [%g, %g]", c.name, c.v, c.lo, c.hi)
+		}
+	}
+	return o, nil
+}
+
+// runViewer opens the window on the scene of the flags and runs it until
+// the window is closed or the -frames are rendered.
 func runViewer(args []string, stdout, stderr io.Writer) int {
-	return runHeadless(args, stdout, stderr)
+	var f viewerFlags
+	fs := flag.NewFlagSet("softgrasp", flag.ContinueOnError)
+	f.register(fs)
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	opt, err := f.options()
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp:", err)
+		return 2
+	}
+	if reason := missingDisplay(); reason != "" {
+		fmt.Fprintln(stderr, noDisplayMessage(reason))
+		return 1
+	}
+	v, err := newViewer(opt, stdout)
+	if errors.Is(err, ui.ErrNoDisplay) {
+		fmt.Fprintln(stderr, noDisplayMessage(fmt.Sprintf("cannot open DISPLAY=%q", os.Getenv("DISPLAY"))))
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp:", oneLine(err))
+		return 1
+	}
+	defer v.close()
+	if err := v.run(); err != nil {
+		fmt.Fprintln(stderr, "softgrasp:", oneLine(err))
+		return 1
+	}
+	return 0
+}
+
+// missingDisplay returns why no window can be opened without trying, or
+// "" when a display is named.
+func missingDisplay() string {
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return "DISPLAY is not set"
+	}
+	return ""
+}
+
+// noDisplayMessage is the one line printed when there is no display.
+func noDisplayMessage(reason string) string {
+	return fmt.Sprintf(`softgrasp: no display (%s); run "softgrasp headless" for the simulation without a window`, reason)
 }

@@ -22,7 +22,8 @@ type bodyMesh struct {
 
 	// The floor is drawn with the grid program: the grid runs along the
 	// body-frame axes u, v of its plane, with minor lines every spacing
-	// metres and fog reaching the background at fogDistance.
+	// metres and fog reaching the background at fog metres from the patch
+	// centre.
 	floor        bool
 	u, v         [3]float32
 	spacing, fog float32
@@ -98,8 +99,9 @@ func flatShaded(verts []float32, indices []uint32) []float32 {
 // normal is the first triangle's (data is the flat-shaded expansion), u is
 // the body-frame axis least aligned with it projected into the plane, and
 // v = n × u. The minor spacing is a 1-2-5 step near a fortieth of the
-// patch size, and the fog reaches the background at 60% of it, which
-// hides the patch's edge.
+// patch size, and the fog reaches the background at half of it from the
+// patch centre (the grid coordinates are measured from there): the
+// patch's edge is hidden, the floor under the object is not.
 func (m *bodyMesh) setFloorGrid(verts, data []float32) {
 	n := r3.Vec{Z: 1}
 	if len(data) >= 6 {
@@ -118,7 +120,7 @@ func (m *bodyMesh) setFloorGrid(verts, data []float32) {
 
 	size := patchSize(verts)
 	m.spacing = niceStep(size / 40)
-	m.fog = float32(0.6 * size)
+	m.fog = float32(0.5 * size)
 }
 
 // patchSize is the largest extent of the vertices' bounding box (1 m for

@@ -4,13 +4,16 @@
 // turns it into pixels, so lines stay one pixel wide at every distance and
 // fade smoothly instead of aliasing. Every tenth line is a major line.
 in vec2 vGrid;
-in float vDepth;
 
 uniform float uSpacing;   // minor cell size, m
 uniform vec3 uFloorColour;
 uniform vec3 uLineColour;
 uniform vec3 uFogColour;
-uniform float uFogDistance; // depth at which the floor has faded out, m
+// Distance from the patch centre, in its plane, at which the floor has
+// faded into the background, m. Fading by distance from the centre rather
+// than from the eye hides the patch's edge at every zoom and keeps the
+// floor under the object visible however far the camera is.
+uniform float uFogDistance;
 
 out vec4 fragColour;
 
@@ -24,6 +27,6 @@ void main() {
     float minor = lineCoverage(g) * 0.45;
     float major = lineCoverage(g / 10.0);
     vec3 c = mix(uFloorColour, uLineColour, max(minor, major));
-    float fog = clamp(vDepth / uFogDistance, 0.0, 1.0);
+    float fog = clamp(length(vGrid) / uFogDistance, 0.0, 1.0);
     fragColour = vec4(mix(c, uFogColour, fog * fog), 1.0);
 }

@@ -11,11 +11,8 @@ uniform vec3 uAxisU;
 uniform vec3 uAxisV;
 
 out vec2 vGrid;
-out float vDepth;
 
 void main() {
     vGrid = vec2(dot(aPosition, uAxisU), dot(aPosition, uAxisV));
-    vec4 p = uView * (uModel * vec4(aPosition, 1.0));
-    vDepth = -p.z;
-    gl_Position = uProjection * p;
+    gl_Position = uProjection * uView * uModel * vec4(aPosition, 1.0);
 }

@@ -69,7 +69,7 @@ func PlotLog(label string, values []float32, opt LogPlotOptions) {
 	}
 	logs, lo, hi := Log10Values(make([]float32, 0, len(values)), values, opt.Floor)
 	a, b := DecadeRange(lo, hi)
-	overlay := fmt.Sprintf("1e%d … 1e%d %s", int(a), int(b), opt.Unit)
+	overlay := fmt.Sprintf("1e%d to 1e%d %s", int(a), int(b), opt.Unit)
 	imgui.PlotLinesV(label, logs, 0, overlay, a, b, opt.Size)
 }
 

@@ -32,6 +32,16 @@ func (f *Frame) ComputeChecksum() uint64 {
 	for _, v := range []float64{s.BuildWH, s.RebuildW, s.PGS, s.Corr, s.NewtonIter, s.Total, s.Step, s.Penetration, s.Slip, s.GripForce} {
 		h.f64(v)
 	}
+	g := &f.Gripper
+	present := uint64(0)
+	if g.Present {
+		present = 1
+	}
+	h.u64(present)
+	for _, v := range []float64{g.Position.X, g.Position.Y, g.Position.Z, g.Rotation.Real, g.Rotation.Imag,
+		g.Rotation.Jmag, g.Rotation.Kmag, g.Opening, g.Target.X, g.Target.Y, g.Target.Z, g.TargetOpening} {
+		h.f64(v)
+	}
 	return h.sum
 }
 

@@ -58,6 +58,7 @@ func (r *Runner) publish(st *physics.StepStats) {
 	r.fillBodies(f)
 	r.fillContacts(f)
 	r.fillStats(f, st)
+	r.fillGripper(f)
 	f.Checksum = f.ComputeChecksum()
 	r.buf.Publish()
 }
@@ -107,6 +108,21 @@ func modelMatrix(p rigid.Pose) [16]float32 {
 		float32(ey.X), float32(ey.Y), float32(ey.Z), 0,
 		float32(ez.X), float32(ez.Y), float32(ez.Z), 0,
 		float32(t.X), float32(t.Y), float32(t.Z), 1,
+	}
+}
+
+// fillGripper copies the gripper driver's state and command.
+func (r *Runner) fillGripper(f *Frame) {
+	d := r.sc.Driver
+	if d == nil {
+		f.Gripper = GripperView{}
+		return
+	}
+	g := &d.Gripper
+	f.Gripper = GripperView{
+		Present:  true,
+		Position: g.Pose.Position, Rotation: g.Pose.Rotation, Opening: g.Opening,
+		Target: d.Command.Target.Position, TargetOpening: d.Command.Opening,
 	}
 }
 

@@ -1,6 +1,8 @@
 package loop
 
 import (
+	"gonum.org/v1/gonum/spatial/r3"
+
 	"softgrasp/physics"
 	"softgrasp/physics/scenario"
 )
@@ -65,9 +67,31 @@ type Frame struct {
 
 	Stats Stats
 
+	// Gripper is the gripper's state and command (Present is false in
+	// scenes without one).
+	Gripper GripperView
+
 	// Checksum covers every field above; a reader recomputes it to prove
 	// it never saw a frame being written.
 	Checksum uint64
+}
+
+// GripperView is the gripper as the panels and the mouse handlers need
+// it: where it is at the end of the step and where its driver is taking
+// it. Unlike the drawing data it stays in float64: the viewer computes
+// commands from it.
+type GripperView struct {
+	Present bool
+	// Position is the grasp centre, Rotation the gripper frame (closing
+	// axis x, own axis z), Opening the distance between the jaws' contact
+	// surfaces (m), all at the end of the step.
+	Position r3.Vec
+	Rotation r3.Rotation
+	Opening  float64
+	// Target and TargetOpening are the driver's command, which the
+	// gripper approaches at bounded speed.
+	Target        r3.Vec
+	TargetOpening float64
 }
 
 // ContactView is one contact as drawn: where it is, its directions at the

@@ -109,10 +109,16 @@ func (r *Runner) run() {
 	defer timer.Stop()
 	next := time.Now()
 	for {
-		if !r.drain() {
+		applied, ok := r.drain()
+		if !ok {
 			return
 		}
 		if r.paused && !r.stepOnce {
+			// Show what the drained commands changed before waiting:
+			// while paused no step will publish it.
+			if applied > 0 {
+				r.publish(nil)
+			}
 			select {
 			case c := <-r.cmds:
 				r.exec(c)
@@ -128,6 +134,7 @@ func (r *Runner) run() {
 		if err != nil {
 			r.paused = true
 			r.message = err.Error()
+			r.lastStats.Error = err.Error()
 			r.publish(nil)
 			continue
 		}
@@ -139,16 +146,18 @@ func (r *Runner) run() {
 	}
 }
 
-// drain applies every queued command; false when asked to stop.
-func (r *Runner) drain() bool {
+// drain applies every queued command and counts them; ok is false when
+// asked to stop.
+func (r *Runner) drain() (applied int, ok bool) {
 	for {
 		select {
 		case <-r.stop:
-			return false
+			return applied, false
 		case c := <-r.cmds:
 			r.exec(c)
+			applied++
 		default:
-			return true
+			return applied, true
 		}
 	}
 }

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"math"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/loop"
+	"softgrasp/physics/rigid"
+	"softgrasp/render"
+	"softgrasp/ui"
+)
+
+// The mouse and keyboard of the 3D view. ImGui's input routing (ui.Input)
+// calls these handlers only for input the panels do not capture:
+//
+//	left drag                 orbit          middle drag   pan
+//	wheel                     zoom           right drag    move the gripper in the view plane
+//	ctrl + right drag         spin the gripper about its axis (shift + wheel too)
+//	ctrl or alt + left click  send the gripper to the clicked point of the object
+//	G jaws, Space run/pause, S step, R reset, H help, F12 screenshot
+//
+// Pointer positions arrive in screen coordinates; the camera works in
+// framebuffer pixels, so every position and motion is multiplied by the
+// platform's pixel scale first.
+
+// Rates of the mouse mapping.
+const (
+	orbitPerPixel = 0.006                     // rad of orbit per pixel dragged
+	spinPerPixel  = 0.01                      // rad of gripper spin per pixel dragged
+	spinPerNotch  = 5 * math.Pi / 180         // rad of gripper spin per wheel notch
+	zoomPerNotch  = 0.9                       // distance factor per wheel notch (forward: closer)
+	pickModifiers = ui.ModControl | ui.ModAlt // with a left click: send the gripper there
+)
+
+// inputMapper turns the 3D view's input into camera motion and physics
+// commands. Gripper motion is summed over a frame and sent once per frame
+// (flush); a motion the command queue refuses is kept and sent with the
+// next one, so a drag is never lost.
+type inputMapper struct {
+	cam   *render.Camera
+	out   ui.Sender
+	state *ui.State
+	scale func() (sx, sy float64)
+	// frame and scene return the newest frame and its scene (nil before
+	// the first); screenshot asks for a PNG of the next frame.
+	frame      func() *loop.Frame
+	scene      func() *loop.Scene
+	screenshot func()
+
+	move    r3.Vec  // gripper motion not yet sent, m
+	spin    float64 // gripper spin not yet sent, rad
+	picking bool    // the left button went down for a pick, not an orbit
+}
+
+func newInputMapper(cam *render.Camera, out ui.Sender, state *ui.State, scale func() (float64, float64)) *inputMapper {
+	none := func() {}
+	return &inputMapper{cam: cam, out: out, state: state, scale: scale,
+		frame: func() *loop.Frame { return nil }, scene: func() *loop.Scene { return nil }, screenshot: none}
+}
+
+// handlers returns the hooks for ui.Platform.SetHandlers.
+func (m *inputMapper) handlers() ui.Handlers {
+	return ui.Handlers{MouseButton: m.button, CursorMove: m.cursor, Scroll: m.scroll, Key: m.key}
+}
+
+func (m *inputMapper) button(b ui.MouseButton, a ui.Action, p ui.Pointer) {
+	if b != ui.MouseLeft {
+		return
+	}
+	if a == ui.Press && p.Mods&pickModifiers != 0 {
+		m.picking = true
+		m.pick(p)
+		return
+	}
+	if a == ui.Release {
+		m.picking = false
+	}
+}
+
+func (m *inputMapper) cursor(p ui.Pointer) {
+	sx, sy := m.scale()
+	dx, dy := p.DX*sx, p.DY*sy
+	switch {
+	case p.Down[ui.MouseRight] && p.Mods&ui.ModControl != 0:
+		m.spin += dx * spinPerPixel
+	case p.Down[ui.MouseRight]:
+		m.move = r3.Add(m.move, m.cam.ViewPlaneDelta(dx, dy, m.gripperPosition()))
+	case p.Down[ui.MouseMiddle]:
+		m.cam.Pan(dx, dy)
+	case p.Down[ui.MouseLeft] && !m.picking:
+		// Dragging right turns the scene with the pointer: the eye moves
+		// the other way about the target.
+		m.cam.Orbit(-dx*orbitPerPixel, dy*orbitPerPixel)
+	}
+}
+
+func (m *inputMapper) scroll(dx, dy float64, p ui.Pointer) {
+	if p.Mods&ui.ModShift != 0 {
+		// Some platforms turn shift + wheel into a horizontal scroll.
+		m.spin += (dy + dx) * spinPerNotch
+		return
+	}
+	m.cam.Zoom(math.Pow(zoomPerNotch, dy))
+}
+
+func (m *inputMapper) key(k ui.Key, a ui.Action, _ ui.Mods) {
+	if a != ui.Press {
+		return
+	}
+	switch glfw.Key(k) {
+	case glfw.KeyG:
+		_ = m.state.ToggleJaws(m.out)
+	case glfw.KeySpace:
+		_ = m.state.TogglePause(m.out)
+	case glfw.KeyS:
+		_ = m.state.SingleStep(m.out)
+	case glfw.KeyR:
+		_ = m.state.Reset(m.out)
+	case glfw.KeyH, glfw.KeyF1:
+		m.state.ToggleHelp()
+	case glfw.KeyF12:
+		m.screenshot()
+	}
+}
+
+// flush sends the gripper motion summed since the last frame.
+func (m *inputMapper) flush() {
+	if m.move != (r3.Vec{}) && m.out.Send(loop.MoveGripper{Delta: m.move}) {
+		m.move = r3.Vec{}
+	}
+	if m.spin != 0 && m.out.Send(loop.SpinGripper{Angle: m.spin}) {
+		m.spin = 0
+	}
+}
+
+// gripperPosition is the depth reference of the view-plane drag: the
+// gripper's target (where the drag is taking it), or the camera's target
+// in a scene without a gripper.
+func (m *inputMapper) gripperPosition() r3.Vec {
+	if f := m.frame(); f != nil && f.Gripper.Present {
+		return r3.Add(f.Gripper.Target, m.move)
+	}
+	return m.cam.Target
+}
+
+// pick casts the pointer's ray at the soft surface of the newest frame
+// and sends the gripper to the nearest hit, keeping its rotation and its
+// target opening.
+func (m *inputMapper) pick(p ui.Pointer) {
+	f, sc := m.frame(), m.scene()
+	if f == nil || sc == nil || sc.Version != f.SceneVersion || !f.Gripper.Present {
+		return
+	}
+	sx, sy := m.scale()
+	w, h := m.cam.Viewport()
+	origin, dir := m.cam.Ray(p.X*sx, p.Y*sy, w, h)
+	hit, ok := pickSurface(origin, dir, f.Surface, sc.SurfaceTris)
+	if !ok {
+		return
+	}
+	target := rigid.Pose{Position: hit, Rotation: f.Gripper.Rotation}
+	_ = m.out.Send(loop.SetGripperTarget{Target: target, Opening: f.Gripper.TargetOpening})
+}

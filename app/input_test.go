@@ -1,0 +1,296 @@
+package main
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/loop"
+	"softgrasp/physics/scenario"
+	"softgrasp/render"
+	"softgrasp/ui"
+)
+
+// recorder is a ui.Sender that records commands, or refuses them like a
+// full queue.
+type recorder struct {
+	cmds   []loop.Command
+	refuse bool
+}
+
+func (r *recorder) Send(c loop.Command) bool {
+	if r.refuse {
+		return false
+	}
+	r.cmds = append(r.cmds, c)
+	return true
+}
+
+// cubeSurface is a closed axis-aligned cube [lo, hi]³ as twelve outward
+// triangles.
+func cubeSurface(lo, hi float32) ([]float32, []uint32) {
+	var pos []float32
+	for i := 0; i < 8; i++ {
+		c := func(bit int) float32 {
+			if i&bit != 0 {
+				return hi
+			}
+			return lo
+		}
+		pos = append(pos, c(1), c(2), c(4))
+	}
+	tris := []uint32{
+		0, 2, 1, 1, 2, 3, // z = lo
+		4, 5, 6, 5, 7, 6, // z = hi
+		0, 1, 4, 1, 5, 4, // y = lo
+		2, 6, 3, 3, 6, 7, // y = hi
+		0, 4, 2, 2, 4, 6, // x = lo
+		1, 3, 5, 3, 7, 5, // x = hi
+	}
+	return pos, tris
+}
+
+func TestPickSurfaceFindsTheNearestFace(t *testing.T) {
+	pos, tris := cubeSurface(-1, 1)
+	rng := rand.New(rand.NewSource(11))
+	for i := 0; i < 200; i++ {
+		// A ray from far outside through a random point inside the cube
+		// enters through the face nearest to its origin along the ray.
+		inside := r3.Vec{X: rng.Float64()*1.8 - 0.9, Y: rng.Float64()*1.8 - 0.9, Z: rng.Float64()*1.8 - 0.9}
+		dir := r3.Unit(r3.Vec{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()})
+		origin := r3.Sub(inside, r3.Scale(10, dir))
+		hit, ok := pickSurface(origin, dir, pos, tris)
+		if !ok {
+			t.Fatalf("ray %d through an inside point missed the cube", i)
+		}
+		// The entry point lies on the surface (one coordinate at ±1) and is
+		// the smallest t at which the ray is inside the slab of every axis.
+		tEntry := math.Inf(-1)
+		for _, c := range []struct{ o, d float64 }{{origin.X, dir.X}, {origin.Y, dir.Y}, {origin.Z, dir.Z}} {
+			t0, t1 := (-1-c.o)/c.d, (1-c.o)/c.d
+			tEntry = math.Max(tEntry, math.Min(t0, t1))
+		}
+		want := r3.Add(origin, r3.Scale(tEntry, dir))
+		if d := r3.Norm(r3.Sub(hit, want)); d > 1e-6 {
+			t.Fatalf("ray %d: hit %v, slab entry point %v (off by %g)", i, hit, want, d)
+		}
+	}
+}
+
+func TestPickSurfaceMisses(t *testing.T) {
+	pos, tris := cubeSurface(-1, 1)
+	tests := []struct {
+		name        string
+		origin, dir r3.Vec
+	}{
+		{"pointing away", r3.Vec{Z: 5}, r3.Vec{Z: 1}},
+		{"passing beside", r3.Vec{X: 3, Z: 5}, r3.Vec{Z: -1}},
+		{"parallel above the top", r3.Vec{X: -5, Z: 1.5}, r3.Vec{X: 1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if hit, ok := pickSurface(tc.origin, tc.dir, pos, tris); ok {
+				t.Fatalf("hit %v, want a miss", hit)
+			}
+		})
+	}
+	// A ray in a triangle's own plane is parallel to it: no hit.
+	if _, ok := rayTriangle(r3.Vec{X: -1, Y: 0.2}, r3.Vec{X: 1}, r3.Vec{}, r3.Vec{X: 1}, r3.Vec{Y: 1}); ok {
+		t.Fatal("a ray in the triangle's plane hit it")
+	}
+	bad := []uint32{0, 1, 99}
+	if _, ok := pickSurface(r3.Vec{Z: 5}, r3.Vec{Z: -1}, pos, bad); ok {
+		t.Fatal("a triangle with an index out of range was hit")
+	}
+}
+
+// mapperFixture is an input mapper on a 800×600 camera with a gripper at
+// the camera's target.
+func mapperFixture(scale float64) (*inputMapper, *recorder, *loop.Frame) {
+	cam := render.NewCamera(r3.Vec{Z: 0.03}, 0.2)
+	cam.SetViewport(800, 600)
+	out := &recorder{}
+	state := ui.NewState(scenario.DefaultConfig(scenario.GraspRotate), 1)
+	m := newInputMapper(cam, out, state, func() (float64, float64) { return scale, scale })
+	f := &loop.Frame{SceneVersion: 1}
+	f.Gripper = loop.GripperView{Present: true, Target: r3.Vec{Z: 0.03}, Rotation: r3.Rotation{Real: 1}, TargetOpening: 0.05}
+	m.frame = func() *loop.Frame { return f }
+	return m, out, f
+}
+
+// drag moves the pointer by (dx, dy) screen units in steps with the
+// given button held.
+func drag(m *inputMapper, b ui.MouseButton, mods ui.Mods, dx, dy float64, steps int) {
+	p := ui.Pointer{X: 400, Y: 300, Mods: mods}
+	p.Down[b] = true
+	for i := 0; i < steps; i++ {
+		p.DX, p.DY = dx/float64(steps), dy/float64(steps)
+		p.X, p.Y = p.X+p.DX, p.Y+p.DY
+		m.cursor(p)
+	}
+}
+
+func TestRightDragMovesTheGripperInTheViewPlane(t *testing.T) {
+	tests := []struct {
+		name     string
+		scale    float64
+		dx, dy   float64
+		alongRgt float64 // sign of the motion along the camera's right
+		alongUp  float64 // and up
+	}{
+		{"right", 1, 40, 0, 1, 0},
+		{"up", 1, 0, -30, 0, 1},
+		{"left and down on a high-DPI screen", 2, -20, 10, -1, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, out, f := mapperFixture(tc.scale)
+			want := m.cam.ViewPlaneDelta(tc.dx*tc.scale, tc.dy*tc.scale, f.Gripper.Target)
+			drag(m, ui.MouseRight, 0, tc.dx, tc.dy, 4)
+			m.flush()
+			c, ok := out.cmds[0].(loop.MoveGripper)
+			if len(out.cmds) != 1 || !ok {
+				t.Fatalf("a drag sent %v, want one MoveGripper per frame", out.cmds)
+			}
+			if d := r3.Norm(r3.Sub(c.Delta, want)); d > 1e-12 {
+				t.Fatalf("moved %v, want %v", c.Delta, want)
+			}
+			_, right, up := m.cam.Basis()
+			if r, u := r3.Dot(c.Delta, right), r3.Dot(c.Delta, up); !sameSign(r, tc.alongRgt) || !sameSign(u, tc.alongUp) {
+				t.Fatalf("moved %g along right and %g along up, want signs %g and %g", r, u, tc.alongRgt, tc.alongUp)
+			}
+		})
+	}
+}
+
+// sameSign compares signs, with 0 meaning "about zero".
+func sameSign(v, sign float64) bool {
+	if sign == 0 {
+		return math.Abs(v) < 1e-9
+	}
+	return v*sign > 0
+}
+
+func TestRefusedGripperMotionIsResent(t *testing.T) {
+	m, out, _ := mapperFixture(1)
+	out.refuse = true
+	drag(m, ui.MouseRight, 0, 10, 0, 1)
+	m.flush()
+	drag(m, ui.MouseRight, 0, 10, 0, 1)
+	out.refuse = false
+	m.flush()
+	if len(out.cmds) != 1 {
+		t.Fatalf("sent %v, want one move carrying both frames' motion", out.cmds)
+	}
+	want := 2 * r3.Norm(m.cam.ViewPlaneDelta(10, 0, r3.Vec{Z: 0.03}))
+	if got := r3.Norm(out.cmds[0].(loop.MoveGripper).Delta); math.Abs(got-want) > 1e-3*want {
+		t.Fatalf("resent %g m, want the refused and the new motion, %g m", got, want)
+	}
+}
+
+func TestSpinGestures(t *testing.T) {
+	m, out, _ := mapperFixture(1)
+	drag(m, ui.MouseRight, ui.ModControl, 30, 0, 3)
+	m.flush()
+	m.scroll(0, -2, ui.Pointer{Mods: ui.ModShift})
+	m.flush()
+	want := []float64{30 * spinPerPixel, -2 * spinPerNotch}
+	if len(out.cmds) != len(want) {
+		t.Fatalf("sent %v, want two spins", out.cmds)
+	}
+	for i, w := range want {
+		c, ok := out.cmds[i].(loop.SpinGripper)
+		if !ok || math.Abs(c.Angle-w) > 1e-12 {
+			t.Fatalf("command %d = %#v, want SpinGripper{%g}", i, out.cmds[i], w)
+		}
+	}
+}
+
+func TestCameraGestures(t *testing.T) {
+	m, out, _ := mapperFixture(1)
+	yaw, pitch := m.cam.Yaw, m.cam.Pitch
+	drag(m, ui.MouseLeft, 0, 50, 20, 5)
+	if m.cam.Yaw >= yaw || m.cam.Pitch <= pitch {
+		t.Fatalf("left drag right and down: yaw %g → %g, pitch %g → %g; want the yaw down and the pitch up", yaw, m.cam.Yaw, pitch, m.cam.Pitch)
+	}
+	target := m.cam.Target
+	drag(m, ui.MouseMiddle, 0, 30, 0, 3)
+	_, right, _ := m.cam.Basis()
+	if moved := r3.Dot(r3.Sub(m.cam.Target, target), right); moved >= 0 {
+		t.Fatalf("middle drag right moved the target %g along right, want it to follow the scene (negative)", moved)
+	}
+	d := m.cam.Distance
+	m.scroll(0, 1, ui.Pointer{})
+	if math.Abs(m.cam.Distance-d*zoomPerNotch) > 1e-12 {
+		t.Fatalf("one wheel notch forward: distance %g → %g, want ×%g", d, m.cam.Distance, zoomPerNotch)
+	}
+	if len(out.cmds) != 0 {
+		t.Fatalf("camera gestures sent %v", out.cmds)
+	}
+}
+
+func TestKeys(t *testing.T) {
+	tests := []struct {
+		key  glfw.Key
+		want loop.Command
+	}{
+		{glfw.KeyG, loop.ToggleJaws{}}, {glfw.KeySpace, loop.TogglePause{}},
+		{glfw.KeyS, loop.SingleStep{}}, {glfw.KeyR, loop.Reset{}},
+	}
+	for _, tc := range tests {
+		m, out, _ := mapperFixture(1)
+		m.key(ui.Key(tc.key), ui.Press, 0)
+		m.key(ui.Key(tc.key), ui.Release, 0)
+		if len(out.cmds) != 1 || out.cmds[0] != tc.want {
+			t.Errorf("key %d sent %v, want [%#v]", tc.key, out.cmds, tc.want)
+		}
+	}
+	m, out, _ := mapperFixture(1)
+	shots := 0
+	m.screenshot = func() { shots++ }
+	m.key(ui.Key(glfw.KeyF12), ui.Press, 0)
+	m.key(ui.Key(glfw.KeyH), ui.Press, 0)
+	if shots != 1 || !m.state.ShowHelp || len(out.cmds) != 0 {
+		t.Fatalf("F12 and H: %d screenshots, help %v, commands %v; want 1, true, none", shots, m.state.ShowHelp, out.cmds)
+	}
+}
+
+func TestModifierClickSendsTheGripperToTheSurface(t *testing.T) {
+	m, out, f := mapperFixture(1)
+	// A 4 cm cube on the floor under the camera's target.
+	pos, tris := cubeSurface(-0.02, 0.02)
+	for i := 2; i < len(pos); i += 3 {
+		pos[i] += 0.02
+	}
+	f.Surface = pos
+	m.scene = func() *loop.Scene { return &loop.Scene{Version: 1, SurfaceTris: tris} }
+	// Aim at the cube's top centre, (0, 0, 0.04).
+	x, y, ok := m.cam.Project(r3.Vec{Z: 0.04})
+	if !ok {
+		t.Fatal("the cube's top is behind the camera")
+	}
+	p := ui.Pointer{X: x, Y: y, Mods: ui.ModControl}
+	p.Down[ui.MouseLeft] = true
+	m.button(ui.MouseLeft, ui.Press, p)
+	drag(m, ui.MouseLeft, ui.ModControl, 40, 0, 2) // no orbit during a pick
+	m.button(ui.MouseLeft, ui.Release, p)
+	if len(out.cmds) != 1 {
+		t.Fatalf("ctrl+click sent %v, want one SetGripperTarget", out.cmds)
+	}
+	c, ok := out.cmds[0].(loop.SetGripperTarget)
+	if !ok {
+		t.Fatalf("sent %T, want SetGripperTarget", out.cmds[0])
+	}
+	if d := r3.Norm(r3.Sub(c.Target.Position, r3.Vec{Z: 0.04})); d > 1e-6 {
+		t.Fatalf("target %v, want the clicked point (0, 0, 0.04)", c.Target.Position)
+	}
+	if c.Opening != f.Gripper.TargetOpening || c.Target.Rotation != f.Gripper.Rotation {
+		t.Fatalf("target %+v changed the rotation or the opening", c)
+	}
+	if m.cam.Yaw != render.NewCamera(r3.Vec{}, 1).Yaw {
+		t.Fatal("the drag after a pick orbited the camera")
+	}
+}

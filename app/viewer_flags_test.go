@@ -1,0 +1,167 @@
+package main
+
+import (
+	"flag"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestViewerFlags(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		inStderr string
+	}{
+		{"negative pace", []string{"-pace", "-1"}, 2, "-pace"},
+		{"negative frames", []string{"-frames", "-2"}, 2, "-frames"},
+		{"tiny window", []string{"-width", "10"}, 2, "-width"},
+		{"unknown scheme", []string{"-scheme", "quick"}, 2, "-scheme"},
+		{"bad friction", []string{"-mu", "-1"}, 2, "-mu"},
+		{"headless-only flag", []string{"-steps", "5"}, 2, "-steps"},
+		{"stray argument", []string{"extra"}, 2, "extra"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			code := runViewer(tc.args, &stdout, &stderr)
+			if code != tc.code || !strings.Contains(stderr.String(), tc.inStderr) {
+				t.Fatalf("exit %d, stderr %q; want %d and a message naming %s", code, stderr.String(), tc.code, tc.inStderr)
+			}
+			if n := strings.Count(strings.TrimSpace(stderr.String()), "\n"); n != 0 {
+				t.Fatalf("the error takes %d lines, want one: %q", n+1, stderr.String())
+			}
+		})
+	}
+}
+
+func TestViewerHelpListsSceneAndWindowFlags(t *testing.T) {
+	var stdout, stderr strings.Builder
+	if code := runViewer([]string{"-h"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("-h exit %d", code)
+	}
+	help := stdout.String()
+	for _, want := range []string{"-scenario", "-scheme", "-dofs", "-mesh", "-omega", "-mu", "-newton", "-dt", "-pace", "-frames", "-screenshot", "-width", "-height"} {
+		if !strings.Contains(help, want+" ") && !strings.Contains(help, want+"\n") {
+			t.Errorf("viewer help lacks %s", want)
+		}
+	}
+	for _, banned := range []string{"-csv", "-json", "-steps"} {
+		if strings.Contains(help, banned+" ") {
+			t.Errorf("viewer help offers the headless-only %s", banned)
+		}
+	}
+}
+
+func TestViewerFlagsBuildTheHeadlessConfig(t *testing.T) {
+	args := []string{"-scenario", "drop", "-scheme", "standard", "-dofs", "600", "-mu", "0.3", "-newton", "3", "-dt", "0.005", "-omega", "2"}
+	var v viewerFlags
+	vfs := newFlagSet("v")
+	v.register(vfs)
+	var h headlessFlags
+	hfs := newFlagSet("h")
+	h.register(hfs)
+	if err := vfs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	if err := hfs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	opt, err := v.options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := h.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.config != want {
+		t.Fatalf("viewer config %+v differs from the headless one %+v for the same flags", opt.config, want)
+	}
+}
+
+func TestNoDisplayIsOneLine(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	var stdout, stderr strings.Builder
+	code := runViewer(nil, &stdout, &stderr)
+	want := `softgrasp: no display (DISPLAY is not set); run "softgrasp headless" for the simulation without a window` + "\n"
+	if code != 1 || stderr.String() != want {
+		t.Fatalf("exit %d, stderr %q; want 1 and %q", code, stderr.String(), want)
+	}
+}
+
+func TestUnreachableDisplayIsOneLine(t *testing.T) {
+	t.Setenv("DISPLAY", ":54321")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	var stdout, stderr strings.Builder
+	var code int
+	onMain(func() { code = runViewer([]string{"-dofs", "300"}, &stdout, &stderr) })
+	msg := stderr.String()
+	if code != 1 || !strings.Contains(msg, `no display (cannot open DISPLAY=":54321")`) || strings.Count(msg, "\n") != 1 {
+		t.Fatalf("exit %d, stderr %q; want 1 and one line naming the display", code, msg)
+	}
+}
+
+func TestScreenshotFlag(t *testing.T) {
+	if missingDisplay() != "" {
+		t.Skip("no display")
+	}
+	path := t.TempDir() + "/shot.png"
+	var code int
+	var stdout, stderr strings.Builder
+	onMain(func() {
+		code = runViewer([]string{"-frames", "3", "-screenshot", path, "-dofs", "300", "-width", "640", "-height", "400"}, &stdout, &stderr)
+	})
+	if strings.Contains(stderr.String(), "no display") {
+		t.Skipf("no display: %s", stderr.String())
+	}
+	if code != 0 {
+		t.Fatalf("exit code %d, stderr %q", code, stderr.String())
+	}
+	img, err := readPNG(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 640 || b.Dy() != 400 {
+		t.Fatalf("screenshot is %d×%d, want the 640×400 window", b.Dx(), b.Dy())
+	}
+	if colours := distinctColours(img, 16); colours < 16 {
+		t.Fatalf("the screenshot has %d colours: nothing was drawn", colours)
+	}
+}
+
+func readPNG(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return png.Decode(f)
+}
+
+// distinctColours counts the distinct colours of img, up to limit.
+func distinctColours(img image.Image, limit int) int {
+	seen := map[[3]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			seen[[3]uint32{r, g, bl}] = true
+			if len(seen) >= limit {
+				return len(seen)
+			}
+		}
+	}
+	return len(seen)
+}
+
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/inkyblackness/imgui-go/v4"
+
+	"softgrasp/physics/loop"
+	"softgrasp/physics/sparse"
+	"softgrasp/render"
+	"softgrasp/ui"
+)
+
+// viewer is the interactive application: the window and its renderers on
+// the main thread, the physics loop on its own goroutine, and between
+// them only frames (acquired, never waited for) and commands (sent,
+// never blocking).
+type viewer struct {
+	opt      viewerOptions
+	stdout   io.Writer
+	platform *ui.Platform
+	renderer *render.Renderer
+	imgui    *ui.ImGuiRenderer
+	runner   *loop.Runner
+	cam      *render.Camera
+	state    *ui.State
+	input    *inputMapper
+
+	frame    *loop.Frame // newest acquired frame, ours until the next Acquire
+	version  uint64      // Scene version the renderer holds
+	kind     string      // scenario the camera was framed for
+	shotPath string      // screenshot asked by F12, written at the next frame
+	limiter  frameLimiter
+}
+
+// newViewer opens the window, creates the renderers and starts the
+// physics loop. Without a display it returns ui.ErrNoDisplay (wrapped).
+func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
+	v = &viewer{opt: opt, stdout: stdout, limiter: frameLimiter{fps: opt.maxFPS}}
+	defer func() {
+		if err != nil {
+			v.close()
+			v = nil
+		}
+	}()
+	v.platform, err = ui.NewPlatform(ui.Config{Title: "softgrasp", Width: opt.width, Height: opt.height, VSync: opt.vsync})
+	if err != nil {
+		return v, err
+	}
+	ui.ApplyStyle()
+	if v.renderer, err = render.New(); err != nil {
+		return v, err
+	}
+	if v.imgui, err = ui.NewImGuiRenderer(); err != nil {
+		return v, err
+	}
+	// OpenBLAS threads wait for work by spinning: on a machine with few
+	// cores they would take the render loop's core and stall both sides.
+	// Leave one core to the renderer.
+	sparse.SetBLASThreads(runtime.NumCPU() - 1)
+	if v.runner, err = loop.Start(opt.config, loop.Options{Pace: opt.pace}); err != nil {
+		return v, fmt.Errorf("build the scene: %w", err)
+	}
+	v.cam = render.NewCamera(homeTarget, homeDistance)
+	v.state = ui.NewState(opt.config, opt.pace)
+	v.state.Display = displayFromOptions(render.DefaultOptions())
+	v.input = newInputMapper(v.cam, v.runner, v.state, v.platform.PixelScale)
+	v.input.frame = func() *loop.Frame { return v.frame }
+	v.input.scene = v.runner.Scene
+	v.input.screenshot = v.requestScreenshot
+	v.platform.SetHandlers(v.input.handlers())
+	return v, nil
+}
+
+// close stops the physics loop and frees the GL objects and the window.
+func (v *viewer) close() {
+	if v.runner != nil {
+		v.runner.Stop()
+		v.runner = nil
+	}
+	if v.imgui != nil {
+		v.imgui.Dispose()
+		v.imgui = nil
+	}
+	if v.renderer != nil {
+		v.renderer.Delete()
+		v.renderer = nil
+	}
+	if v.platform != nil {
+		v.platform.Dispose()
+		v.platform = nil
+	}
+}
+
+// run renders until the window closes, or for -frames frames (and until
+// -shot-time), writing -screenshot from the last one.
+func (v *viewer) run() error {
+	for n := 1; !v.platform.ShouldClose(); n++ {
+		last := v.opt.frames > 0 && n >= v.opt.frames && v.reachedShotTime()
+		img, err := v.renderFrame(last && v.opt.screenshot != "")
+		if err != nil {
+			return err
+		}
+		if img != nil {
+			return render.SavePNG(v.opt.screenshot, img)
+		}
+		if last {
+			return nil
+		}
+		v.limiter.wait()
+	}
+	return nil
+}
+
+// reachedShotTime reports whether the last frame is at or past -shot-time
+// (or can no longer get there: the loop is paused).
+func (v *viewer) reachedShotTime() bool {
+	return v.frame == nil || v.frame.Time >= v.opt.shotTime || v.frame.Stats.Paused
+}
+
+// renderFrame runs one iteration of the render loop: poll and route the
+// input (3D handlers get what ImGui does not capture), take the newest
+// frame, draw the 3D view and the panels, and present. With shot set it
+// returns the back buffer read before the swap.
+func (v *viewer) renderFrame(shot bool) (*image.RGBA, error) {
+	v.platform.PollEvents()
+	v.platform.NewFrame()
+	if err := v.acquire(); err != nil {
+		return nil, err
+	}
+	v.input.flush()
+	if v.state.Display.TakeCameraReset() {
+		v.cam.Reset()
+	}
+	w, h := v.platform.FramebufferSize()
+	if err := v.draw(w, h); err != nil {
+		return nil, err
+	}
+	ui.DrawPanels(v.state, v.frame, v.runner)
+	imgui.Render()
+	dw, dh := v.platform.DisplaySize()
+	v.imgui.Render([2]float32{float32(dw), float32(dh)}, [2]float32{float32(w), float32(h)}, imgui.RenderedDrawData())
+	img, err := v.readBack(shot, w, h)
+	v.platform.SwapBuffers()
+	v.state.RenderFPS = float64(imgui.CurrentIO().Framerate())
+	return img, err
+}
+
+// acquire takes the newest frame and, when it belongs to a new scene,
+// hands the scene to the renderer (and frames the camera on a new
+// scenario).
+func (v *viewer) acquire() error {
+	f, fresh := v.runner.Acquire()
+	v.frame = f
+	if f.SceneVersion != v.version {
+		sc := v.runner.Scene()
+		if err := v.renderer.SetScene(sc); err != nil {
+			return err
+		}
+		v.version = sc.Version
+		if kind := string(f.Config.Kind); kind != v.kind {
+			v.kind = kind
+			frameCamera(v.cam, sc)
+		}
+	}
+	v.state.Observe(f, fresh)
+	return nil
+}
+
+// draw renders the 3D view. A frame whose scene the renderer does not hold
+// yet (a reset between Scene and Acquire) is skipped: the scene at rest is
+// drawn for that one frame.
+func (v *viewer) draw(w, h int) error {
+	if w <= 0 || h <= 0 {
+		return nil // minimised
+	}
+	opt := renderOptions(v.state.Display)
+	err := v.renderer.Draw(v.frame, v.cam, opt, w, h)
+	if errors.Is(err, render.ErrSceneMismatch) {
+		err = v.renderer.Draw(nil, v.cam, opt, w, h)
+	}
+	lo, hi, label := v.renderer.LegendRange()
+	v.state.Legend = ui.Legend{Lo: lo, Hi: hi, Label: label}
+	return err
+}
+
+// readBack reads the back buffer when a screenshot is due (shot, or F12)
+// and writes the F12 one to its file.
+func (v *viewer) readBack(shot bool, w, h int) (*image.RGBA, error) {
+	if !shot && v.shotPath == "" {
+		return nil, nil
+	}
+	img, err := render.Screenshot(w, h)
+	if err != nil {
+		return nil, err
+	}
+	if v.shotPath != "" {
+		if err := render.SavePNG(v.shotPath, img); err != nil {
+			fmt.Fprintln(v.stdout, "softgrasp:", err)
+		} else {
+			fmt.Fprintln(v.stdout, "softgrasp: wrote", v.shotPath)
+		}
+		v.shotPath = ""
+	}
+	return img, nil
+}
+
+// requestScreenshot asks for the next frame to be written to a PNG named
+// after the time, in the working directory.
+func (v *viewer) requestScreenshot() {
+	v.shotPath = "softgrasp-" + time.Now().Format("20060102-150405.000") + ".png"
+}
+
+// frameLimiter caps the render loop's rate so that a display without
+// vsync (Xvfb) does not take the CPU the physics goroutine needs.
+type frameLimiter struct {
+	fps  float64
+	next time.Time
+}
+
+// wait sleeps until the next frame is due; a loop that falls behind does
+// not try to catch up.
+func (l *frameLimiter) wait() {
+	if l.fps <= 0 {
+		return
+	}
+	now := time.Now()
+	period := time.Duration(float64(time.Second) / l.fps)
+	if l.next.Before(now) {
+		l.next = now
+	}
+	time.Sleep(l.next.Sub(now))
+	l.next = l.next.Add(period)
+}

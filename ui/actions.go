@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"softgrasp/physics"
+	"softgrasp/physics/loop"
+	"softgrasp/physics/scenario"
+)
+
+// The actions behind the panels' buttons and the keyboard shortcuts. Each
+// validates what it can, sends one command and records a refusal for the
+// panels to show (ActionError); the panels and the application's key
+// handler call the same methods, so that a test of an action tests the
+// button too.
+
+// act sends c and records the outcome.
+func (s *State) act(out Sender, c loop.Command) error {
+	if err := send(out, c); err != nil {
+		s.actionErr = err.Error()
+		return err
+	}
+	s.actionErr = ""
+	return nil
+}
+
+// refuse records and returns a validation error.
+func (s *State) refuse(err error) error {
+	s.actionErr = err.Error()
+	return err
+}
+
+// TogglePause runs or pauses the simulation.
+func (s *State) TogglePause(out Sender) error { return s.act(out, loop.TogglePause{}) }
+
+// SingleStep pauses and advances one step.
+func (s *State) SingleStep(out Sender) error { return s.act(out, loop.SingleStep{}) }
+
+// Reset rebuilds the running scene from its configuration and runs it.
+func (s *State) Reset(out Sender) error { return s.act(out, loop.Reset{}) }
+
+// PaceOption is one choice of the real-time factor.
+type PaceOption struct {
+	Label  string
+	Factor float64 // 0: as fast as possible
+}
+
+// PaceOptions are the real-time factors the Simulation panel offers.
+func PaceOptions() []PaceOption {
+	return []PaceOption{{"1 (real time)", 1}, {"1/2", 0.5}, {"1/4", 0.25}, {"1/10", 0.1}, {"as fast as possible", 0}}
+}
+
+// SetPace asks the loop to pace its steps to factor × wall time.
+func (s *State) SetPace(factor float64, out Sender) error {
+	if math.IsNaN(factor) || factor < 0 || factor > 100 {
+		return s.refuse(fmt.Errorf("real-time factor %g is out of range: must be in [0, 100] (0 = as fast as possible)", factor))
+	}
+	if err := s.act(out, loop.SetPace{RealtimeFactor: factor}); err != nil {
+		return err
+	}
+	s.Pace = factor
+	return nil
+}
+
+// SetScheme switches the constraint update live: the next step uses it,
+// the scene is not rebuilt.
+func (s *State) SetScheme(scheme physics.Scheme, out Sender) error {
+	set := s.Config.Physics
+	set.Scheme = scheme
+	if err := set.Validate(); err != nil {
+		return s.refuse(fmt.Errorf("scheme: %w", err))
+	}
+	if err := s.act(out, loop.SetSettings{Settings: set}); err != nil {
+		return err
+	}
+	s.Config.Physics = set
+	return nil
+}
+
+// SetSolver switches how A is factored (exact every step, or refreshed
+// in the background) from the next step on.
+func (s *State) SetSolver(solver physics.Solver, out Sender) error {
+	set := s.Config.Physics
+	set.Solver = solver
+	if err := set.Validate(); err != nil {
+		return s.refuse(fmt.Errorf("solver: %w", err))
+	}
+	if err := s.act(out, loop.SetSettings{Settings: set}); err != nil {
+		return err
+	}
+	s.Config.Physics = set
+	return nil
+}
+
+// SetScenario rebuilds the scene as another scenario with the working
+// settings.
+func (s *State) SetScenario(kind scenario.Kind, out Sender) error {
+	cfg := s.Config
+	cfg.Kind = kind
+	return s.rebuild(cfg, out)
+}
+
+// SetObject rebuilds the scene with another procedural object (and no
+// mesh file).
+func (s *State) SetObject(obj scenario.Object, out Sender) error {
+	cfg := s.Config
+	cfg.Object, cfg.MeshFile = obj, ""
+	return s.rebuild(cfg, out)
+}
+
+// SetMeshFileText records the mesh-file field's text as typed.
+func (s *State) SetMeshFileText(path string) { s.meshFile = path }
+
+// MeshFileText returns the mesh-file field's text.
+func (s *State) MeshFileText() string { return s.meshFile }
+
+// LoadMesh rebuilds the scene with the mesh file of the field ("" goes
+// back to the procedural object). Whether the file loads is known only
+// when the physics loop builds it: a failure comes back in the frame's
+// message and the running scene stays.
+func (s *State) LoadMesh(out Sender) error {
+	cfg := s.Config
+	cfg.MeshFile = strings.TrimSpace(s.meshFile)
+	return s.rebuild(cfg, out)
+}
+
+func (s *State) rebuild(cfg scenario.Config, out Sender) error {
+	if err := cfg.Validate(); err != nil {
+		return s.refuse(fmt.Errorf("scene: %w", err))
+	}
+	if err := s.act(out, loop.SetScene{Config: cfg}); err != nil {
+		return err
+	}
+	s.Config = cfg
+	return nil
+}
+
+// ToggleJaws closes open jaws or opens closed ones (manual mode).
+func (s *State) ToggleJaws(out Sender) error { return s.act(out, loop.ToggleJaws{}) }
+
+// MaxOpening bounds the opening the Gripper panel offers (m), within the
+// physics loop's own bound of 0.2 m.
+const MaxOpening = 0.08
+
+// SetOpening sets the gripper's target opening (m, manual mode).
+func (s *State) SetOpening(opening float64, out Sender) error {
+	if math.IsNaN(opening) || opening < 0 || opening > MaxOpening {
+		return s.refuse(fmt.Errorf("opening %g mm is out of range: must be in [0, %g] mm", 1e3*opening, 1e3*MaxOpening))
+	}
+	return s.act(out, loop.SetOpening{Opening: opening})
+}
+
+// SpinGripper turns the gripper's target about its own axis (rad).
+func (s *State) SpinGripper(angle float64, out Sender) error {
+	if math.IsNaN(angle) || math.IsInf(angle, 0) {
+		return s.refuse(fmt.Errorf("spin angle %g is not finite", angle))
+	}
+	return s.act(out, loop.SpinGripper{Angle: angle})
+}
+
+// RunScript starts the scripted grasp-and-rotate sequence from where the
+// gripper is; Manual hands the gripper back to the mouse and panels.
+func (s *State) RunScript(out Sender) error { return s.act(out, loop.RunScript{}) }
+func (s *State) Manual(out Sender) error    { return s.act(out, loop.StopScript{}) }
+
+// Dismiss hides the frame message msg until another one arrives, and
+// the last refused action.
+func (s *State) Dismiss(msg string) { s.dismissed, s.actionErr = msg, "" }

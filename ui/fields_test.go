@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"softgrasp/physics"
+	"softgrasp/physics/loop"
+	"softgrasp/physics/scenario"
+)
+
+func newTestState() (*State, *capture) {
+	return NewState(scenario.DefaultConfig(scenario.GraspRotate), 1), &capture{}
+}
+
+func TestCommitFieldRejectsBadValues(t *testing.T) {
+	tests := []struct {
+		name    string
+		field   FieldID
+		text    string
+		wantErr string
+	}{
+		{"h zero", FieldTimeStep, "0", "TimeStep"},
+		{"h words", FieldTimeStep, "ten", "not a number"},
+		{"h NaN", FieldTimeStep, "NaN", "TimeStep"},
+		{"K zero", FieldNewton, "0", "NewtonIterations"},
+		{"K fraction", FieldNewton, "1.5", "whole number"},
+		{"Newton tol negative", FieldNewtonTol, "-1e-3", "NewtonTolerance"},
+		{"PGS zero", FieldPGS, "0", "PGSIterations"},
+		{"PGS tol one", FieldPGSTol, "1", "PGSTolerance"},
+		{"mu negative", FieldFriction, "-0.1", "Friction"},
+		{"E zero", FieldYoung, "0", "YoungModulus"},
+		{"nu half", FieldPoisson, "0.5", "PoissonRatio"},
+		{"DOFs too few", FieldDOFs, "10", "TargetDOFs"},
+		{"omega too fast", FieldOmega, "1000", "Omega"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, out := newTestState()
+			before := s.Config
+			err := s.CommitField(tc.field, tc.text, out)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("CommitField(%q) = %v, want an error naming %s", tc.text, err, tc.wantErr)
+			}
+			if len(out.cmds) != 0 {
+				t.Fatalf("a refused value sent %v", out.cmds)
+			}
+			if s.Config != before {
+				t.Fatal("a refused value changed the working configuration")
+			}
+			if text, shown := s.FieldText(tc.field); text != tc.text || shown != err.Error() {
+				t.Fatalf("field shows %q with error %q, want the typed text and %q", text, shown, err)
+			}
+		})
+	}
+}
+
+func TestCommitFieldSendsTheEditedSettings(t *testing.T) {
+	tests := []struct {
+		field FieldID
+		text  string
+		edit  func(s *physics.Settings)
+	}{
+		{FieldTimeStep, "2.5", func(s *physics.Settings) { s.TimeStep = 0.0025 }},
+		{FieldNewton, "3", func(s *physics.Settings) { s.NewtonIterations = 3 }},
+		{FieldNewtonTol, "0", func(s *physics.Settings) { s.NewtonTolerance = 0 }},
+		{FieldPGS, "50", func(s *physics.Settings) { s.PGSIterations = 50 }},
+		{FieldPGSTol, "1e-4", func(s *physics.Settings) { s.PGSTolerance = 1e-4 }},
+		{FieldFriction, " 0.3 ", func(s *physics.Settings) { s.Friction = 0.3 }},
+		{FieldYoung, "120", func(s *physics.Settings) { s.Material.YoungModulus = 120e3 }},
+		{FieldPoisson, "0.3", func(s *physics.Settings) { s.Material.PoissonRatio = 0.3 }},
+		{FieldDOFs, "900", func(s *physics.Settings) { s.TargetDOFs = 900 }},
+	}
+	for _, tc := range tests {
+		t.Run(fieldItemNames[tc.field], func(t *testing.T) {
+			s, out := newTestState()
+			want := physics.DefaultSettings()
+			tc.edit(&want)
+			if err := s.CommitField(tc.field, tc.text, out); err != nil {
+				t.Fatalf("CommitField(%q): %v", tc.text, err)
+			}
+			c, ok := out.only(t).(loop.SetSettings)
+			if !ok {
+				t.Fatalf("sent %T, want loop.SetSettings", out.cmds[0])
+			}
+			if c.Settings != want {
+				t.Fatalf("sent %+v, want %+v", c.Settings, want)
+			}
+			if s.Config.Physics != want {
+				t.Fatal("the working configuration does not hold the sent settings")
+			}
+			if _, e := s.FieldText(tc.field); e != "" {
+				t.Fatalf("error %q shown after a valid value", e)
+			}
+		})
+	}
+}
+
+func TestCommitOmegaSendsSetOmega(t *testing.T) {
+	s, out := newTestState()
+	if err := s.CommitField(FieldOmega, "-3.5", out); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := out.only(t).(loop.SetOmega); !ok || c.Omega != -3.5 {
+		t.Fatalf("sent %#v, want loop.SetOmega{Omega: -3.5}", out.cmds[0])
+	}
+}
+
+func TestCommitFieldUnchangedSendsNothing(t *testing.T) {
+	s, out := newTestState()
+	if err := s.CommitField(FieldFriction, "0.8", out); err != nil || len(out.cmds) != 0 {
+		t.Fatalf("committing the current μ: err %v, sent %v; want nothing", err, out.cmds)
+	}
+}
+
+func TestCommitFieldQueueFull(t *testing.T) {
+	s, out := newTestState()
+	out.refuse = true
+	before := s.Config
+	err := s.CommitField(FieldFriction, "0.2", out)
+	if !errors.Is(err, errBusy) {
+		t.Fatalf("CommitField with a full queue: %v, want errBusy", err)
+	}
+	if s.Config != before {
+		t.Fatal("a command that was not sent changed the working configuration")
+	}
+}
+
+func TestFieldsShowTheRunningConfig(t *testing.T) {
+	s, _ := newTestState()
+	cfg := scenario.DefaultConfig(scenario.Drop)
+	cfg.Physics.TimeStep, cfg.Physics.Material.YoungModulus = 0.004, 75e3
+	s.Observe(&loop.Frame{Seq: 1, SceneVersion: 2, Config: cfg}, true)
+	for _, c := range []struct {
+		id   FieldID
+		want string
+	}{{FieldTimeStep, "4"}, {FieldYoung, "75"}, {FieldNewton, "5"}} {
+		if got, _ := s.FieldText(c.id); got != c.want {
+			t.Errorf("field %s shows %q, want %q", fieldItemNames[c.id], got, c.want)
+		}
+	}
+	if s.Config != cfg {
+		t.Fatal("the working copy did not adopt the running configuration")
+	}
+}

@@ -1,0 +1,94 @@
+package ui
+
+import "github.com/inkyblackness/imgui-go/v4"
+
+// Rect is an axis-aligned rectangle in window coordinates (origin
+// top-left, y down), Min inclusive and Max exclusive.
+type Rect struct {
+	Min, Max imgui.Vec2
+}
+
+// Contains reports whether (x, y) lies inside r.
+func (r Rect) Contains(x, y float32) bool {
+	return x >= r.Min.X && x < r.Max.X && y >= r.Min.Y && y < r.Max.Y
+}
+
+// Centre returns the middle of r.
+func (r Rect) Centre() imgui.Vec2 {
+	return imgui.Vec2{X: (r.Min.X + r.Max.X) / 2, Y: (r.Min.Y + r.Max.Y) / 2}
+}
+
+// Empty reports whether r has no area.
+func (r Rect) Empty() bool { return r.Max.X <= r.Min.X || r.Max.Y <= r.Min.Y }
+
+// Layout records where the last frame drew each panel and each tracked
+// widget, so that the application keeps the 3D view's focus clear of the
+// panels and tests can aim synthetic clicks.
+type Layout struct {
+	// Panels maps a panel's title to its window rectangle (the title bar
+	// only when collapsed).
+	Panels map[string]Rect
+	// Items maps a widget's id to its rectangle.
+	Items map[string]Rect
+}
+
+func newLayout() Layout {
+	return Layout{Panels: map[string]Rect{}, Items: map[string]Rect{}}
+}
+
+// Panel names, also the windows' titles.
+const (
+	PanelSimulation = "Simulation"
+	PanelGripper    = "Gripper"
+	PanelStats      = "Stats"
+	PanelDisplay    = "Display"
+	PanelHelp       = "Help"
+	PanelMessage    = "Message"
+)
+
+// Widget ids tracked in Layout.Items.
+const (
+	ItemRunPause       = "run/pause"
+	ItemStep           = "step"
+	ItemReset          = "reset"
+	ItemSchemeFast     = "scheme/fast"
+	ItemSchemeStandard = "scheme/standard"
+	ItemToggleJaws     = "jaws"
+	ItemRunScript      = "grasp and rotate"
+	ItemManual         = "manual"
+	ItemMessageReset   = "message/reset"
+	ItemMessageDismiss = "message/dismiss"
+)
+
+// FieldItem is the Layout.Items id of a numeric field.
+func FieldItem(id FieldID) string {
+	if id < 0 || id >= fieldCount {
+		return ""
+	}
+	return "field/" + fieldItemNames[id]
+}
+
+var fieldItemNames = [fieldCount]string{"h", "K", "newton-tol", "pgs", "pgs-tol", "mu", "E", "nu", "dofs", "omega"}
+
+// trackItem records the rectangle of the last widget drawn.
+func (s *State) trackItem(id string) {
+	s.Layout.Items[id] = Rect{Min: imgui.ItemRectMin(), Max: imgui.ItemRectMax()}
+}
+
+// trackWindow records the rectangle of the current window; call it
+// between Begin and End.
+func (s *State) trackWindow(title string) {
+	pos, size := imgui.WindowPos(), imgui.WindowSize()
+	s.Layout.Panels[title] = Rect{Min: pos, Max: imgui.Vec2{X: pos.X + size.X, Y: pos.Y + size.Y}}
+}
+
+// OverPanel reports whether (x, y) lies inside a panel drawn in the last
+// frame.
+func (s *State) OverPanel(x, y float32) bool {
+	for _, r := range s.Layout.Panels {
+		if r.Contains(x, y) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/inkyblackness/imgui-go/v4"
+
+	"softgrasp/physics/loop"
+	"softgrasp/physics/scenario"
+)
+
+// The Gripper panel: open and close, the squeeze opening, the spin speed
+// ω, the scripted grasp-and-rotate sequence and manual mode.
+
+// SpinStep is the angle of the panel's spin buttons (rad).
+const SpinStep = 15 * math.Pi / 180
+
+var omegaFields = [...]gridField{{FieldOmega, "omega", "spin speed of the grasp-and-rotate script, rad/s (next run)"}}
+
+func drawGripper(s *State, f *loop.Frame, out Sender) {
+	g := &f.Gripper
+	if !g.Present {
+		colouredText(colourDim, "this scene has no gripper")
+		return
+	}
+	mode := "scripted: " + f.Stats.Phase
+	if f.Stats.Phase == string(scenario.PhaseManual) {
+		mode = "manual (mouse and panel)"
+	}
+	imgui.Text(mode)
+	imgui.Text(fmt.Sprintf("centre (%.1f, %.1f, %.1f) mm", 1e3*g.Position.X, 1e3*g.Position.Y, 1e3*g.Position.Z))
+	imgui.Text(fmt.Sprintf("opening %.1f mm -> %.1f mm", 1e3*g.Opening, 1e3*g.TargetOpening))
+	drawGripperButtons(s, out)
+	drawOpeningSlider(s, g, out)
+	drawFieldGrid(s, out, "omega", omegaFields[:])
+	if imgui.Button("spin -15 deg") {
+		_ = s.SpinGripper(-SpinStep, out)
+	}
+	imgui.SameLine()
+	if imgui.Button("spin +15 deg") {
+		_ = s.SpinGripper(SpinStep, out)
+	}
+	colouredText(colourDim, "right drag: move   ctrl+right drag: spin")
+	colouredText(colourDim, "ctrl+click on the object: grasp there")
+}
+
+// drawGripperButtons draws open/close, the scripted sequence and manual
+// mode.
+func drawGripperButtons(s *State, out Sender) {
+	if imgui.ButtonV("Open / close", imgui.Vec2{X: 95}) {
+		_ = s.ToggleJaws(out)
+	}
+	s.trackItem(ItemToggleJaws)
+	tooltip("G: close open jaws to the squeeze opening, open closed ones")
+	imgui.SameLine()
+	if imgui.ButtonV("Grasp and rotate", imgui.Vec2{X: 115}) {
+		_ = s.RunScript(out)
+	}
+	s.trackItem(ItemRunScript)
+	tooltip("scripted: approach, close, lift, spin at omega, hold")
+	imgui.SameLine()
+	if imgui.Button("Manual") {
+		_ = s.Manual(out)
+	}
+	s.trackItem(ItemManual)
+	tooltip("stop the script; the mouse and this panel drive the gripper")
+}
+
+// drawOpeningSlider shows the target opening and sends each change.
+// While the slider is dragged it shows the dragged value, not the
+// frame's, which lags by the steps the command takes to arrive.
+func drawOpeningSlider(s *State, g *loop.GripperView, out Sender) {
+	if !s.openingDrag {
+		s.openingMM = float32(1e3 * g.TargetOpening)
+	}
+	imgui.SetNextItemWidth(150)
+	if imgui.SliderFloatV("opening (mm)", &s.openingMM, 0, 1e3*MaxOpening, "%.1f", imgui.SliderFlagsAlwaysClamp) {
+		_ = s.SetOpening(float64(s.openingMM)*1e-3, out)
+	}
+	s.openingDrag = imgui.IsItemActive()
+	tooltip("target distance between the jaws (manual mode)")
+}

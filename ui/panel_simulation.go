@@ -1,0 +1,207 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/inkyblackness/imgui-go/v4"
+
+	"softgrasp/physics"
+	"softgrasp/physics/loop"
+	"softgrasp/physics/scenario"
+)
+
+// The Simulation panel: run, pause, step and reset; the real-time factor;
+// the scheme as a live toggle; the solver and material parameters; the
+// scenario, object, resolution and mesh file.
+
+func drawSimulation(s *State, f *loop.Frame, out Sender) {
+	drawRunControls(s, f, out)
+	drawPace(s, out)
+	drawSchemeToggle(s, out)
+	imgui.Separator()
+	drawFieldGrid(s, out, "solver", solverFields[:])
+	imgui.Separator()
+	drawScene(s, out)
+}
+
+// drawRunControls draws run/pause, step and reset and the clock.
+func drawRunControls(s *State, f *loop.Frame, out Sender) {
+	label := "Pause###run"
+	if f.Stats.Paused {
+		label = "Run###run"
+	}
+	if imgui.ButtonV(label, imgui.Vec2{X: 70}) {
+		_ = s.TogglePause(out)
+	}
+	s.trackItem(ItemRunPause)
+	tooltip("Space")
+	imgui.SameLine()
+	if imgui.ButtonV("Step", imgui.Vec2{X: 60}) {
+		_ = s.SingleStep(out)
+	}
+	s.trackItem(ItemStep)
+	tooltip("S: one step, then pause")
+	imgui.SameLine()
+	if imgui.ButtonV("Reset", imgui.Vec2{X: 60}) {
+		_ = s.Reset(out)
+	}
+	s.trackItem(ItemReset)
+	tooltip("R: rebuild the scene and run")
+	imgui.Text(fmt.Sprintf("t = %.2f s   step %d   %s", f.Time, f.Seq, f.Stats.Phase))
+}
+
+// drawPace draws the real-time factor choice.
+func drawPace(s *State, out Sender) {
+	opts := PaceOptions()
+	current := "custom"
+	for _, o := range opts {
+		if o.Factor == s.Pace {
+			current = o.Label
+		}
+	}
+	imgui.AlignTextToFramePadding()
+	imgui.Text("real-time factor")
+	imgui.SameLine()
+	imgui.SetNextItemWidth(-1)
+	if imgui.BeginCombo("##pace", current) {
+		for _, o := range opts {
+			if imgui.SelectableV(o.Label, o.Factor == s.Pace, 0, imgui.Vec2{}) {
+				_ = s.SetPace(o.Factor, out)
+			}
+		}
+		imgui.EndCombo()
+	}
+	tooltip("simulated time per wall-clock time the loop aims at")
+}
+
+// drawSchemeToggle draws the fast/standard switch and the exact/async
+// solver switch; both take effect at the next step, without a reset (the
+// Stats panel names the scheme each step ran with).
+func drawSchemeToggle(s *State, out Sender) {
+	imgui.AlignTextToFramePadding()
+	imgui.Text("scheme")
+	for _, o := range []struct {
+		scheme physics.Scheme
+		item   string
+		colour imgui.Vec4
+	}{{physics.Fast, ItemSchemeFast, colourFast}, {physics.Standard, ItemSchemeStandard, colourStandard}} {
+		imgui.SameLine()
+		imgui.PushStyleColor(imgui.StyleColorCheckMark, o.colour)
+		if imgui.RadioButton(o.scheme.String(), s.Config.Physics.Scheme == o.scheme) && s.Config.Physics.Scheme != o.scheme {
+			_ = s.SetScheme(o.scheme, out)
+		}
+		imgui.PopStyleColor()
+		s.trackItem(o.item)
+	}
+	imgui.AlignTextToFramePadding()
+	imgui.Text("solver")
+	for _, sv := range []physics.Solver{physics.ExactSolver, physics.AsyncSolver} {
+		imgui.SameLine()
+		if imgui.RadioButton(sv.String(), s.Config.Physics.Solver == sv) && s.Config.Physics.Solver != sv {
+			_ = s.SetSolver(sv, out)
+		}
+	}
+	tooltip("exact: factor A every step; async: refactor in the background, PCG on the current A (fast scheme)")
+}
+
+// gridField is a numeric field's place in a two-column grid.
+type gridField struct {
+	id    FieldID
+	label string
+	hint  string
+}
+
+var solverFields = [...]gridField{
+	{FieldTimeStep, "h (ms)", "time step h"},
+	{FieldFriction, "mu", "Coulomb friction coefficient"},
+	{FieldNewton, "Newton K", "Newton iterations of the corrective motion (1 = classic scheme)"},
+	{FieldNewtonTol, "tol (rad)", "stop Newton when no contact normal turns more than this; 0 = always K"},
+	{FieldPGS, "PGS sweeps", "projected Gauss-Seidel sweeps per Newton iteration"},
+	{FieldPGSTol, "PGS tol", "PGS relative tolerance; 0 = always all sweeps"},
+	{FieldYoung, "E (kPa)", "Young's modulus of the soft object"},
+	{FieldPoisson, "nu", "Poisson's ratio, in (-1, 0.5)"},
+}
+
+var resolutionFields = [...]gridField{
+	{FieldDOFs, "DOFs", "target degrees of freedom of the procedural mesh (rebuilds the scene)"},
+}
+
+// drawFieldGrid draws fields two per row (label, input) in a table named
+// id, then the errors of any field in red.
+func drawFieldGrid(s *State, out Sender, id string, fields []gridField) {
+	if imgui.BeginTableV(id, 4, imgui.TableFlagsSizingFixedFit, imgui.Vec2{}, 0) {
+		for i, g := range fields {
+			if i%2 == 0 {
+				imgui.TableNextRow()
+			}
+			imgui.TableNextColumn()
+			imgui.AlignTextToFramePadding()
+			imgui.Text(g.label)
+			tooltip(g.hint)
+			imgui.TableNextColumn()
+			s.numberInput(g.id, 70, out)
+		}
+		imgui.EndTable()
+	}
+	for _, g := range fields {
+		if e := s.fields[g.id].err; e != "" {
+			wrappedText(colourError, e)
+		}
+	}
+}
+
+// numberInput draws one numeric field of the given width. Enter, or
+// leaving the field after an edit, commits it (CommitField); Escape
+// reverts the edit.
+func (s *State) numberInput(id FieldID, width float32, out Sender) {
+	f := s.fields[id]
+	imgui.SetNextItemWidth(width)
+	flags := imgui.InputTextFlagsEnterReturnsTrue | imgui.InputTextFlagsCharsScientific | imgui.InputTextFlagsAutoSelectAll
+	if f.err != "" {
+		imgui.PushStyleColor(imgui.StyleColorFrameBg, imgui.Vec4{X: 0.45, Y: 0.12, Z: 0.12, W: 1})
+	}
+	entered := imgui.InputTextV("##"+fieldItemNames[id], &f.text, flags, nil)
+	if f.err != "" {
+		imgui.PopStyleColor()
+	}
+	s.trackItem(FieldItem(id))
+	if entered || imgui.IsItemDeactivatedAfterEdit() {
+		_ = s.CommitField(id, f.text, out)
+	}
+}
+
+// drawScene draws the scenario, object, resolution and mesh file.
+func drawScene(s *State, out Sender) {
+	imgui.SetNextItemWidth(130)
+	if imgui.BeginCombo("scenario", string(s.Config.Kind)) {
+		for _, k := range scenario.Kinds() {
+			if imgui.SelectableV(string(k), k == s.Config.Kind, 0, imgui.Vec2{}) && k != s.Config.Kind {
+				_ = s.SetScenario(k, out)
+			}
+		}
+		imgui.EndCombo()
+	}
+	object := string(s.Config.Object)
+	if s.Config.MeshFile != "" {
+		object = "mesh file"
+	}
+	imgui.SetNextItemWidth(130)
+	if imgui.BeginCombo("object", object) {
+		for _, o := range []scenario.Object{scenario.BoxObject, scenario.CylinderObject} {
+			if imgui.SelectableV(string(o), object == string(o), 0, imgui.Vec2{}) && object != string(o) {
+				_ = s.SetObject(o, out)
+			}
+		}
+		imgui.EndCombo()
+	}
+	drawFieldGrid(s, out, "resolution", resolutionFields[:])
+	imgui.SetNextItemWidth(200)
+	if imgui.InputTextWithHint("##mesh", "Gmsh .msh or VTK .vtk file", &s.meshFile) {
+		s.SetMeshFileText(s.meshFile)
+	}
+	imgui.SameLine()
+	if imgui.Button("Load") {
+		_ = s.LoadMesh(out)
+	}
+	tooltip("rebuild the scene with this tetrahedral mesh (empty: the procedural object)")
+}

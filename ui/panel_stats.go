@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/inkyblackness/imgui-go/v4"
+
+	"softgrasp/physics/loop"
+)
+
+// The Stats panel: the paper's Table-1 stages of the last step as numbers
+// and as a stacked bar, the loop's rates, the grasp measurements, the
+// Newton convergence of the last step and time histories of the step
+// time and the penetration. Every plot shows per-step values, so a scheme
+// switch shows at the step it took effect.
+
+// Colours of the Table-1 stages, shared by the bar and the history plot.
+var (
+	colourBuildWH  = imgui.Vec4{X: 0.90, Y: 0.35, Z: 0.35, W: 1}
+	colourRebuildW = imgui.Vec4{X: 0.95, Y: 0.65, Z: 0.25, W: 1}
+	colourPGS      = imgui.Vec4{X: 0.40, Y: 0.70, Z: 0.95, W: 1}
+	colourCorr     = imgui.Vec4{X: 0.55, Y: 0.85, Z: 0.45, W: 1}
+	colourOther    = imgui.Vec4{X: 0.50, Y: 0.50, Z: 0.55, W: 1}
+	colourStep     = imgui.Vec4{X: 0.85, Y: 0.85, Z: 0.88, W: 1}
+	colourShade    = imgui.Vec4{X: 1, Y: 0.55, Z: 0.25, W: 0.16}
+)
+
+func drawStats(s *State, f *loop.Frame) {
+	st := &f.Stats
+	drawSchemeLine(st)
+	drawStageTable(st)
+	StackedBar("stages", StepSegments(st), imgui.Vec2{}, "ms")
+	imgui.Separator()
+	drawRates(s, f)
+	imgui.Separator()
+	drawConvergence(s, st)
+	imgui.Separator()
+	drawHistories(s)
+}
+
+// drawSchemeLine names the scheme of the last step, in its colour.
+func drawSchemeLine(st *loop.Stats) {
+	c := colourFast
+	if st.Scheme == "standard" {
+		c = colourStandard
+	}
+	scheme := st.Scheme
+	if scheme == "" {
+		scheme = "no step yet"
+	}
+	colouredText(c, "scheme: "+scheme)
+	imgui.SameLine()
+	imgui.Text(fmt.Sprintf("  %d Newton it., %d PGS sweeps", st.NewtonIterations, st.PGSIterations))
+}
+
+// drawStageTable lists the Table-1 stages of the last step.
+func drawStageTable(st *loop.Stats) {
+	flags := imgui.TableFlagsRowBg | imgui.TableFlagsBordersInnerV | imgui.TableFlagsSizingStretchProp
+	if !imgui.BeginTableV("table1", 3, flags, imgui.Vec2{}, 0) {
+		return
+	}
+	imgui.TableSetupColumn("stage")
+	imgui.TableSetupColumn("ms")
+	imgui.TableSetupColumn("per")
+	imgui.TableHeadersRow()
+	rows := [...]struct {
+		name string
+		ms   float64
+		per  string
+	}{
+		{"Build W_H", st.BuildWH, "step"}, {"Rebuild W", st.RebuildW, "Newton it."},
+		{"PGS", st.PGS, "Newton it."}, {"Corr.", st.Corr, "Newton it."},
+		{"Newton ite.", st.NewtonIter, "Newton it."}, {"Total", st.Total, "step"},
+		{"whole step", st.Step, "step"},
+	}
+	for _, r := range rows {
+		imgui.TableNextRow()
+		imgui.TableNextColumn()
+		imgui.Text(r.name)
+		imgui.TableNextColumn()
+		imgui.Text(fmt.Sprintf("%8.3f", r.ms))
+		imgui.TableNextColumn()
+		colouredText(colourDim, r.per)
+	}
+	imgui.EndTable()
+	if st.NewtonIter > 0 {
+		colouredText(colourDim, fmt.Sprintf("update share (rebuild + corr.) %.0f%%", 100*(st.RebuildW+st.Corr)/st.NewtonIter))
+	}
+}
+
+// StepSegments splits the wall time of a step into the Table-1 stages
+// summed over its Newton iterations and the rest (assembly, factorisation,
+// collision detection), in ms.
+func StepSegments(st *loop.Stats) []BarSegment {
+	k := float64(st.NewtonIterations)
+	scheme := st.BuildWH + k*(st.RebuildW+st.PGS+st.Corr)
+	return []BarSegment{
+		{Label: "W_H", Value: st.BuildWH, Colour: colourBuildWH},
+		{Label: "rebuild W", Value: k * st.RebuildW, Colour: colourRebuildW},
+		{Label: "PGS", Value: k * st.PGS, Colour: colourPGS},
+		{Label: "corr.", Value: k * st.Corr, Colour: colourCorr},
+		{Label: "other", Value: max(st.Step-scheme, 0), Colour: colourOther},
+	}
+}
+
+// drawRates shows the loop's speed and the grasp measurements.
+func drawRates(s *State, f *loop.Frame) {
+	st := &f.Stats
+	pace := "max"
+	if s.Pace > 0 {
+		pace = fmt.Sprintf("%.3g", s.Pace)
+	}
+	imgui.Text(fmt.Sprintf("steps/s %.1f   real-time factor %.3f", st.StepRate, st.RealtimeFactor))
+	imgui.Text(fmt.Sprintf("target %s   rendered frames/s %.0f", pace, s.RenderFPS))
+	imgui.Text(fmt.Sprintf("contacts %d   max penetration %.1f um", st.Contacts, 1e6*st.Penetration))
+	imgui.Text(fmt.Sprintf("slip %.2f mm   grip force %.2f N", 1e3*st.Slip, st.GripForce))
+	imgui.SameLine()
+	if st.Held {
+		colouredText(colourGood, "  held")
+	} else {
+		colouredText(colourWarn, "  not held")
+	}
+}
+
+// drawConvergence plots the last step's Newton convergence on log axes.
+func drawConvergence(s *State, st *loop.Stats) {
+	n := min(st.NewtonIterations, loop.MaxNewton)
+	imgui.Text(fmt.Sprintf("Newton convergence of the last step (%d it.)", n))
+	// Iteration 0 takes its directions from collision detection: it has
+	// no previous direction to change from, so the plot starts at k = 1.
+	s.dirLog = appendF32(s.dirLog[:0], st.DirectionChange[min(1, n):n])
+	s.posLog = appendF32(s.posLog[:0], st.PositionChange[:n])
+	w := imgui.ContentRegionAvail().X
+	if len(s.dirLog) == 0 {
+		colouredText(colourDim, "direction change: needs two Newton iterations")
+	} else {
+		PlotLog("##direction", s.dirLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "rad: direction change, k >= 1"})
+	}
+	PlotLog("##position", s.posLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m: p change"})
+}
+
+// appendF32 appends float64 values as float32.
+func appendF32(dst []float32, v []float64) []float32 {
+	for _, x := range v {
+		dst = append(dst, float32(x))
+	}
+	return dst
+}
+
+// drawHistories plots the recent steps' times and penetration.
+func drawHistories(s *State) {
+	h := &s.History
+	imgui.Text(fmt.Sprintf("last %d steps", h.Len()))
+	series := [...]PlotSeries{
+		{Label: "step", Values: h.Step, Colour: colourStep},
+		{Label: "Total", Values: h.Total, Colour: colourRebuildW},
+		{Label: "Newton ite.", Values: h.NewtonIter, Colour: colourPGS},
+		{Label: "W_H", Values: h.BuildWH, Colour: colourBuildWH},
+	}
+	s.plotTemp = TimePlot("##times", series[:], TimePlotOptions{
+		Size: imgui.Vec2{Y: 90}, Unit: "ms", Shade: h.Standard, ShadeColour: colourShade, ShadeLabel: "standard scheme steps",
+	}, s.plotTemp)
+	pen := [...]PlotSeries{{Label: "max penetration", Values: h.Penetration, Colour: colourCorr}}
+	s.plotTemp = TimePlot("##penetration", pen[:], TimePlotOptions{Size: imgui.Vec2{Y: 60}, Unit: "um"}, s.plotTemp)
+}

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"softgrasp/physics"
+	"softgrasp/physics/loop"
+)
+
+func TestPanelsStayInTheirColumns(t *testing.T) {
+	h := newHarness(t)
+	p := h.state.Layout.Panels
+	for _, title := range []string{PanelSimulation, PanelGripper, PanelDisplay} {
+		r, ok := p[title]
+		if !ok || r.Empty() {
+			t.Fatalf("panel %s was not drawn", title)
+		}
+		if r.Min.X < 0 || r.Max.X > LeftColumnWidth+2*panelMargin {
+			t.Errorf("%s spans x %v to %v: outside the left column", title, r.Min.X, r.Max.X)
+		}
+		if r.Max.Y > 800 {
+			t.Errorf("%s ends at y = %v, below the 800-pixel window", title, r.Max.Y)
+		}
+	}
+	if a, b := p[PanelSimulation], p[PanelGripper]; a.Max.Y > b.Min.Y {
+		t.Errorf("Simulation (to y %v) overlaps Gripper (from y %v)", a.Max.Y, b.Min.Y)
+	}
+	if a, b := p[PanelGripper], p[PanelDisplay]; a.Max.Y > b.Min.Y {
+		t.Errorf("Gripper (to y %v) overlaps Display (from y %v)", a.Max.Y, b.Min.Y)
+	}
+	stats := p[PanelStats]
+	if stats.Min.X < 1280-RightColumnWidth-2*panelMargin || stats.Max.X > 1280 || stats.Max.Y > 800 {
+		t.Errorf("Stats at %v: outside the right column of a 1280×800 window", stats)
+	}
+	// The middle of the window, where the camera looks, stays free.
+	if h.state.OverPanel(640, 400) {
+		t.Error("a panel covers the centre of the 3D view")
+	}
+}
+
+func TestSchemeRadioSwitchesLive(t *testing.T) {
+	h := newHarness(t)
+	h.click(ItemSchemeStandard)
+	c, ok := h.out.only(t).(loop.SetSettings)
+	if !ok {
+		t.Fatalf("the standard radio sent %T, want loop.SetSettings", h.out.cmds[0])
+	}
+	want := h.frame.Config.Physics
+	want.Scheme = physics.Standard
+	if c.Settings != want {
+		t.Fatalf("settings sent %+v, want the running ones with the standard scheme %+v", c.Settings, want)
+	}
+	h.out.cmds = nil
+	h.click(ItemSchemeStandard) // already selected: nothing to send
+	if len(h.out.cmds) != 0 {
+		t.Fatalf("clicking the selected scheme sent %v", h.out.cmds)
+	}
+}
+
+func TestTypedFieldValues(t *testing.T) {
+	tests := []struct {
+		name    string
+		field   FieldID
+		text    string
+		wantErr string                    // substring of the error; "" for a valid value
+		edit    func(s *physics.Settings) // the change a valid value makes
+	}{
+		{"h too large", FieldTimeStep, "500", "TimeStep", nil},
+		{"mu not a number", FieldFriction, "1e", "not a number", nil},
+		{"K fractional", FieldNewton, "2.5", "whole number", nil},
+		{"nu incompressible", FieldPoisson, "0.5", "PoissonRatio", nil},
+		{"mu valid", FieldFriction, "0.4", "", func(s *physics.Settings) { s.Friction = 0.4 }},
+		{"h in ms", FieldTimeStep, "5", "", func(s *physics.Settings) { s.TimeStep = 0.005 }},
+		{"E in kPa", FieldYoung, "20", "", func(s *physics.Settings) { s.Material.YoungModulus = 20e3 }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.typeInto(tc.field, tc.text)
+			text, errText := h.state.FieldText(tc.field)
+			if tc.wantErr != "" {
+				if len(h.out.cmds) != 0 {
+					t.Fatalf("invalid %q sent %v", tc.text, h.out.cmds)
+				}
+				if !strings.Contains(errText, tc.wantErr) {
+					t.Fatalf("error %q for %q, want it to mention %q", errText, tc.text, tc.wantErr)
+				}
+				if text != tc.text {
+					t.Fatalf("field shows %q after the refusal, want the typed %q kept", text, tc.text)
+				}
+				return
+			}
+			c, ok := h.out.only(t).(loop.SetSettings)
+			if !ok || errText != "" {
+				t.Fatalf("valid %q sent %T (error %q), want loop.SetSettings", tc.text, h.out.cmds[0], errText)
+			}
+			want := h.frame.Config.Physics
+			tc.edit(&want)
+			if c.Settings != want {
+				t.Fatalf("settings sent %+v, want %+v", c.Settings, want)
+			}
+		})
+	}
+}
+
+func TestDivergenceBannerOffersReset(t *testing.T) {
+	h := newHarness(t)
+	h.frame.Message = "simulation diverged at step 12 (t = 0.120 s): node speed 80 m/s"
+	h.frame.Stats.Paused, h.frame.Stats.Error = true, h.frame.Message
+	h.step(2)
+	if _, ok := h.state.Layout.Panels[PanelMessage]; !ok {
+		t.Fatal("no message banner for a divergence")
+	}
+	h.click(ItemMessageReset)
+	if _, ok := h.out.only(t).(loop.Reset); !ok {
+		t.Fatalf("banner button sent %T, want loop.Reset", h.out.cmds[0])
+	}
+	h.click(ItemMessageDismiss)
+	h.step(1)
+	if _, ok := h.state.Layout.Panels[PanelMessage]; ok {
+		t.Fatal("the banner stays after Dismiss")
+	}
+}
+
+func TestHelpToggle(t *testing.T) {
+	h := newHarness(t)
+	collapsed := h.state.Layout.Panels[PanelHelp]
+	h.state.ToggleHelp()
+	h.step(2)
+	open := h.state.Layout.Panels[PanelHelp]
+	if open.Max.Y-open.Min.Y < 4*(collapsed.Max.Y-collapsed.Min.Y) {
+		t.Fatalf("help panel %v after H is not much taller than collapsed %v", open, collapsed)
+	}
+	if open.Max.Y > 800 {
+		t.Fatalf("help panel %v runs off the window", open)
+	}
+	h.state.ToggleHelp()
+	h.step(2)
+	if again := h.state.Layout.Panels[PanelHelp]; again != collapsed {
+		t.Fatalf("help panel %v after a second H, want collapsed %v", again, collapsed)
+	}
+}
+
+func TestGripperPanelWithoutGripper(t *testing.T) {
+	h := newHarness(t)
+	if _, ok := h.state.Layout.Items[ItemToggleJaws]; !ok {
+		t.Fatal("the grasp scene's gripper panel has no open/close button")
+	}
+	h.frame.Gripper = loop.GripperView{}
+	h.step(1)
+	if _, ok := h.state.Layout.Items[ItemToggleJaws]; ok {
+		t.Fatal("the gripper buttons are drawn in a scene without a gripper")
+	}
+}
+
+func TestRefusedActionShowsInTheBanner(t *testing.T) {
+	h := newHarness(t)
+	h.out.refuse = true
+	h.click(ItemToggleJaws)
+	if _, ok := h.state.Layout.Panels[PanelMessage]; !ok || h.state.ActionError() == "" {
+		t.Fatalf("a refused open/close shows no banner (error %q)", h.state.ActionError())
+	}
+	h.out.refuse = false
+	h.click(ItemMessageDismiss)
+	if _, ok := h.state.Layout.Panels[PanelMessage]; ok {
+		t.Fatal("the banner stays after Dismiss")
+	}
+}

@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"softgrasp/physics/loop"
+	"softgrasp/physics/scenario"
+)
+
+// Sender queues a command for the physics loop without blocking. Send
+// returns false when the command could not be queued (the queue is full
+// or the loop stopped); the panels then keep their edit and say so, and
+// the user may try again. *loop.Runner is a Sender; tests capture the
+// commands with their own.
+type Sender interface {
+	Send(c loop.Command) bool
+}
+
+// State is everything the panels edit and show between frames: a working
+// copy of the scene configuration (the physics settings included), the
+// pace, the display toggles, the text of the numeric fields with their
+// errors, the plot histories and where ImGui placed the panels. The
+// physics loop never sees it; the panels turn edits into commands.
+//
+// State is used on the main thread only.
+type State struct {
+	// Config is the working copy of the running configuration. It follows
+	// the running one (Frame.Config) whenever that changes, and each
+	// accepted edit updates it at once.
+	Config scenario.Config
+	// Pace is the real-time factor asked of the physics loop (0: as fast
+	// as possible).
+	Pace float64
+	// Display holds the 3D view toggles; the application maps it onto its
+	// renderer's options every frame.
+	Display Display
+	// Legend is the colour map's range, set by the application after each
+	// draw for the Display panel.
+	Legend Legend
+	// RenderFPS is the rendered frame rate, set by the application.
+	RenderFPS float64
+	// ShowHelp unfolds the Help panel (key H toggles it).
+	ShowHelp bool
+
+	// History holds the per-step time series of the plots.
+	History History
+	// Layout records where the panels and their main widgets were drawn
+	// in the last frame, in window coordinates.
+	Layout Layout
+
+	fields    []*numberField
+	meshFile  string // text of the mesh-file field
+	actionErr string // last refused action, shown under the panels' buttons
+	dismissed string // frame message the user closed
+	helpDirty bool   // ShowHelp changed outside the Help window
+
+	openingMM   float32 // the opening slider's value while dragged
+	openingDrag bool
+
+	running  scenario.Config // the running configuration last adopted
+	haveRun  bool
+	lastSeq  uint64
+	lastVer  uint64
+	dirLog   []float32 // scratch of the Newton convergence plots
+	posLog   []float32
+	plotTemp []float32
+}
+
+// NewState returns the panels' state for a scene starting from cfg at
+// the given pace, with the default display.
+func NewState(cfg scenario.Config, pace float64) *State {
+	s := &State{Config: cfg, Pace: pace, Display: DefaultDisplay(), meshFile: cfg.MeshFile}
+	s.fields = newFields()
+	s.refreshFields()
+	s.History = NewHistory(DefaultHistoryLength)
+	s.Layout = newLayout()
+	return s
+}
+
+// Observe takes in the newest frame once per rendered frame (fresh is
+// what loop.Runner.Acquire reported). A frame of a new step is appended
+// to the histories; a new scene version clears them; a change of the
+// running configuration (a rebuild, an applied setting) is adopted as the
+// working copy.
+func (s *State) Observe(f *loop.Frame, fresh bool) {
+	if f == nil {
+		return
+	}
+	if !s.haveRun || f.Config != s.running {
+		s.running, s.haveRun = f.Config, true
+		s.Config = f.Config
+		s.meshFile = f.Config.MeshFile
+		s.refreshFields()
+	}
+	if !fresh {
+		return
+	}
+	if f.SceneVersion != s.lastVer {
+		s.History.Clear()
+		s.lastVer, s.lastSeq = f.SceneVersion, 0
+	}
+	if f.Seq > s.lastSeq {
+		s.History.Add(&f.Stats)
+		s.lastSeq = f.Seq
+	}
+}
+
+// ToggleHelp shows or hides the Help panel.
+func (s *State) ToggleHelp() {
+	s.ShowHelp = !s.ShowHelp
+	s.helpDirty = true
+}
+
+// ActionError returns the last refused action's message ("" when the
+// last action went through).
+func (s *State) ActionError() string { return s.actionErr }
+
+// Legend is a colour map's data range and caption ("" when no map is
+// drawn).
+type Legend struct {
+	Lo, Hi float32
+	Label  string
+}
