@@ -2,7 +2,7 @@ package sparse
 
 /*
 #cgo CFLAGS: -I/usr/include/suitesparse -O3
-#cgo LDFLAGS: -lcholmod -lsuitesparseconfig -lopenblas
+#cgo LDFLAGS: -lcholmod -lsuitesparseconfig -lopenblas -lgomp
 #include "cholmod_glue.h"
 */
 import "C"

@@ -94,9 +94,18 @@ static int64_t pattern_mismatch(const sg_factor *f, const int64_t *colptr, const
 	return -1;
 }
 
+/* CHOLMOD's supernodal factorisation opens OpenMP parallel regions with a
+ * fixed team of CHOLMOD_OMP_NUM_THREADS = 4 threads. On a 2-core machine
+ * that shares its cores with the step and the renderer, the surplus threads
+ * spin and steal both. Dynamic adjustment (set per calling thread, which is
+ * how OpenMP scopes it) lets libgomp shrink the team to the cores that are
+ * free. Declared here so that no omp.h is needed. */
+extern void omp_set_dynamic(int);
+
 int sg_factorize(sg_factor *f, const int64_t *colptr, const int64_t *rowidx, double *val)
 {
 	int64_t *bad_col = f->bad_col;
+	omp_set_dynamic(1);
 	f->numeric = 0;
 	int64_t j = pattern_mismatch(f, colptr, rowidx);
 	if (j >= 0) {
