@@ -58,5 +58,23 @@ fuzz:
 	$(GO) test ./physics/mesh -run '^$$' -fuzz FuzzGmsh -fuzztime 60s
 	$(GO) test ./physics/mesh -run '^$$' -fuzz FuzzVTK -fuzztime 60s
 
+# cuda-build: vet and build the GPU backend (-tags cuda) on a machine without
+# a GPU or a CUDA install, then compile its kernels to PTX with NVRTC as a
+# check. The CUDA headers, link stubs and NVRTC library come from Debian 12's
+# non-free packages, downloaded once into $(CUDA_CACHE) with a private apt
+# configuration (cuda/scripts/fetch-cuda-dev.sh; the system's apt sources are
+# not changed). Binaries built with -tags cuda need an NVIDIA driver to start.
+CUDA_CACHE ?= .cache/cuda
+
+.PHONY: cuda-build
+cuda-build:
+	bash cuda/scripts/fetch-cuda-dev.sh "$(CUDA_CACHE)"
+	cache=$$(cd "$(CUDA_CACHE)" && pwd); \
+	export CGO_CFLAGS="-I$$cache/include" CGO_LDFLAGS="-L$$cache/stubs"; \
+	$(GO) vet -tags cuda ./cuda/... ./app/ && \
+	$(GO) build -tags cuda ./... && \
+	$(GO) build -tags cuda -o $(BIN)-cuda ./app && \
+	LD_LIBRARY_PATH="$$cache/lib" $(GO) test -tags cuda -count=1 ./cuda/kernels/
+
 clean:
 	rm -rf bin

@@ -1,0 +1,5 @@
+package cuda
+
+import "fmt"
+
+func threadsName(threads int) string { return fmt.Sprintf("threads=%d", threads) }
