@@ -1,12 +1,328 @@
 package main
 
 import (
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"softgrasp/physics"
+	"softgrasp/physics/scenario"
+	"softgrasp/physics/sparse"
 )
 
-// runBench will reproduce the paper's Table 1.
+// benchFlags are the command line of softgrasp bench.
+type benchFlags struct {
+	sizes             string
+	steps, warmup     int
+	threads           int
+	quick, json       bool
+	csv, plot, cpuOut string
+}
+
+// Defaults of the full run and of -quick.
+const (
+	benchSizes      = "18000,24000,30000,36000"
+	benchSteps      = 10
+	benchQuickSizes = "3000,6000"
+	benchQuickSteps = 3
+)
+
+func (f *benchFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.sizes, "sizes", benchSizes, "comma-separated target DOFs of the soft box (nearest procedural mesh)")
+	fs.IntVar(&f.steps, "steps", benchSteps, "measured steps per size (both schemes run each of them)")
+	fs.IntVar(&f.warmup, "warmup", -1, "steps before measuring; -1 = until the object is held, lifted and turning (about 65)")
+	fs.IntVar(&f.threads, "threads", 0, "OpenBLAS threads for the sparse kernels; 0 = leave OpenBLAS's default")
+	fs.BoolVar(&f.quick, "quick", false, "smoke test: -sizes "+benchQuickSizes+" -steps "+strconv.Itoa(benchQuickSteps)+" unless given (under a minute)")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout instead of the table")
+	fs.StringVar(&f.csv, "csv", "", "also write the table as CSV to this file (median, min and max of each column)")
+	fs.StringVar(&f.plot, "plot", "", "also plot the stage times against DOFs for both schemes to this PNG file")
+	fs.StringVar(&f.cpuOut, "cpuprofile", "", "write a pprof CPU profile of the run to this file")
+}
+
+// benchColumnsHelp explains the columns, after the flags in -h.
+const benchColumnsHelp = `
+Protocol: the squeeze scene (a soft box squeezed between flat jaws, lifted
+and turned slowly) at each size, K = 5 Newton iterations × 30 PGS sweeps
+(no early stop). After the warm-up, each measured step is run from the
+same snapshot first with the fast scheme and then with the standard one;
+the simulation then replays the step with the fast scheme (unmeasured) and
+continues from there, so the measured fast step always follows a fast
+one. Times in ms, medians over the measured steps with (min–max).
+
+Columns:
+  Build W_H    W_H = H·A⁻¹·Hᵀ, once per step (fast scheme only)
+  Rebuild W    W = C·W_H·Cᵀ (fast) or J·A⁻¹·Jᵀ (standard), per Newton iteration
+  PGS          30 projected Gauss–Seidel sweeps, per Newton iteration
+  Corr.        p = p_free + h²·W_H·Cᵀλ (fast) or q = q_free + h²·A⁻¹·Jᵀλ,
+               p = G(q) (standard), per Newton iteration
+  Newton ite.  one whole Newton iteration (re-linearisation included)
+  Total        Build W_H + the 5 Newton iterations of the step
+  Update       (Rebuild W + Corr.) / Newton ite. of each step, median
+Per-iteration columns are the mean over the step's 5 iterations, then the
+median over steps. Ratios: standard/fast Newton ite. and standard/fast Total.
+`
+
+// benchOptions are the validated flags.
+type benchOptions struct {
+	sizes         []int
+	steps, warmup int
+}
+
+// options validates the flags; -quick fills -sizes and -steps unless they
+// were given.
+func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
+	if f.quick && !set["sizes"] {
+		f.sizes = benchQuickSizes
+	}
+	if f.quick && !set["steps"] {
+		f.steps = benchQuickSteps
+	}
+	var o benchOptions
+	if f.steps < 1 {
+		return o, fmt.Errorf("-steps = %d: must be at least 1", f.steps)
+	}
+	if f.warmup < -1 {
+		return o, fmt.Errorf("-warmup = %d: must be ≥ 0, or -1 for the scene's own", f.warmup)
+	}
+	if f.threads < 0 {
+		return o, fmt.Errorf("-threads = %d: must be ≥ 0", f.threads)
+	}
+	o.steps, o.warmup = f.steps, f.warmup
+	for _, field := range strings.Split(f.sizes, ",") {
+		d, err := strconv.Atoi(strings.TrimSpace(field))
+		if err != nil {
+			return o, fmt.Errorf("-sizes: %q is not a whole number of DOFs", field)
+		}
+		if err := scenario.BenchConfig(d).Validate(); err != nil {
+			return o, fmt.Errorf("-sizes: %d DOFs: %w", d, err)
+		}
+		o.sizes = append(o.sizes, d)
+	}
+	return o, nil
+}
+
+// runBench reproduces the paper's Table 1 on this machine.
 func runBench(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "softgrasp bench: not built yet")
-	return 1
+	var f benchFlags
+	fs := flag.NewFlagSet("softgrasp bench", flag.ContinueOnError)
+	f.register(fs)
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		if code == 0 {
+			fmt.Fprint(stdout, benchColumnsHelp)
+		}
+		return code
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	opt, err := f.options(set)
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
+		return 2
+	}
+	if f.threads > 0 {
+		sparse.SetBLASThreads(f.threads)
+	}
+	if f.cpuOut != "" {
+		stop, err := startProfile(f.cpuOut)
+		if err != nil {
+			fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
+			return 1
+		}
+		defer stop()
+	}
+	tab, err := measureTable(opt, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
+		return 1
+	}
+	if err := writeBenchOutputs(&f, tab, stdout); err != nil {
+		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
+		return 1
+	}
+	return 0
+}
+
+// writeBenchOutputs prints the table (or the JSON object) and writes the
+// CSV and plot files that were asked for.
+func writeBenchOutputs(f *benchFlags, tab *benchTable, stdout io.Writer) error {
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(tab.jsonReport()); err != nil {
+			return fmt.Errorf("json: %w", err)
+		}
+	} else {
+		tab.writeMarkdown(stdout)
+	}
+	if f.csv != "" {
+		if err := writeFileWith(f.csv, tab.writeCSV); err != nil {
+			return fmt.Errorf("-csv: %w", err)
+		}
+	}
+	if f.plot != "" {
+		if err := tab.savePlot(f.plot); err != nil {
+			return fmt.Errorf("-plot: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeFileWith creates path and fills it with write.
+func writeFileWith(path string, write func(io.Writer) error) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(out); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// startProfile starts the CPU profile and returns its stop function.
+func startProfile(path string) (stop func(), err error) {
+	out, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Close()
+		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		out.Close()
+	}, nil
+}
+
+// measureTable builds the scene at each size in turn and measures it,
+// with a progress bar on stderr that counts steps (a measured step counts
+// two: one per scheme; the unmeasured replay is not counted).
+func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
+	warmup := opt.warmup
+	if warmup < 0 {
+		warmup = scenario.BenchWarmupSteps(scenario.BenchConfig(opt.sizes[0]))
+	}
+	bar := progressbar.NewOptions(len(opt.sizes)*(warmup+2*opt.steps),
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription("bench"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	tab := &benchTable{steps: opt.steps, newton: scenario.BenchConfig(opt.sizes[0]).Physics.NewtonIterations}
+	for _, d := range opt.sizes {
+		bar.Describe(fmt.Sprintf("bench: meshing %d DOFs", d))
+		if err := measureSize(tab, d, warmup, opt.steps, bar); err != nil {
+			_ = bar.Exit()
+			return nil, err
+		}
+	}
+	_ = bar.Finish()
+	return tab, nil
+}
+
+// measureSize builds the scene of about dofs DOFs, measures it and adds
+// its two rows to tab.
+func measureSize(tab *benchTable, dofs, warmup, steps int, bar *progressbar.ProgressBar) error {
+	sc, err := scenario.Build(scenario.BenchConfig(dofs))
+	if err != nil {
+		return fmt.Errorf("%d DOFs: %w", dofs, err)
+	}
+	defer sc.Close()
+	n := sc.Sim.Mesh().DOFs()
+	bar.Describe(fmt.Sprintf("bench %d DOFs", n))
+	fast, std, err := measureScene(sc, warmup, steps, func() { _ = bar.Add(1) })
+	if err != nil {
+		return fmt.Errorf("%d DOFs: %w", n, err)
+	}
+	tab.add(n, fast, std)
+	return nil
+}
+
+// measureScene runs warmup steps of the fast scheme, then measures steps
+// steps with both schemes. Each measured step is run from the same
+// snapshot (state, rigid poses, warm starts) with the fast scheme and then
+// with the standard one; the simulation then goes back to the snapshot
+// and continues with the fast scheme, unmeasured. So the measured fast
+// step always follows a fast step, as in a run of the fast scheme, and
+// the trajectory is the fast scheme's. tick is called after every step.
+func measureScene(sc *scenario.Scene, warmup, steps int, tick func()) (fast, std []benchSample, err error) {
+	sim := sc.Sim
+	fastSet := sim.Settings()
+	fastSet.Scheme = physics.Fast
+	stdSet := fastSet
+	stdSet.Scheme = physics.Standard
+	if err := sim.SetSettings(fastSet); err != nil {
+		return nil, nil, err
+	}
+	for i := 0; i < warmup; i++ {
+		if _, err := sc.Step(); err != nil {
+			return nil, nil, fmt.Errorf("warm-up step %d: %w", i, err)
+		}
+		tick()
+	}
+	var snap *physics.Snapshot
+	for i := 0; i < steps; i++ {
+		sc.DriveBodies()
+		snap = sim.Snapshot(snap)
+		f, s, err := measurePair(sim, snap, fastSet, stdSet, tick)
+		if err != nil {
+			return nil, nil, fmt.Errorf("measured step %d: %w", i, err)
+		}
+		fast, std = append(fast, f), append(std, s)
+	}
+	return fast, std, nil
+}
+
+// measurePair runs the step of snap with the fast and the standard
+// scheme, then replays it with the fast scheme to continue from there.
+func measurePair(sim *physics.Simulation, snap *physics.Snapshot, fastSet, stdSet physics.Settings, tick func()) (f, s benchSample, err error) {
+	if f, err = measureStep(sim, fastSet); err != nil {
+		return f, s, fmt.Errorf("fast scheme: %w", err)
+	}
+	tick()
+	if err := sim.Restore(snap); err != nil {
+		return f, s, err
+	}
+	if s, err = measureStep(sim, stdSet); err != nil {
+		return f, s, fmt.Errorf("standard scheme: %w", err)
+	}
+	tick()
+	if f.contacts != s.contacts {
+		return f, s, fmt.Errorf("the schemes saw %d and %d contacts from the same state", f.contacts, s.contacts)
+	}
+	if err := sim.Restore(snap); err != nil {
+		return f, s, err
+	}
+	_, err = measureStep(sim, fastSet)
+	return f, s, err
+}
+
+// measureStep runs one step with settings set and returns its sample.
+func measureStep(sim *physics.Simulation, set physics.Settings) (benchSample, error) {
+	if err := sim.SetSettings(set); err != nil {
+		return benchSample{}, err
+	}
+	st, err := sim.Step()
+	if err != nil {
+		return benchSample{}, err
+	}
+	if st.Contacts == 0 {
+		return benchSample{}, fmt.Errorf("no contacts: the scene did not reach its squeezed state")
+	}
+	if len(st.Newton) != set.NewtonIterations {
+		return benchSample{}, fmt.Errorf("%d Newton iterations run, want exactly %d", len(st.Newton), set.NewtonIterations)
+	}
+	return sampleOf(st), nil
 }

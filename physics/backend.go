@@ -32,7 +32,10 @@ type Backend interface {
 	// CorrectP computes p = pFree + s·W_H·Cᵀ·λ.
 	CorrectP(p, pFree []float64, C []m3.Mat3, lambda []float64, s float64) error
 	// W returns the compliance of the last RebuildW (for inspection and
-	// tests; a device backend copies it back).
+	// tests; a device backend copies it back). Only its lower block
+	// triangle, the blocks W_ab with b ≤ a, is guaranteed: that is all
+	// that PGS reads, and a backend may leave the strict upper block
+	// triangle stale.
 	W() []float64
 	// PGSErrors returns the per-sweep error record of the last SolvePGS,
 	// and States the contact states it ended with.
@@ -45,11 +48,12 @@ type Backend interface {
 // CPUBackend is the reference Backend: the kernels of package contact on
 // the host.
 type CPUBackend struct {
-	wh   []float64
-	c    int
-	w    []float64
-	work []float64
-	pgs  contact.PGS
+	wh    []float64
+	c     int
+	w     []float64
+	work  []float64
+	lanes []float64 // the frames laid out for the vector rebuild, 9c
+	pgs   contact.PGS
 }
 
 // NewCPUBackend returns the reference backend.
@@ -66,6 +70,7 @@ func (b *CPUBackend) Load(WH []float64, c, pgsIterations int, pgsTolerance float
 	b.wh, b.c = WH, c
 	b.w = grow(b.w, 9*c*c)
 	b.work = grow(b.work, 3*c)
+	b.lanes = grow(b.lanes, 9*c)
 	b.pgs.MaxIterations = pgsIterations
 	b.pgs.Tolerance = pgsTolerance
 	return nil
@@ -76,8 +81,10 @@ func (b *CPUBackend) RebuildW(C []m3.Mat3) error {
 	if len(C) != b.c {
 		return fmt.Errorf("cpu backend: %d direction frames for %d contacts", len(C), b.c)
 	}
-	contact.RebuildW(b.w, b.wh, C)
-	return nil
+	// The lower block triangle only (PGS reads nothing else): half the
+	// products, and no transposed writes across the rows above; four
+	// blocks at a time with AVX2.
+	return contact.RebuildWLowerWork(b.w, b.wh, C, b.lanes)
 }
 
 // SolvePGS implements Backend.

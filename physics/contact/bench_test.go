@@ -105,3 +105,22 @@ func BenchmarkCorrectP(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRebuildWLowerWork is RebuildWLower with the AVX2 kernel (where
+// available): the CPU backend's rebuild.
+func BenchmarkRebuildWLowerWork(b *testing.B) {
+	for _, c := range benchContacts {
+		b.Run(fmt.Sprintf("contacts=%d", c), func(b *testing.B) {
+			p := newFaceProblem(b, rand.New(rand.NewPCG(2, uint64(c))), c)
+			work := make([]float64, 9*c)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := RebuildWLowerWork(p.W, p.WH, p.C, work); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportMs(b)
+		})
+	}
+}

@@ -25,9 +25,10 @@
 // solved by projected Gauss–Seidel over the contact groups (Eq. PGS,
 // Algorithm 1, type PGS) with an exact local solver per group (local.go).
 // The fast scheme (Algorithm 3) then needs only two dense kernels per
-// Newton iteration: RebuildWLower (or RebuildW), W = C·W_H·Cᵀ (Eq. schur
-// reformulated), and CorrectP, p = p_free + s·W_H·Cᵀ·λ (Eq. recursive
-// motion correction 7 in the total-force form of METHOD.md).
+// Newton iteration: RebuildWLower (RebuildWLowerWork with a work buffer,
+// RebuildW for the full matrix), W = C·W_H·Cᵀ (Eq. schur reformulated),
+// and CorrectP, p = p_free + s·W_H·Cᵀ·λ (Eq. recursive motion correction 7
+// in the total-force form of METHOD.md).
 //
 // Symmetric storage. W_H and W are stored full, but every kernel reads only
 // their lower block triangles (the 3×3 blocks (a, b) with b ≤ a) and gets
@@ -36,10 +37,17 @@
 // memory bandwidth, not arithmetic. The strict upper block triangles are
 // never read; RebuildW writes W's for callers that want the full matrix.
 //
-// The inner loops, y += a0·r0 + a1·r1 + a2·r2 and three dot products in one
-// pass, run with AVX2 fused multiply-adds on amd64 processors that have
-// them (simd_amd64.s), and as unrolled Go elsewhere or with the purego
-// build tag. None of the kernels allocates once its buffers are warm.
+// The inner loops, y += a0·r0 + a1·r1 + a2·r2, three dot products in one
+// pass (or one, for the normal row of a contact without force), and the
+// block sandwich C_a·(W_H)_ab·C_bᵀ four blocks at a time, run with AVX2
+// fused multiply-adds on amd64 processors that have them (simd_amd64.s),
+// and as unrolled Go elsewhere or with the purego build tag. None of the
+// kernels allocates once its buffers are warm.
+//
+// PGS sweeps stream the lower triangle of W from the last-level cache:
+// they are bound by memory traffic. A contact without force is therefore
+// tested on its normal row first and, when the others leave its gap open,
+// its two tangential rows are never read.
 //
 // References
 //

@@ -162,6 +162,14 @@ func (p *PGS) prepare(W []float64, c int, s float64, lambda []float64) error {
 
 // sweep is one Gauss–Seidel pass over the contacts. It returns ‖Δλ‖² and
 // ‖λ‖² of the pass for the convergence test.
+//
+// A contact without force (λ_a = 0: separated in the last sweep, or not
+// yet pressed) is first tested on its normal row alone: if the others
+// leave its gap open, d_n ≥ 0, it stays separated (the local solver's
+// first outcome) and its two tangential rows are never read, a third of
+// the row block's traffic. Otherwise the three rows are read together as
+// for any contact; dot1 rounds exactly as the first sum of dot3, so the
+// test decides as the full product would.
 func (p *PGS) sweep(W []float64, c int, s float64, deltaFree []float64, mu float64, lambda []float64) (dl2, l2 float64) {
 	n := 3 * c
 	v := p.v[:n]
@@ -171,6 +179,12 @@ func (p *PGS) sweep(W []float64, c int, s float64, deltaFree []float64, mu float
 		i := 3 * a
 		// Row block a left of its diagonal block.
 		r0, r1, r2 := W[i*n:i*n+i], W[(i+1)*n:(i+1)*n+i], W[(i+2)*n:(i+2)*n+i]
+		if lambda[i] == 0 && lambda[i+1] == 0 && lambda[i+2] == 0 &&
+			deltaFree[i]+s*(dot1(r0, lambda[:i])+v[i]) >= 0 {
+			v[i], v[i+1], v[i+2] = 0, 0, 0
+			p.States[a] = Separated
+			continue
+		}
 		L0, L1, L2 := dot3(r0, r1, r2, lambda[:i])
 		dn := deltaFree[i] + s*(L0+v[i])
 		dt1 := deltaFree[i+1] + s*(L1+v[i+1])

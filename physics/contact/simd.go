@@ -1,8 +1,8 @@
 package contact
 
-// The two dense loops under every O(c²) pass of the package, in portable
-// Go. axpy3 and dot3 (simd_amd64.go, simd_other.go) dispatch to these or to
-// their AVX2 versions in simd_amd64.s, which compute the same sums with
+// The dense loops under every O(c²) pass of the package, in portable Go.
+// axpy3, dot3 and dot1 (simd_amd64.go, simd_other.go) dispatch to these or
+// to their AVX2 versions in simd_amd64.s, which compute the same sums with
 // fused multiply-adds (rounding differs in the last bits).
 
 // axpy3Go adds y += a0·r0 + a1·r1 + a2·r2, the product of a 3-column
@@ -47,4 +47,22 @@ func dot3Go(r0, r1, r2, x []float64) (s0, s1, s2 float64) {
 		s2 += r2[i] * x[i]
 	}
 	return s0 + t0, s1 + t1, s2 + t2
+}
+
+// dot1Go returns rᵀx with the partial sums of dot3Go's first row, in the
+// same order, so that dot1Go(r0, x) is bit for bit the s0 of
+// dot3Go(r0, r1, r2, x). It is the portable version of dot1.
+func dot1Go(r, x []float64) float64 {
+	n := len(x)
+	r = r[:n]
+	var s, t float64
+	i := 0
+	for ; i <= n-2; i += 2 {
+		s += r[i] * x[i]
+		t += r[i+1] * x[i+1]
+	}
+	for ; i < n; i++ {
+		s += r[i] * x[i]
+	}
+	return s + t
 }

@@ -2,15 +2,23 @@
 
 package contact
 
+import "softgrasp/physics/m3"
+
 // The AVX2 kernels of simd_amd64.s, used when the processor has AVX2 and
 // FMA and the operating system saves the 256-bit registers. Elsewhere (and
-// with the purego build tag) the portable loops of kernels.go run.
+// with the purego build tag) the portable loops of simd.go run.
 
 //go:noescape
 func axpy3AVX2(y, r0, r1, r2 []float64, a0, a1, a2 float64)
 
 //go:noescape
 func dot3AVX2(r0, r1, r2, x []float64) (s0, s1, s2 float64)
+
+//go:noescape
+func dot1AVX2(r, x []float64) float64
+
+//go:noescape
+func sandwich4AVX2(w, h *float64, n int, m *float64, mstride int, ca *m3.Mat3, groups int)
 
 func cpuid(leaf, sub uint32) (a, b, c, d uint32)
 
@@ -53,4 +61,26 @@ func dot3(r0, r1, r2, x []float64) (s0, s1, s2 float64) {
 		return dot3AVX2(r0, r1, r2, x)
 	}
 	return dot3Go(r0, r1, r2, x)
+}
+
+// dot1 returns rᵀx (see dot1Go): bit for bit the first sum of dot3 on the
+// same row.
+func dot1(r, x []float64) float64 {
+	if useAVX2 && len(r) >= len(x) {
+		return dot1AVX2(r, x)
+	}
+	return dot1Go(r, x)
+}
+
+// sandwichVector computes the blocks b < 4·⌊to/4⌋ of one row block of W
+// (see sandwichBlocks) four at a time with the AVX2 kernel, from the frames
+// laid out by lanes (frameLanes), and returns the first block it left to
+// the caller: 0 without AVX2.
+func sandwichVector(Wrows, WHrows []float64, n int, Ca *m3.Mat3, lanes []float64, to int) int {
+	groups := to / 4
+	if !useAVX2 || groups == 0 || len(Wrows) < 3*n || len(WHrows) < 3*n || len(lanes) < 3*n || 12*groups > n {
+		return 0
+	}
+	sandwich4AVX2(&Wrows[0], &WHrows[0], n, &lanes[0], n, Ca, groups)
+	return 4 * groups
 }

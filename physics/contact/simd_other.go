@@ -2,6 +2,8 @@
 
 package contact
 
+import "softgrasp/physics/m3"
+
 // useAVX2 is false: this build has only the portable loops.
 const useAVX2 = false
 
@@ -10,3 +12,11 @@ func axpy3(y, r0, r1, r2 []float64, a0, a1, a2 float64) { axpy3Go(y, r0, r1, r2,
 
 // dot3 returns r0ᵀx, r1ᵀx, r2ᵀx (see dot3Go).
 func dot3(r0, r1, r2, x []float64) (s0, s1, s2 float64) { return dot3Go(r0, r1, r2, x) }
+
+// dot1 returns rᵀx (see dot1Go).
+func dot1(r, x []float64) float64 { return dot1Go(r, x) }
+
+// sandwichVector leaves every block to the portable loop: it returns 0.
+func sandwichVector(Wrows, WHrows []float64, n int, Ca *m3.Mat3, lanes []float64, to int) int {
+	return 0
+}

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestSIMDKernelsMatchPortable holds the dispatching axpy3 and dot3 (AVX2
+// TestSIMDKernelsMatchPortable holds the dispatching axpy3, dot3 and dot1 (AVX2
 // where available) equal to the portable loops, over lengths that exercise
 // every tail of the unrolled loops and unaligned starting offsets.
 func TestSIMDKernelsMatchPortable(t *testing.T) {
@@ -27,6 +27,7 @@ func TestSIMDKernelsMatchPortable(t *testing.T) {
 				x := buf[3*(maxLen+3)+off : 3*(maxLen+3)+off+n]
 				checkAxpy3(t, r0, r1, r2, x)
 				checkDot3(t, r0, r1, r2, x)
+				checkDot1(t, r0, r1, r2, x)
 			})
 		}
 	}
@@ -61,5 +62,18 @@ func checkDot3(t *testing.T, r0, r1, r2, x []float64) {
 		if math.Abs(p[0]-p[1]) > 1e-14*(1+p[2]) {
 			t.Fatalf("dot3 sum %d = %.17g, portable %.17g", k, p[0], p[1])
 		}
+	}
+}
+
+// checkDot1 holds dot1 bit for bit equal to the first sum of dot3, in the
+// dispatching and the portable versions: PGS decides a separation from
+// the normal row alone with dot1, and must decide it as dot3 would.
+func checkDot1(t *testing.T, r0, r1, r2, x []float64) {
+	t.Helper()
+	if s0, _, _ := dot3(r0, r1, r2, x); dot1(r0, x) != s0 {
+		t.Fatalf("dot1 = %.17g, dot3's first sum %.17g: must be identical", dot1(r0, x), s0)
+	}
+	if s0, _, _ := dot3Go(r0, r1, r2, x); dot1Go(r0, x) != s0 {
+		t.Fatalf("dot1Go = %.17g, dot3Go's first sum %.17g: must be identical", dot1Go(r0, x), s0)
 	}
 }

@@ -59,6 +59,50 @@ func RebuildWLower(W, WH []float64, C []m3.Mat3) error {
 	return nil
 }
 
+// RebuildWLowerWork is RebuildWLower with a caller-owned work buffer of
+// at least 9c values, which lets it run the AVX2 kernel (simd_amd64.s)
+// four column blocks at a time: the frames are first laid out by lanes in
+// work, M_k[3b+q] = C_b[q][k] for k = 0, 1, 2, so that W_ab = X·C_bᵀ with
+// X = C_a·(W_H)_ab becomes three lane-wise multiply-adds per output
+// vector. The portable loop finishes each row block (and does everything
+// without AVX2). Results agree with RebuildWLower to round-off (fused
+// multiply-adds). It allocates nothing.
+func RebuildWLowerWork(W, WH []float64, C []m3.Mat3, work []float64) error {
+	c := len(C)
+	n := 3 * c
+	if err := checkKernel("RebuildWLowerWork", c, "WH", WH, namedVec{"W", W, n * n}); err != nil {
+		return err
+	}
+	if len(work) < 3*n {
+		return fmt.Errorf("contact: RebuildWLowerWork: len(work) = %d: want at least 9c = %d for c = %d contacts", len(work), 3*n, c)
+	}
+	lanes := work[:3*n]
+	frameLanes(lanes, C)
+	for a := 0; a < c; a++ {
+		i := 3 * a
+		Wrows, WHrows := W[i*n:(i+3)*n], WH[i*n:(i+3)*n]
+		done := sandwichVector(Wrows, WHrows, n, &C[a], lanes, a+1)
+		sandwichBlocks(Wrows, WHrows, n, &C[a], C, done, a+1)
+		symmetrizeDiagonal(W, n, i)
+	}
+	return nil
+}
+
+// frameLanes writes the frames C_b column by column into the three lane
+// arrays M_k = lanes[3c·k : 3c·(k+1)], M_k[3b+q] = C_b[q][k]: entry j of
+// M_k multiplies entry k of column j's own 3-column block in X·C_bᵀ.
+func frameLanes(lanes []float64, C []m3.Mat3) {
+	n := 3 * len(C)
+	m0, m1, m2 := lanes[:n], lanes[n:2*n], lanes[2*n:3*n]
+	for b := range C {
+		Cb := &C[b]
+		for q := 0; q < 3; q++ {
+			j := 3*b + q
+			m0[j], m1[j], m2[j] = Cb[3*q], Cb[3*q+1], Cb[3*q+2]
+		}
+	}
+}
+
 // sandwichBlocks computes W_ab = C_a·(W_H)_ab·C_bᵀ for b in [from, to) of
 // one row block: Wrows and WHrows are the three rows 3a..3a+2 of W and W_H
 // (row length n). Each block costs 2·27 multiply-adds: X = C_a·(W_H)_ab, then

@@ -1,9 +1,10 @@
 // Package scenario builds the scenes that softgrasp runs — the grasp-and-
-// rotate demo and two validation scenes (a block on an incline for
-// friction, an object dropped on the floor for Signorini) — drives their
-// kinematic bodies, and measures what the paper cares about: penetration,
-// slip of the grasped object, whether it is still held, and the
-// step-to-step jitter of the grip force.
+// rotate demo, two validation scenes (a block on an incline for friction,
+// an object dropped on the floor for Signorini) and the squeeze scene of
+// the Table-1 benchmark (bench.go) — drives their kinematic bodies, and
+// measures what the paper cares about: penetration, slip of the grasped
+// object, whether it is still held, and the step-to-step jitter of the
+// grip force.
 package scenario
 
 import (
@@ -25,7 +26,7 @@ const (
 )
 
 // Kinds lists the scenarios.
-func Kinds() []Kind { return []Kind{GraspRotate, Incline, Drop} }
+func Kinds() []Kind { return []Kind{GraspRotate, Incline, Drop, Squeeze} }
 
 // ParseKind reads a scenario name.
 func ParseKind(name string) (Kind, error) {
@@ -34,7 +35,7 @@ func ParseKind(name string) (Kind, error) {
 			return k, nil
 		}
 	}
-	return "", fmt.Errorf("unknown scenario %q: want grasp-rotate, incline or drop", name)
+	return "", fmt.Errorf("unknown scenario %q: want grasp-rotate, incline, drop or squeeze", name)
 }
 
 // Object selects the procedural soft object.
