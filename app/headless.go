@@ -15,13 +15,14 @@ import (
 	"softgrasp/physics"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/scenario"
+	"softgrasp/physics/sparse"
 )
 
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
 	scenario, scheme, object, jaws, mesh, csv string
 	solver, cpuprofile                        string
-	newton, pgs, dofs, steps                  int
+	newton, pgs, dofs, steps, threads         int
 	dt, mu, omega, pgsTol, newtonTol          float64
 	inclineDeg, dropHeight, squeeze           float64
 	alarm, contactDist, youngs                float64
@@ -42,6 +43,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.mu, "mu", p.Friction, "Coulomb friction coefficient")
 	fs.Float64Var(&f.omega, "omega", def.Omega, "gripper spin speed, rad/s")
 	fs.IntVar(&f.dofs, "dofs", p.TargetDOFs, "target DOFs of the procedural mesh (nearest mesh)")
+	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels (1 leaves the second core to the background refactorisation; see README)")
 	fs.StringVar(&f.mesh, "mesh", "", "load a Gmsh .msh (2.2/4.1 ASCII) or legacy VTK .vtk tetrahedral mesh instead")
 	fs.StringVar(&f.object, "object", string(def.Object), "procedural object: box or cylinder")
 	fs.StringVar(&f.jaws, "jaws", "round", "gripper jaws: round (cylindrical fingertips) or flat")
@@ -94,6 +96,9 @@ func (f *headlessFlags) config() (scenario.Config, error) {
 	if f.steps < 0 {
 		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)
 	}
+	if f.threads < 1 {
+		return cfg, fmt.Errorf("-threads = %d: must be ≥ 1", f.threads)
+	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, withFlag(err)
 	}
@@ -124,6 +129,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softgrasp headless:", err)
 		return 2
 	}
+	sparse.SetBLASThreads(f.threads)
 	sc, err := scenario.Build(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(err))

@@ -94,18 +94,24 @@ static int64_t pattern_mismatch(const sg_factor *f, const int64_t *colptr, const
 	return -1;
 }
 
-/* CHOLMOD's supernodal factorisation opens OpenMP parallel regions with a
- * fixed team of CHOLMOD_OMP_NUM_THREADS = 4 threads. On a 2-core machine
- * that shares its cores with the step and the renderer, the surplus threads
- * spin and steal both. Dynamic adjustment (set per calling thread, which is
- * how OpenMP scopes it) lets libgomp shrink the team to the cores that are
- * free. Declared here so that no omp.h is needed. */
+/* CHOLMOD's supernodal factorisation opens OpenMP parallel regions, and
+ * calls OpenBLAS inside them. On a 2-core machine that shares its cores
+ * with the Go runtime, the step and the renderer, libgomp's default team
+ * costs far more in fork/join and spinning than it gains. Measured on the
+ * 3k-DOF factor (BenchmarkFactorize, 2 cores): 26-35 ms with the default
+ * team, 12-15 ms with dynamic teams capped at one thread, 9-10 ms when
+ * OpenBLAS runs one thread too (SetBLASThreads(1)). Both settings are
+ * OpenMP ICVs of the calling thread, and Go may call from any OS thread,
+ * so they are set on every call (cheap). Declared here so that no omp.h is
+ * needed. */
 extern void omp_set_dynamic(int);
+extern void omp_set_num_threads(int);
 
 int sg_factorize(sg_factor *f, const int64_t *colptr, const int64_t *rowidx, double *val)
 {
 	int64_t *bad_col = f->bad_col;
 	omp_set_dynamic(1);
+	omp_set_num_threads(1);
 	f->numeric = 0;
 	int64_t j = pattern_mismatch(f, colptr, rowidx);
 	if (j >= 0) {
