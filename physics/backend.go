@@ -21,7 +21,9 @@ type Backend interface {
 	// Name identifies the backend ("cpu", "cuda").
 	Name() string
 	// Load takes the step's mapping compliance W_H (3c×3c, row-major) for c
-	// contacts, and the PGS limits.
+	// contacts, and the PGS limits. Only W_H's lower block triangle (the
+	// blocks (a, b) with b ≤ a) is defined: W_H is symmetric, and the
+	// simulation fills no more of it.
 	Load(WH []float64, c int, pgsIterations int, pgsTolerance float64) error
 	// RebuildW computes W = C·W_H·Cᵀ for the directions C (one frame per
 	// contact, rows n, t1, t2).

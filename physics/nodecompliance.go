@@ -78,10 +78,13 @@ func (g *nodeCompliance) covers(pairs []collide.Pair) bool {
 	return true
 }
 
-// assemble writes W_H (3c×3c, row-major) for pairs all covered by S.
-// Row block a is formed once as the weighted sum of its nodes' three rows
-// of G (tmp, 3×3m), then every block (a, b) gathers b's columns from it,
-// so G is read row-wise and W_H written row-wise, both contiguous.
+// assemble writes the lower block triangle of W_H (3c×3c, row-major: the
+// blocks (a, b) with b ≤ a, all that RebuildW, PGS and CorrectP read of
+// it) for pairs all covered by S. Row block a is formed once as the
+// weighted sum of its nodes' three rows of G (tmp, 3×3m), then every block
+// (a, b ≤ a) gathers b's columns from it, so G is read row-wise and W_H
+// written row-wise, both contiguous. The strict upper block triangle is
+// left as it was.
 func (g *nodeCompliance) assemble(WH []float64, pairs []collide.Pair, scratch *[]float64) {
 	n, stride := 3*len(pairs), 3*len(g.nodes)
 	*scratch = grow(*scratch, 3*stride)
@@ -101,7 +104,7 @@ func (g *nodeCompliance) assemble(WH []float64, pairs []collide.Pair, scratch *[
 			}
 		}
 		rows := WH[3*a*n : (3*a+3)*n]
-		for b := range pairs {
+		for b := range pairs[:a+1] {
 			pb := &pairs[b]
 			var blk [9]float64
 			for j := 0; j < pb.Count; j++ {

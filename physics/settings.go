@@ -158,7 +158,7 @@ func DefaultSettings() Settings {
 		Friction:         0.8,
 		Scheme:           Fast,
 		Solver:           ExactSolver,
-		PCGTolerance:     1e-8,
+		PCGTolerance:     1e-6,
 		PCGMaxIterations: 200,
 		Material: fem.Material{
 			YoungModulus:     5e4,

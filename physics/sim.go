@@ -148,9 +148,11 @@ func (s *Simulation) setSolver(mode Solver) error {
 		// The worker takes one core and the step the other: OpenBLAS
 		// threads would only fight them (and spin while waiting).
 		sparse.SetBLASThreads(1)
+		s.model.SetSerial(true)
 	case mode == ExactSolver && s.async != nil:
 		s.factor = s.async.stop()
 		s.async = nil
+		s.model.SetSerial(false)
 	}
 	return nil
 }

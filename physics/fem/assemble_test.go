@@ -255,23 +255,30 @@ func TestAssembleDeterministic(t *testing.T) {
 	q, v := deformedState(msh, rng, 0.002)
 	var As []*sparse.SymCSC
 	var bs [][]float64
-	for _, procs := range []int{1, 3} {
+	// One goroutine, the pool of 3, and the pool of 3 set serial.
+	for _, cfg := range []struct {
+		procs  int
+		serial bool
+	}{{1, false}, {3, false}, {3, true}} {
 		m := newTestModel(t, msh, testMaterial())
-		m.pool = newWorkerPool(m, procs)
+		m.pool = newWorkerPool(m, cfg.procs)
+		m.SetSerial(cfg.serial)
 		A, b := m.Pattern(), make([]float64, len(q))
 		if rep := m.Assemble(q, v, 0.01, r3.Vec{Z: -9.81}, A, b); rep.Err != nil {
 			t.Fatal(rep.Err)
 		}
 		As, bs = append(As, A), append(bs, b)
 	}
-	for k := range As[0].Val {
-		if As[0].Val[k] != As[1].Val[k] {
-			t.Fatalf("A.Val[%d]: serial %v, parallel %v", k, As[0].Val[k], As[1].Val[k])
+	for r := 1; r < len(As); r++ {
+		for k := range As[0].Val {
+			if As[0].Val[k] != As[r].Val[k] {
+				t.Fatalf("run %d: A.Val[%d]: serial %v, got %v", r, k, As[0].Val[k], As[r].Val[k])
+			}
 		}
-	}
-	for i := range bs[0] {
-		if bs[0][i] != bs[1][i] {
-			t.Fatalf("b[%d]: serial %v, parallel %v", i, bs[0][i], bs[1][i])
+		for i := range bs[0] {
+			if bs[0][i] != bs[r][i] {
+				t.Fatalf("run %d: b[%d]: serial %v, got %v", r, i, bs[0][i], bs[r][i])
+			}
 		}
 	}
 }

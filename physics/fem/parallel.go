@@ -28,6 +28,7 @@ const chunkElements = 512
 // collected, and the workers return.
 type workerPool struct {
 	workers int
+	serial  bool // run every pass on the caller alone (SetSerial)
 	jobs    chan poolJob
 	done    chan struct{}
 	next    atomic.Int64 // first element not yet claimed
@@ -79,7 +80,7 @@ func (j *poolJob) drain() {
 
 // run executes job on the elements [0, n) and returns when all are done.
 func (p *workerPool) run(job stressJob, n int) {
-	if p.workers == 0 || n < minParallelElements {
+	if p.workers == 0 || p.serial || n < minParallelElements {
 		job.do(0, n)
 		return
 	}
