@@ -99,12 +99,24 @@ func (v *viewer) close() {
 
 // run renders until the window closes, or for -frames frames (and until
 // -shot-time), writing -screenshot from the last one.
+//
+// A run of -frames ends with one line on stdout: the frames rendered per
+// second of wall time and the physics' achieved real-time factor (simulated
+// time over wall time) over the run, with rendering on.
 func (v *viewer) run() error {
+	start := time.Now()
+	var t0 float64
 	for n := 1; !v.platform.ShouldClose(); n++ {
 		last := v.opt.frames > 0 && n >= v.opt.frames && v.reachedShotTime()
 		img, err := v.renderFrame(last && v.opt.screenshot != "")
 		if err != nil {
 			return err
+		}
+		if n == 1 && v.frame != nil {
+			start, t0 = time.Now(), v.frame.Time
+		}
+		if last {
+			v.summarise(n-1, time.Since(start), t0)
 		}
 		if img != nil {
 			return render.SavePNG(v.opt.screenshot, img)
@@ -115,6 +127,19 @@ func (v *viewer) run() error {
 		v.limiter.wait()
 	}
 	return nil
+}
+
+// summarise prints the rendered frames per second and the physics'
+// real-time factor of the frames after the first (which opened the
+// scene) over wall time wall.
+func (v *viewer) summarise(frames int, wall time.Duration, t0 float64) {
+	if frames < 1 || wall <= 0 || v.frame == nil {
+		return
+	}
+	sec := wall.Seconds()
+	fmt.Fprintf(v.stdout, "softgrasp: %d frames in %.2f s: %.1f rendered frames/s; physics %.3f s simulated, real-time factor %.3f (scheme %s, solver %s)\n",
+		frames, sec, float64(frames)/sec, v.frame.Time-t0, (v.frame.Time-t0)/sec,
+		v.opt.config.Physics.Scheme, v.opt.config.Physics.Solver)
 }
 
 // reachedShotTime reports whether the last frame is at or past -shot-time
