@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -132,6 +133,19 @@ func TestScreenshotFlag(t *testing.T) {
 	}
 	if colours := distinctColours(img, 16); colours < 16 {
 		t.Fatalf("the screenshot has %d colours: nothing was drawn", colours)
+	}
+	// The run ends with its summary: 2 frames after the first, a rate and
+	// a real-time factor.
+	var frames int
+	var sec, fps, simulated, rtf float64
+	at := strings.Index(stdout.String(), "softgrasp: ")
+	if at < 0 {
+		t.Fatalf("no summary line on stdout: %q", stdout.String())
+	}
+	line := stdout.String()[at:]
+	if _, err := fmt.Sscanf(line, "softgrasp: %d frames in %g s: %g rendered frames/s; physics %g s simulated, real-time factor %g",
+		&frames, &sec, &fps, &simulated, &rtf); err != nil || frames != 2 || !(fps > 0) || !(rtf >= 0) {
+		t.Fatalf("summary %q: %v (frames %d, fps %g, rtf %g)", line, err, frames, fps, rtf)
 	}
 }
 
