@@ -213,6 +213,7 @@ func (s *Simulation) Reset() {
 		s.v[i] = 0
 	}
 	clear(s.warm)
+	s.model.ResetRotations()
 	s.steps, s.time = 0, 0
 	s.pairs = s.pairs[:0]
 }

@@ -3,15 +3,17 @@ package physics
 import (
 	"fmt"
 
+	"softgrasp/physics/m3"
 	"softgrasp/physics/rigid"
 )
 
 // Snapshot is a copy of everything a step depends on: positions,
-// velocities, the rigid bodies' poses, the warm starts, the step counter
-// and the time. Restoring it replays a step exactly, which lets the
+// velocities, the rigid bodies' poses, the warm starts (of PGS and of the
+// elements' polar decompositions), the step counter and the time. Restoring it replays a step exactly, which lets the
 // benchmark time both schemes on the very same steps.
 type Snapshot struct {
 	q, v   []float64
+	rot    []m3.Mat3
 	bodies []rigid.Body
 	warm   map[uint64]warmStart
 	steps  int
@@ -26,6 +28,7 @@ func (s *Simulation) Snapshot(snap *Snapshot) *Snapshot {
 	}
 	snap.q = append(snap.q[:0], s.q...)
 	snap.v = append(snap.v[:0], s.v...)
+	snap.rot = append(snap.rot[:0], s.model.Rotations()...)
 	snap.bodies = append(snap.bodies[:0], s.bodies...)
 	if snap.warm == nil {
 		snap.warm = make(map[uint64]warmStart, len(s.warm))
@@ -44,6 +47,9 @@ func (s *Simulation) Restore(snap *Snapshot) error {
 	if len(snap.q) != len(s.q) || len(snap.bodies) != len(s.bodies) {
 		return fmt.Errorf("snapshot of %d DOFs and %d bodies does not fit a simulation of %d DOFs and %d bodies",
 			len(snap.q), len(snap.bodies), len(s.q), len(s.bodies))
+	}
+	if err := s.model.SetRotations(snap.rot); err != nil {
+		return err
 	}
 	copy(s.q, snap.q)
 	copy(s.v, snap.v)

@@ -110,7 +110,8 @@ func (m *Model) checkAssembleArgs(q, v []float64, h float64, gravity r3.Vec, A *
 	return nil
 }
 
-// elementStresses computes, for every element, R_e = polar(F_e) with
+// elementStresses computes, for every element, R_e = polar(F_e) (warm-
+// started from the last R_e, see m3.PolarRotationNear) with
 // F_e from q, det F_e, and P_e = s·V·R·σ(sym(Rᵀ·(F + c·F_v)) − I) with
 // F_v from v (v may be nil when c = 0). It runs on the worker pool.
 func (m *Model) elementStresses(q, v []float64, c, s float64) {
@@ -130,7 +131,13 @@ func (j *stressJob) do(lo, hi int) {
 	for k := lo; k < hi; k++ {
 		e := &m.elems[k]
 		F := e.defGrad(j.q)
-		R, _ := m3.Polar(F)
+		// Warm start from the element's rotation of the last assembly
+		// (identity before the first); inverted and degenerate elements
+		// take the SVD path.
+		R, ok := m3.PolarRotationNear(F, m.rot[k])
+		if !ok {
+			R, _ = m3.Polar(F)
+		}
 		m.detF[k] = F.Det()
 		if j.c != 0 {
 			F = m3.Add(F, m3.Scale(j.c, e.defGrad(j.v)))
