@@ -117,9 +117,9 @@ func (b *CPUBackend) States() []contact.State { return b.pgs.States }
 func (b *CPUBackend) Close() {}
 
 // grow returns s resized to n, reusing its storage when large enough.
-func grow(s []float64, n int) []float64 {
+func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]float64, n, n+n/4)
+		return make([]T, n, n+n/4)
 	}
 	return s[:n]
 }

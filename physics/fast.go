@@ -97,7 +97,7 @@ func (s *Simulation) backendDirections() []m3.Mat3 {
 	if !s.warped {
 		return s.C
 	}
-	s.Cw = growMat(s.Cw, len(s.C))
+	s.Cw = grow(s.Cw, len(s.C))
 	for a := range s.C {
 		s.Cw[a] = m3.Mul(s.C[a], s.warp)
 	}

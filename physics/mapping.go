@@ -17,13 +17,13 @@ import (
 // resizeContacts sizes every per-contact buffer for c pairs, reusing
 // storage.
 func (s *Simulation) resizeContacts(c int) {
-	s.C = growMat(s.C, c)
-	s.Cn = growMat(s.Cn, c)
-	s.C0 = growMat(s.C0, c)
-	s.rT = growVec(s.rT, c)
-	s.rEnd = growVec(s.rEnd, c)
-	s.rN = growVec(s.rN, c)
-	s.rNn = growVec(s.rNn, c)
+	s.C = grow(s.C, c)
+	s.Cn = grow(s.Cn, c)
+	s.C0 = grow(s.C0, c)
+	s.rT = grow(s.rT, c)
+	s.rEnd = grow(s.rEnd, c)
+	s.rN = grow(s.rN, c)
+	s.rNn = grow(s.rNn, c)
 	for _, b := range []*[]float64{&s.pT, &s.pFree, &s.p, &s.pPrev, &s.dFree, &s.lambda} {
 		*b = grow(*b, 3*c)
 	}
@@ -179,18 +179,4 @@ func maxPointMove(p, q []float64) float64 {
 // small angles.
 func angleBetween(a, b r3.Vec) float64 {
 	return math.Atan2(r3.Norm(r3.Cross(a, b)), r3.Dot(a, b))
-}
-
-func growMat(s []m3.Mat3, n int) []m3.Mat3 {
-	if cap(s) < n {
-		return make([]m3.Mat3, n, n+n/4)
-	}
-	return s[:n]
-}
-
-func growVec(s []r3.Vec, n int) []r3.Vec {
-	if cap(s) < n {
-		return make([]r3.Vec, n, n+n/4)
-	}
-	return s[:n]
 }

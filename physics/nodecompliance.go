@@ -20,6 +20,10 @@ type nodeCompliance struct {
 	nodes []int     // the soft nodes of S
 	slot  []int     // mesh node → index in nodes, −1 when absent
 	G     []float64 // (3m)×(3m), row-major
+	// used lists the slots in S of the step's pair nodes, and local
+	// numbers them 0…u−1 (−1 elsewhere), for assemble.
+	used  []int
+	local []int
 	X     sparse.CSR
 	valid bool
 }
@@ -50,6 +54,7 @@ func (g *nodeCompliance) build(f *sparse.Factor, nodes []int, nNodes int) error 
 		}
 	}
 	g.G = grow(g.G, 9*m*m)
+	g.local = g.local[:0] // assemble's numbering belongs to the old S
 	g.valid = false
 	if m == 0 {
 		g.valid = true
@@ -80,14 +85,18 @@ func (g *nodeCompliance) covers(pairs []collide.Pair) bool {
 
 // assemble writes the lower block triangle of W_H (3c×3c, row-major: the
 // blocks (a, b) with b ≤ a, all that RebuildW, PGS and CorrectP read of
-// it) for pairs all covered by S. Row block a is formed once as the
-// weighted sum of its nodes' three rows of G (tmp, 3×3m), then every block
-// (a, b ≤ a) gathers b's columns from it, so G is read row-wise and W_H
-// written row-wise, both contiguous. The strict upper block triangle is
-// left as it was.
+// it) for pairs all covered by S. The strict upper block triangle is left
+// as it was.
+//
+// S holds every node near the rigid bodies, usually several times the u
+// nodes the pairs use, so those are numbered first (compact). Row block a
+// is then formed once as the weighted sum of its nodes' three rows of G,
+// restricted to the columns of the u nodes (tmp, 3×3u), and every block
+// (a, b ≤ a) gathers b's columns from it: W_H is written row-wise.
 func (g *nodeCompliance) assemble(WH []float64, pairs []collide.Pair, scratch *[]float64) {
-	n, stride := 3*len(pairs), 3*len(g.nodes)
-	*scratch = grow(*scratch, 3*stride)
+	u := g.compact(pairs)
+	n, stride, width := 3*len(pairs), 3*len(g.nodes), 3*u
+	*scratch = grow(*scratch, 3*width)
 	tmp := *scratch
 	for a := range pairs {
 		pa := &pairs[a]
@@ -100,7 +109,7 @@ func (g *nodeCompliance) assemble(WH []float64, pairs []collide.Pair, scratch *[
 				continue
 			}
 			for r := 0; r < 3; r++ {
-				axpy(w, g.G[(si+r)*stride:(si+r+1)*stride], tmp[r*stride:(r+1)*stride])
+				gatherAxpy(w, g.G[(si+r)*stride:(si+r+1)*stride], g.used, tmp[r*width:(r+1)*width])
 			}
 		}
 		rows := WH[3*a*n : (3*a+3)*n]
@@ -108,9 +117,9 @@ func (g *nodeCompliance) assemble(WH []float64, pairs []collide.Pair, scratch *[
 			pb := &pairs[b]
 			var blk [9]float64
 			for j := 0; j < pb.Count; j++ {
-				w, sj := pb.Weights[j], 3*g.slot[pb.Nodes[j]]
+				w, sj := pb.Weights[j], 3*g.local[g.slot[pb.Nodes[j]]]
 				for r := 0; r < 3; r++ {
-					t := tmp[r*stride+sj : r*stride+sj+3]
+					t := tmp[r*width+sj : r*width+sj+3]
 					blk[3*r] += w * t[0]
 					blk[3*r+1] += w * t[1]
 					blk[3*r+2] += w * t[2]
@@ -121,4 +130,43 @@ func (g *nodeCompliance) assemble(WH []float64, pairs []collide.Pair, scratch *[
 			}
 		}
 	}
+}
+
+// gatherAxpy adds w times the 3-entry column groups of row named by slots
+// (node slots in S) to t, packed: t[3j+q] += w·row[3·slots[j]+q].
+func gatherAxpy(w float64, row []float64, slots []int, t []float64) {
+	t = t[:3*len(slots)]
+	for j, sl := range slots {
+		src := row[3*sl : 3*sl+3 : 3*sl+3]
+		dst := t[3*j : 3*j+3 : 3*j+3]
+		dst[0] += w * src[0]
+		dst[1] += w * src[1]
+		dst[2] += w * src[2]
+	}
+}
+
+// compact numbers the nodes of the pairs 0…u−1 in the order met (local,
+// indexed by slot in S; used lists the slots) and returns u.
+func (g *nodeCompliance) compact(pairs []collide.Pair) int {
+	if len(g.local) != len(g.nodes) { // S changed (build): renumber from scratch
+		g.local = grow(g.local, len(g.nodes))
+		for i := range g.local {
+			g.local[i] = -1
+		}
+		g.used = g.used[:0]
+	}
+	for _, sl := range g.used { // undo the previous call's numbering
+		g.local[sl] = -1
+	}
+	g.used = g.used[:0]
+	for a := range pairs {
+		pr := &pairs[a]
+		for i := 0; i < pr.Count; i++ {
+			if sl := g.slot[pr.Nodes[i]]; g.local[sl] < 0 {
+				g.local[sl] = len(g.used)
+				g.used = append(g.used, sl)
+			}
+		}
+	}
+	return len(g.used)
 }
