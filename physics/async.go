@@ -66,13 +66,8 @@ func newAsyncFactor(A *sparse.SymCSC, first *sparse.Factor) (*asyncFactor, error
 }
 
 // work factors the spare factor with the job's values and computes G for
-// the job's nodes, one job at a time. Its thread runs at the lowest
-// priority: on a machine with few cores the step must not wait for a core
-// the refactorisation holds (it is only ever a refresh). Measured on 2
-// cores, default 3k-DOF scene: step 10.2–10.5 ms at nice 19 against
-// 10.8–12.8 ms at normal priority, the factor about 6 steps old in both.
+// the job's nodes, one job at a time.
 func (af *asyncFactor) work() {
-	lowerThreadPriority()
 	for range af.jobs {
 		err := af.spare.Factorize(&af.pattern)
 		if err == nil {
