@@ -22,7 +22,7 @@ import (
 type headlessFlags struct {
 	scenario, scheme, object, jaws, mesh, csv string
 	solver, cpuprofile                        string
-	newton, pgs, dofs, steps, threads         int
+	newton, pgs, dofs, steps, threads, lag    int
 	dt, mu, omega, pgsTol, newtonTol, pcgTol  float64
 	inclineDeg, dropHeight, squeeze           float64
 	alarm, contactDist, youngs                float64
@@ -37,6 +37,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.solver, "solver", p.Solver.String(), "factorisation of A: exact (every step) or async (background refactorisation + PCG)")
 	fs.IntVar(&f.newton, "newton", p.NewtonIterations, "Newton iterations K (1 = classic scheme)")
 	fs.Float64Var(&f.newtonTol, "newton-tol", p.NewtonTolerance, "stop Newton when no normal turns more than this (rad); 0 = always K")
+	fs.IntVar(&f.lag, "async-lag", p.AsyncLag, "async solver: swap each background factorisation in exactly this many steps after it started (deterministic runs); 0 = as soon as ready")
 	fs.Float64Var(&f.pcgTol, "pcg-tol", p.PCGTolerance, "relative residual of the conjugate gradient solves (async solver)")
 	fs.IntVar(&f.pgs, "pgs", p.PGSIterations, "PGS sweeps per Newton iteration")
 	fs.Float64Var(&f.pgsTol, "pgs-tol", p.PGSTolerance, "PGS relative tolerance; 0 = always -pgs sweeps")
@@ -89,6 +90,7 @@ func (f *headlessFlags) config() (scenario.Config, error) {
 	p := &cfg.Physics
 	p.NewtonIterations, p.NewtonTolerance = f.newton, f.newtonTol
 	p.PGSIterations, p.PGSTolerance, p.PCGTolerance = f.pgs, f.pgsTol, f.pcgTol
+	p.AsyncLag = f.lag
 	p.TimeStep, p.Friction, p.TargetDOFs = f.dt, f.mu, f.dofs
 	p.AlarmDistance, p.ContactDistance, p.Material.YoungModulus = f.alarm, f.contactDist, f.youngs
 	cfg.Squeeze = f.squeeze

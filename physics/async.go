@@ -40,6 +40,9 @@ type asyncFactor struct {
 	age, pending int
 	// refactors counts the factorisations swapped in.
 	refactors int
+	// lag > 0 swaps each job in exactly lag steps after it started
+	// (Settings.AsyncLag).
+	lag int
 }
 
 // newAsyncFactor analyses A a second time for the background factor.
@@ -95,19 +98,16 @@ func (af *asyncFactor) begin(A *sparse.SymCSC, q []float64, first bool, nodes fu
 	var failed error
 	if af.busy {
 		af.pending++
-		select {
-		case err := <-af.done:
-			af.busy = false
-			if err == nil {
-				af.current, af.spare = af.spare, af.current
-				af.qFactor, af.qJob = af.qJob, af.qFactor
-				af.gCur, af.gSpare = af.gSpare, af.gCur
-				af.age = af.pending
-				af.refactors++
-			} else {
-				failed = err
+		if af.lag > 0 {
+			if af.pending >= af.lag {
+				failed = af.swap(<-af.done)
 			}
-		default:
+		} else {
+			select {
+			case err := <-af.done:
+				failed = af.swap(err)
+			default:
+			}
 		}
 	}
 	if !af.busy {
@@ -118,6 +118,22 @@ func (af *asyncFactor) begin(A *sparse.SymCSC, q []float64, first bool, nodes fu
 		af.jobs <- struct{}{}
 	}
 	return failed
+}
+
+// swap takes the result of the finished job: on success its factor, G and
+// positions become current; on failure the old ones stay and the error is
+// returned.
+func (af *asyncFactor) swap(err error) error {
+	af.busy = false
+	if err != nil {
+		return err
+	}
+	af.current, af.spare = af.spare, af.current
+	af.qFactor, af.qJob = af.qJob, af.qFactor
+	af.gCur, af.gSpare = af.gSpare, af.gCur
+	af.age = af.pending
+	af.refactors++
+	return nil
 }
 
 // exact factors this step's A synchronously (waiting for a job in flight

@@ -112,6 +112,12 @@ type Settings struct {
 	Solver           Solver
 	PCGTolerance     float64
 	PCGMaxIterations int
+	// AsyncLag, when positive, makes the asynchronous solver deterministic:
+	// each background factorisation is swapped in exactly this many steps
+	// after it started, the step waiting for it if it is not ready. 0 (the
+	// default) swaps it in as soon as it is ready, so which factor a step
+	// uses depends on the machine's load. For tests and reproducible runs.
+	AsyncLag int
 	// Material is the soft body's constitutive law and damping.
 	Material fem.Material
 	// Gravity is the gravitational acceleration (m/s²).
@@ -213,6 +219,7 @@ func (s Settings) Validate() error {
 		intCheck("TargetDOFs", s.TargetDOFs, 24, 200000),
 		rangeCheck("PCGTolerance", s.PCGTolerance, 0, 1, true, true, "(relative residual)"),
 		intCheck("PCGMaxIterations", s.PCGMaxIterations, 1, 100000),
+		intCheck("AsyncLag", s.AsyncLag, 0, 1000),
 		rangeCheck("AlarmDistance", s.AlarmDistance, 0, 1, true, false, "m"),
 		rangeCheck("ContactDistance", s.ContactDistance, 0, s.AlarmDistance, false, true, "m (below AlarmDistance)"),
 		rangeCheck("MaxSpeed", s.MaxSpeed, 0, math.MaxFloat64, true, false, "m/s"),

@@ -144,6 +144,7 @@ func (s *Simulation) setSolver(mode Solver) error {
 		if err != nil {
 			return err
 		}
+		af.lag = s.set.AsyncLag
 		s.async = af
 		// The worker takes one core and the step the other: OpenBLAS
 		// threads would only fight them (and spin while waiting).
@@ -202,6 +203,9 @@ func (s *Simulation) SetSettings(set Settings) error {
 		return fmt.Errorf("Solver: %w", err)
 	}
 	s.set = set
+	if s.async != nil {
+		s.async.lag = set.AsyncLag
+	}
 	return nil
 }
 
