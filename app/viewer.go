@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 
+	"softgrasp/physics"
 	"softgrasp/physics/scenario"
 	"softgrasp/ui"
 )
@@ -51,6 +52,14 @@ var headlessOnly = map[string]bool{"steps": true, "csv": true, "json": true, "cp
 func (f *viewerFlags) register(fs *flag.FlagSet) {
 	all := flag.NewFlagSet("scene", flag.ContinueOnError)
 	f.scene.register(all)
+	// The interactive scene runs the asynchronous solver by default: the
+	// exact one (the headless default, reproducible step for step) does not
+	// keep up with real time on 2 cores (README, Solvers).
+	solver := all.Lookup("solver")
+	solver.DefValue = physics.AsyncSolver.String()
+	if err := solver.Value.Set(solver.DefValue); err != nil {
+		panic(err) // a constant the flag parses
+	}
 	all.VisitAll(func(fl *flag.Flag) {
 		if !headlessOnly[fl.Name] {
 			fs.Var(fl.Value, fl.Name, fl.Usage)

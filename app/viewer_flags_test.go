@@ -7,6 +7,8 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"softgrasp/physics"
+	"softgrasp/physics/scenario"
 	"strings"
 	"testing"
 )
@@ -58,8 +60,35 @@ func TestViewerHelpListsSceneAndWindowFlags(t *testing.T) {
 	}
 }
 
+// TestViewerFlagsBuildTheHeadlessConfig: the same scene flags build the
+// same scene in both commands; only the solver's default differs (async in
+// the viewer, exact headless).
 func TestViewerFlagsBuildTheHeadlessConfig(t *testing.T) {
-	args := []string{"-scenario", "drop", "-scheme", "standard", "-dofs", "600", "-mu", "0.3", "-newton", "3", "-dt", "0.005", "-omega", "2"}
+	scene := []string{"-scenario", "drop", "-scheme", "standard", "-dofs", "600", "-mu", "0.3", "-newton", "3", "-dt", "0.005", "-omega", "2"}
+	for _, tc := range []struct {
+		name         string
+		args         []string
+		viewerSolver physics.Solver
+	}{
+		{"solver given", append([]string{"-solver", "exact"}, scene...), physics.ExactSolver},
+		{"default solver", scene, physics.AsyncSolver},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, h := viewerAndHeadlessConfigs(t, tc.args)
+			if v.Physics.Solver != tc.viewerSolver {
+				t.Fatalf("viewer solver %v, want %v", v.Physics.Solver, tc.viewerSolver)
+			}
+			v.Physics.Solver = h.Physics.Solver
+			if v != h {
+				t.Fatalf("viewer config %+v differs from the headless one %+v for the same flags", v, h)
+			}
+		})
+	}
+}
+
+// viewerAndHeadlessConfigs parses args with both commands' flags.
+func viewerAndHeadlessConfigs(t *testing.T, args []string) (viewer, headless scenario.Config) {
+	t.Helper()
 	var v viewerFlags
 	vfs := newFlagSet("v")
 	v.register(vfs)
@@ -80,9 +109,7 @@ func TestViewerFlagsBuildTheHeadlessConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opt.config != want {
-		t.Fatalf("viewer config %+v differs from the headless one %+v for the same flags", opt.config, want)
-	}
+	return opt.config, want
 }
 
 func TestNoDisplayIsOneLine(t *testing.T) {
