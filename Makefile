@@ -15,8 +15,12 @@ APT_PACKAGES := gcc g++ pkg-config libsuitesparse-dev libopenblas-dev \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev \
 	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth
 
-# Packages whose tests start goroutines run under the race detector.
-RACE_PKGS := ./physics/loop/...
+# Packages whose tests start goroutines run under the race detector: the
+# physics loop, the asynchronous factorisation (physics, scenario) and the
+# element worker pool (fem).
+RACE_PKGS := ./physics ./physics/fem ./physics/scenario ./physics/loop/...
+# What go test runs without it: everything else but the GL packages.
+PLAIN_PKGS = $$($(GO) list ./... | grep -v -E '/(render|ui|app)($$|/)|/physics(/fem|/scenario|/loop)?$$')
 # Packages that open a GL context run under Xvfb (they skip without one).
 GL_PKGS   := ./render/... ./ui/... ./app/...
 
@@ -47,7 +51,7 @@ headless: build
 
 test: deps
 	$(GO) vet ./...
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v -E '/(render|ui|app|physics/loop)($$|/)')
+	$(GO) test -count=1 $(PLAIN_PKGS)
 	$(GO) test -count=1 -race $(RACE_PKGS)
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 $(GL_PKGS)
 
