@@ -82,10 +82,6 @@ func squeezeGripper(size float64) rigid.Gripper {
 // at cfg.Omega for SpinTurns turns (1 s when zero). There is no approach
 // from above: the scene reaches its measured state in about 0.6 s.
 func newSqueezeScript(cfg Config, height, open, closed float64) *graspScript {
-	spin := 1.0
-	if cfg.SpinTurns > 0 && cfg.Omega != 0 {
-		spin = cfg.SpinTurns * 2 * math.Pi / math.Abs(cfg.Omega)
-	}
 	z := height / 2
 	s := &graspScript{
 		zHigh:    z,
@@ -96,17 +92,7 @@ func newSqueezeScript(cfg Config, height, open, closed float64) *graspScript {
 		omega:    cfg.Omega,
 		spinRamp: 0.1,
 	}
-	t := 0.0
-	for _, p := range []struct {
-		phase Phase
-		d     float64
-	}{
-		{PhaseSettle, 0.05}, {PhaseApproach, 0}, {PhaseClose, 0.2}, {PhaseHold, 0.05},
-		{PhaseLift, 0.2}, {PhaseSpin, spin + s.spinRamp}, {PhaseHold, 0.5},
-	} {
-		s.phases = append(s.phases, timedPhase{p.phase, t, t + p.d})
-		t += p.d
-	}
+	s.schedule(phaseDurations{settle: 0.05, approach: 0, close: 0.2, hold: 0.05, lift: 0.2, spin: spinDuration(cfg)})
 	return s
 }
 

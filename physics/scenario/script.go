@@ -44,10 +44,6 @@ type timedPhase struct {
 // resting on the floor, opening the jaws to open around it and closing
 // them to closed.
 func newGraspScript(cfg Config, g rigid.Gripper, height, open, closed float64) *graspScript {
-	spin := 1.0
-	if cfg.SpinTurns > 0 && cfg.Omega != 0 {
-		spin = cfg.SpinTurns * 2 * math.Pi / math.Abs(cfg.Omega)
-	}
 	s := &graspScript{
 		zHigh:    height + g.JawHeight/2 + 5e-3,
 		zGrasp:   math.Max(height/2, g.JawHeight/2+3e-3),
@@ -57,18 +53,39 @@ func newGraspScript(cfg Config, g rigid.Gripper, height, open, closed float64) *
 		omega:    cfg.Omega,
 		spinRamp: 0.1,
 	}
+	s.schedule(phaseDurations{settle: 0.1, approach: 0.4, close: 0.5, hold: 0.2, lift: 0.5, spin: spinDuration(cfg)})
+	return s
+}
+
+// spinDuration is how long the spin phase turns at full speed: SpinTurns
+// turns at ω when set, else one second.
+func spinDuration(cfg Config) float64 {
+	if cfg.SpinTurns > 0 && cfg.Omega != 0 {
+		return cfg.SpinTurns * 2 * math.Pi / math.Abs(cfg.Omega)
+	}
+	return 1.0
+}
+
+// phaseDurations are the lengths of a script's phases, s.
+type phaseDurations struct {
+	settle, approach, close, hold, lift, spin float64
+}
+
+// schedule lays the phases out one after the other from t = 0: settle,
+// approach, close, hold, lift, spin (after its ramp) and a final hold of
+// half a second.
+func (s *graspScript) schedule(d phaseDurations) {
 	t := 0.0
 	for _, p := range []struct {
 		phase Phase
 		d     float64
 	}{
-		{PhaseSettle, 0.1}, {PhaseApproach, 0.4}, {PhaseClose, 0.5}, {PhaseHold, 0.2},
-		{PhaseLift, 0.5}, {PhaseSpin, spin + s.spinRamp}, {PhaseHold, 0.5},
+		{PhaseSettle, d.settle}, {PhaseApproach, d.approach}, {PhaseClose, d.close}, {PhaseHold, d.hold},
+		{PhaseLift, d.lift}, {PhaseSpin, d.spin + s.spinRamp}, {PhaseHold, 0.5},
 	} {
 		s.phases = append(s.phases, timedPhase{p.phase, t, t + p.d})
 		t += p.d
 	}
-	return s
 }
 
 // restart moves the script to start at time t0 above the point base (the
