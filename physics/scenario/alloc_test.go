@@ -1,0 +1,40 @@
+package scenario
+
+import (
+	"testing"
+
+	"softgrasp/physics"
+)
+
+// TestWarmStepsAllocateNothing steps the default grasp into the spin and
+// then counts heap allocations per step (testing.AllocsPerRun counts those
+// of every goroutine, so the background factorisation of the asynchronous
+// solver is included): none, with either solver.
+func TestWarmStepsAllocateNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the grasp scene twice")
+	}
+	for _, solver := range []physics.Solver{physics.ExactSolver, physics.AsyncSolver} {
+		t.Run(solver.String(), func(t *testing.T) {
+			cfg := DefaultConfig(GraspRotate)
+			cfg.Physics.TargetDOFs = 1000
+			cfg.Physics.Solver = solver
+			sc, err := Build(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sc.Close()
+			step := func() {
+				if _, err := sc.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := 0; i < 150; i++ { // grasped, lifted and turning
+				step()
+			}
+			if n := testing.AllocsPerRun(40, step); n != 0 {
+				t.Fatalf("%v allocations per warm step", n)
+			}
+		})
+	}
+}
