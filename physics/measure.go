@@ -11,8 +11,9 @@ import (
 
 // measure checks the end-of-step state for divergence and records the
 // contact measurements: the true penetration against the rigid bodies at
-// their end poses, the force each body applies, and the number of active
-// contacts. It leaves p = G(q_{t+h}) for drawing.
+// their end poses (every soft surface vertex, and the rigid vertices of the
+// step's pairs against their soft triangles), the force each body applies,
+// and the number of active contacts. It leaves p = G(q_{t+h}) for drawing.
 func (s *Simulation) measure() error {
 	if err := s.checkState(); err != nil {
 		return err
@@ -41,10 +42,31 @@ func (s *Simulation) measure() error {
 			st.Penetration = pen
 		}
 	}
+	if pen := s.vertexPenetration(); pen > st.Penetration {
+		st.Penetration = pen
+	}
 	if len(s.pairs) > 0 {
 		s.H.MulVec(s.p, s.qNew)
 	}
 	return nil
+}
+
+// vertexPenetration returns the deepest signed distance below a rigid
+// body, at its end pose, of any soft surface vertex at q_{t+h} (0 when none
+// is inside): also the vertices that no pair watched, such as one that
+// crossed the whole alarm distance in one step, so that the measured
+// penetration is the true one and not only the solved pairs' residual.
+func (s *Simulation) vertexPenetration() float64 {
+	worst := 0.0
+	for _, v := range s.surf.Vertices {
+		x := node(s.qNew, v)
+		for i := range s.bodies {
+			if d, _, _ := collide.SignedDistance(&s.bodies[i], x); -d > worst {
+				worst = -d
+			}
+		}
+	}
+	return worst
 }
 
 // penetration returns how deep pair a's soft and rigid sides overlap at
@@ -61,7 +83,7 @@ func (s *Simulation) penetration(a int) float64 {
 	tri := s.surf.Tris[pr.Tri]
 	r := s.rEnd[a]
 	p, _ := collide.ClosestOnTriangle(r, node(s.qNew, tri[0]), node(s.qNew, tri[1]), node(s.qNew, tri[2]))
-	if r3.Norm(r3.Sub(r, p)) > s.set.AlarmDistance {
+	if r3.Norm(r3.Sub(r, p)) > s.alarm {
 		return 0
 	}
 	n := collide.TriangleNormal(s.qNew, tri)

@@ -25,6 +25,7 @@ type Simulation struct {
 
 	mesh      *mesh.TetMesh
 	surf      *mesh.Surface
+	alarm     float64 // the step's alarm distance (stepAlarm)
 	model     *fem.Model
 	A         *sparse.SymCSC
 	factor    *sparse.Factor // the factor of this step (async: the latest one)

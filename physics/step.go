@@ -97,7 +97,7 @@ func (s *Simulation) refactor() error {
 // alarm distances of the rigid bodies: the nodes whose compliance the
 // next steps will likely need, for the asynchronous worker to precompute.
 func (s *Simulation) nearNodes() []int {
-	s.wide = s.det.Detect(s.q, s.bodies, 3*s.set.AlarmDistance, s.wide[:0])
+	s.wide = s.det.Detect(s.q, s.bodies, 3*s.alarm, s.wide[:0])
 	s.wideNodes = s.wideNodes[:0]
 	for a := range s.wide {
 		pr := &s.wide[a]
@@ -106,9 +106,11 @@ func (s *Simulation) nearNodes() []int {
 	return s.wideNodes
 }
 
-// detect runs collision detection at the start of the step.
+// detect runs collision detection at the start of the step, within the
+// step's alarm distance (alarm.go).
 func (s *Simulation) detect() {
-	s.pairs = s.det.Detect(s.q, s.bodies, s.set.AlarmDistance, s.pairs[:0])
+	s.alarm = s.stepAlarm()
+	s.pairs = s.det.Detect(s.q, s.bodies, s.alarm, s.pairs[:0])
 	s.stats.Contacts = len(s.pairs)
 }
 

@@ -1,0 +1,70 @@
+package physics
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/rigid"
+)
+
+// alarmMargin is how much of the predicted relative motion of a step the
+// alarm distance covers beyond that motion itself.
+const alarmMargin = 1.5
+
+// stepAlarm returns the alarm distance of the step about to run:
+// AlarmDistance, widened when the bodies move fast enough to close a wider
+// gap within one step. Discrete detection only sees pairs within the alarm
+// distance at the start of the step; a soft vertex that crosses it in one
+// step (a dropped object at impact, a quick swipe of the gripper) would
+// sink into the rigid body unseen. The prediction is the larger of the
+// soft surface's largest motion at its current speed plus one step of
+// gravity, h·max‖v‖ + h²·‖g‖, and the largest displacement of any rigid
+// body's bounding-box corner between its start and end poses, times
+// alarmMargin. The larger, not the sum: a grasped object moves with the
+// jaws, and the sum would double the alarm of every fast grasp; the cost
+// is that a soft body and a rigid one rushing at each other are covered
+// only for the faster of the two motions.
+func (s *Simulation) stepAlarm() float64 {
+	h := s.set.TimeStep
+	v2 := 0.0
+	for _, n := range s.surf.Vertices {
+		vx, vy, vz := s.v[3*n], s.v[3*n+1], s.v[3*n+2]
+		v2 = math.Max(v2, vx*vx+vy*vy+vz*vz)
+	}
+	soft := h*math.Sqrt(v2) + h*h*r3.Norm(s.set.Gravity)
+	rigidMove := 0.0
+	for i := range s.bodies {
+		rigidMove = math.Max(rigidMove, bodyMotion(&s.bodies[i]))
+	}
+	return math.Max(s.set.AlarmDistance, alarmMargin*math.Max(soft, rigidMove))
+}
+
+// bodyMotion returns the largest displacement between b's start and end
+// poses of a corner of its bounding box (of its origin, for an unbounded
+// shape such as the floor).
+func bodyMotion(b *rigid.Body) float64 {
+	var corners [8]r3.Vec // the origin alone for an unbounded shape
+	n := 1
+	if box, ok := b.Shape.Bounds(); ok {
+		n = 8
+		for k := range corners {
+			c := box.Min
+			if k&1 != 0 {
+				c.X = box.Max.X
+			}
+			if k&2 != 0 {
+				c.Y = box.Max.Y
+			}
+			if k&4 != 0 {
+				c.Z = box.Max.Z
+			}
+			corners[k] = c
+		}
+	}
+	worst := 0.0
+	for _, c := range corners[:n] {
+		worst = math.Max(worst, r3.Norm(r3.Sub(b.End.Apply(c), b.Start.Apply(c))))
+	}
+	return worst
+}
