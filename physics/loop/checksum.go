@@ -1,6 +1,10 @@
 package loop
 
-import "math"
+import (
+	"math"
+
+	"softgrasp/physics/scenario"
+)
 
 // ComputeChecksum hashes every field that a frame's Checksum covers
 // (FNV-1a over their bits). The physics goroutine stores it when it
@@ -26,11 +30,23 @@ func (f *Frame) ComputeChecksum() uint64 {
 		h.f32s(c.ForceT[:])
 		h.u64(uint64(math.Float32bits(c.Deviation)) | uint64(c.State)<<32)
 	}
+	h.config(&f.Config)
+	h.str(f.Message)
 	s := &f.Stats
+	h.str(s.Scheme)
+	h.str(s.Phase)
+	h.str(s.Error)
+	h.bools(s.Paused, s.Held)
 	h.u64(uint64(s.Contacts))
 	h.u64(uint64(s.NewtonIterations))
-	for _, v := range []float64{s.BuildWH, s.RebuildW, s.PGS, s.Corr, s.NewtonIter, s.Total, s.Step, s.Penetration, s.Slip, s.GripForce} {
+	h.u64(uint64(s.PGSIterations))
+	for _, v := range [...]float64{s.BuildWH, s.RebuildW, s.PGS, s.Corr, s.NewtonIter, s.Total, s.Step,
+		s.Penetration, s.Slip, s.GripForce, s.StepRate, s.RealtimeFactor} {
 		h.f64(v)
+	}
+	for k := range s.DirectionChange {
+		h.f64(s.DirectionChange[k])
+		h.f64(s.PositionChange[k])
 	}
 	g := &f.Gripper
 	present := uint64(0)
@@ -38,11 +54,51 @@ func (f *Frame) ComputeChecksum() uint64 {
 		present = 1
 	}
 	h.u64(present)
-	for _, v := range []float64{g.Position.X, g.Position.Y, g.Position.Z, g.Rotation.Real, g.Rotation.Imag,
+	for _, v := range [...]float64{g.Position.X, g.Position.Y, g.Position.Z, g.Rotation.Real, g.Rotation.Imag,
 		g.Rotation.Jmag, g.Rotation.Kmag, g.Opening, g.Target.X, g.Target.Y, g.Target.Z, g.TargetOpening} {
 		h.f64(v)
 	}
 	return h.sum
+}
+
+// config hashes every field of a scene configuration.
+func (h *fnv) config(c *scenario.Config) {
+	h.str(string(c.Kind))
+	h.str(string(c.Object))
+	h.str(c.MeshFile)
+	h.u64(uint64(c.JawStyle))
+	h.bools(c.Scripted, c.Physics.FreezeMapping)
+	p := &c.Physics
+	for _, v := range [...]int{int(p.Scheme), int(p.Solver), p.NewtonIterations, p.PGSIterations,
+		p.PCGMaxIterations, p.AsyncLag, p.TargetDOFs} {
+		h.u64(uint64(v))
+	}
+	m := &p.Material
+	for _, v := range [...]float64{c.ObjectSize, c.Omega, c.Squeeze, c.SpinTurns, c.InclineAngle, c.DropHeight,
+		p.TimeStep, p.NewtonTolerance, p.PGSTolerance, p.Friction, p.PCGTolerance,
+		m.YoungModulus, m.PoissonRatio, m.Density, m.MassDamping, m.StiffnessDamping,
+		p.Gravity.X, p.Gravity.Y, p.Gravity.Z, p.AlarmDistance, p.ContactDistance, p.MaxSpeed, p.MaxInvertedFraction} {
+		h.f64(v)
+	}
+}
+
+// str hashes a string's length and bytes.
+func (h *fnv) str(s string) {
+	h.u64(uint64(len(s)))
+	for i := 0; i < len(s); i++ {
+		h.u64(uint64(s[i]))
+	}
+}
+
+// bools hashes flags as one word.
+func (h *fnv) bools(bs ...bool) {
+	w := uint64(0)
+	for i, b := range bs {
+		if b {
+			w |= 1 << i
+		}
+	}
+	h.u64(w)
 }
 
 // fnv is a 64-bit FNV-1a hash fed eight bytes at a time.

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics"
+	"softgrasp/physics/rigid"
 	"softgrasp/physics/scenario"
 )
 
@@ -54,26 +55,33 @@ func TestRunnerSurvivesCommandSpam(t *testing.T) {
 				for !r.Send(spamCommand(rng, set)) {
 					time.Sleep(50 * time.Microsecond)
 				}
+				if i%25 == 0 { // let steps interleave with the bursts
+					time.Sleep(time.Millisecond)
+				}
 			}
 		}(int64(s))
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
-	frames := readUntil(t, r, done)
+	frames, steps := readUntil(t, r, done)
 	if frames == 0 {
 		t.Fatal("the renderer side saw no frame while commands were sent")
 	}
+	if steps == 0 {
+		t.Fatal("no frame of a stepped simulation arrived while commands were sent")
+	}
+	t.Logf("%d fresh frames, %d of them after a step", frames, steps)
 }
 
 // readUntil acquires frames like a renderer, checking each one whole,
-// until done closes; it returns how many fresh frames it saw.
-func readUntil(t *testing.T, r *Runner, done <-chan struct{}) int {
-	frames := 0
+// until done closes; it returns how many fresh frames it saw, and how many
+// of them came from a step (Seq > 0).
+func readUntil(t *testing.T, r *Runner, done <-chan struct{}) (frames, steps int) {
 	lastSeq := map[uint64]uint64{}
 	for {
 		select {
 		case <-done:
-			return frames
+			return frames, steps
 		default:
 		}
 		f, fresh := r.Acquire()
@@ -81,6 +89,9 @@ func readUntil(t *testing.T, r *Runner, done <-chan struct{}) int {
 			continue
 		}
 		frames++
+		if f.Seq > 0 {
+			steps++
+		}
 		if got := f.ComputeChecksum(); got != f.Checksum {
 			t.Fatalf("frame %d: checksum %x, stored %x: the renderer saw a torn frame", f.Seq, got, f.Checksum)
 		}
@@ -91,9 +102,32 @@ func readUntil(t *testing.T, r *Runner, done <-chan struct{}) int {
 	}
 }
 
-// spamCommand draws a random command, valid or not.
+// spamCommand draws a random command, valid or not: every kind of
+// command, scene rebuilds and solver switches (which start and stop the
+// background factorisation) among them, rarely, since they are slow.
 func spamCommand(rng *rand.Rand, set physics.Settings) Command {
-	switch rng.Intn(9) {
+	if rng.Intn(200) == 0 {
+		switch rng.Intn(3) {
+		case 0:
+			return Reset{}
+		case 1:
+			return SetScene{Config: smallConfig()}
+		default:
+			set.Solver = physics.Solver(rng.Intn(2))
+			return SetSettings{Settings: set}
+		}
+	}
+	switch rng.Intn(14) {
+	case 9:
+		return SetGripperTarget{Target: rigid.Translation(r3.Vec{Z: 0.03 + 0.01*rng.Float64()}), Opening: 0.03}
+	case 10:
+		return SetOpening{Opening: 0.02 + 0.03*rng.Float64()}
+	case 11:
+		return SetOmega{Omega: rng.NormFloat64() * 5}
+	case 12:
+		return RunScript{}
+	case 13:
+		return StopScript{}
 	case 0:
 		return MoveGripper{Delta: r3.Vec{X: rng.NormFloat64() * 1e-3, Y: rng.NormFloat64() * 1e-3, Z: rng.NormFloat64() * 1e-3}}
 	case 1:
