@@ -211,6 +211,9 @@ func (v *viewer) draw(w, h int) error {
 	}
 	lo, hi, label := v.renderer.LegendRange()
 	v.state.Legend = ui.Legend{Lo: lo, Hi: hi, Label: label}
+	for i := range v.state.Legend.Ramp {
+		v.state.Legend.Ramp[i] = render.Viridis(float32(i) / (ui.LegendSteps - 1))
+	}
 	return err
 }
 

@@ -54,10 +54,25 @@ func drawColourMap(d *Display) {
 	}
 }
 
-// drawLegend shows the colour map's range under the Display panel.
+// drawLegend shows the colour map under the Display panel: a colour bar
+// from Lo (left) to Hi (right), its two ends' values and the caption.
 func drawLegend(l Legend) {
 	if l.Label == "" {
 		return
 	}
-	colouredText(colourDim, fmt.Sprintf("%s: %.3g to %.3g", l.Label, l.Lo, l.Hi))
+	colouredText(colourDim, l.Label)
+	origin := imgui.CursorScreenPos()
+	width := imgui.ContentRegionAvail().X
+	const height = 12
+	draw := imgui.WindowDrawList()
+	step := width / LegendSteps
+	for i, c := range l.Ramp {
+		x := origin.X + float32(i)*step
+		draw.AddRectFilled(imgui.Vec2{X: x, Y: origin.Y}, imgui.Vec2{X: x + step + 0.5, Y: origin.Y + height},
+			imgui.PackedColorFromVec4(imgui.Vec4{X: c[0], Y: c[1], Z: c[2], W: 1}))
+	}
+	imgui.Dummy(imgui.Vec2{X: width, Y: height})
+	colouredText(colourDim, fmt.Sprintf("%.3g", l.Lo))
+	imgui.SameLineV(width-imgui.CalcTextSize(fmt.Sprintf("%.3g", l.Hi), false, 0).X, 0)
+	colouredText(colourDim, fmt.Sprintf("%.3g", l.Hi))
 }

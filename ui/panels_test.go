@@ -167,3 +167,23 @@ func TestRefusedActionShowsInTheBanner(t *testing.T) {
 		t.Fatal("the banner stays after Dismiss")
 	}
 }
+
+// TestLegendBarStaysInTheDisplayPanel draws the Display panel with a
+// colour map's legend (caption, bar, end values) and checks that the panel
+// grows to hold it and still ends inside the window.
+func TestLegendBarStaysInTheDisplayPanel(t *testing.T) {
+	h := newHarness(t)
+	before := h.state.Layout.Panels[PanelDisplay]
+	h.state.Legend = Legend{Lo: 0, Hi: 1234, Label: "von Mises stress (Pa)"}
+	for i := range h.state.Legend.Ramp {
+		h.state.Legend.Ramp[i] = [3]float32{float32(i) / LegendSteps, 0.5, 0.5}
+	}
+	h.step(3)
+	after := h.state.Layout.Panels[PanelDisplay]
+	if after.Max.Y <= before.Max.Y {
+		t.Fatalf("the Display panel did not grow for the legend: %v, then %v", before, after)
+	}
+	if after.Max.Y > 800 {
+		t.Fatalf("with the legend the Display panel ends at y = %v, below the window", after.Max.Y)
+	}
+}

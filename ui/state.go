@@ -118,4 +118,11 @@ func (s *State) ActionError() string { return s.actionErr }
 type Legend struct {
 	Lo, Hi float32
 	Label  string
+	// Ramp samples the colour map at equal steps from Lo to Hi (RGB in
+	// [0, 1]); the panel draws it as a colour bar. The application fills
+	// it from the renderer's own map, so bar and surface agree.
+	Ramp [LegendSteps][3]float32
 }
+
+// LegendSteps is the number of colours of a legend's bar.
+const LegendSteps = 16
