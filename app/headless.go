@@ -282,7 +282,7 @@ func newStepLog(path string) (*stepLog, error) {
 	}
 	l := &stepLog{f: f, w: csv.NewWriter(f)}
 	err = l.w.Write([]string{"step", "time", "phase", "contacts", "active", "newton", "pgs_sweeps",
-		"penetration", "slip", "grip_force", "build_wh_ms", "rebuild_w_ms", "pgs_ms", "corr_ms",
+		"penetration", "slip", "held", "grip_force", "build_wh_ms", "rebuild_w_ms", "pgs_ms", "corr_ms",
 		"newton_ms", "total_ms", "step_ms", "last_direction_change", "last_position_change"})
 	return l, err
 }
@@ -300,7 +300,7 @@ func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
 	return l.w.Write([]string{
 		strconv.Itoa(st.Step), g(st.Time), string(live.Phase), strconv.Itoa(st.Contacts),
 		strconv.Itoa(st.Active), strconv.Itoa(len(st.Newton)), strconv.Itoa(sweeps),
-		g(st.Penetration), g(live.Slip), g(live.GripForce),
+		g(st.Penetration), g(live.Slip), strconv.FormatBool(live.Held), g(live.GripForce),
 		g(t.MS(physics.StageBuildWH)), g(t.MS(physics.StageRebuildW)), g(t.MS(physics.StagePGS)),
 		g(t.MS(physics.StageCorr)), g(t.MS(physics.StageNewton)), g(t.MS(physics.StageTotal)),
 		g(t.MS(physics.StageStep)), g(dir), g(pos),

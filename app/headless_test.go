@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,6 +56,19 @@ func TestHeadlessJSONIsOneObjectWithTheContractKeys(t *testing.T) {
 	}
 	if lines := strings.Count(string(data), "\n"); lines != 31 {
 		t.Fatalf("CSV has %d lines, want a header and 30 rows", lines)
+	}
+	rows, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := slices.Index(rows[0], "held")
+	if held < 0 {
+		t.Fatalf("CSV header %v has no held column", rows[0])
+	}
+	for _, r := range rows[1:] {
+		if r[held] != "true" && r[held] != "false" {
+			t.Fatalf("held = %q in row %v", r[held], r)
+		}
 	}
 }
 
