@@ -44,27 +44,14 @@ func (s *Simulation) stepAlarm() float64 {
 // poses of a corner of its bounding box (of its origin, for an unbounded
 // shape such as the floor).
 func bodyMotion(b *rigid.Body) float64 {
-	var corners [8]r3.Vec // the origin alone for an unbounded shape
-	n := 1
-	if box, ok := b.Shape.Bounds(); ok {
-		n = 8
-		for k := range corners {
-			c := box.Min
-			if k&1 != 0 {
-				c.X = box.Max.X
-			}
-			if k&2 != 0 {
-				c.Y = box.Max.Y
-			}
-			if k&4 != 0 {
-				c.Z = box.Max.Z
-			}
-			corners[k] = c
-		}
+	moved := func(x r3.Vec) float64 { return r3.Norm(r3.Sub(b.End.Apply(x), b.Start.Apply(x))) }
+	box, ok := b.Shape.Bounds()
+	if !ok {
+		return moved(r3.Vec{})
 	}
 	worst := 0.0
-	for _, c := range corners[:n] {
-		worst = math.Max(worst, r3.Norm(r3.Sub(b.End.Apply(c), b.Start.Apply(c))))
+	for i := 0; i < 8; i++ {
+		worst = math.Max(worst, moved(rigid.BoxCorner(box, i)))
 	}
 	return worst
 }

@@ -84,19 +84,25 @@ func transformBox(p Pose, box r3.Box) r3.Box {
 		Max: r3.Vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)},
 	}
 	for i := 0; i < 8; i++ {
-		c := box.Min
-		if i&1 != 0 {
-			c.X = box.Max.X
-		}
-		if i&2 != 0 {
-			c.Y = box.Max.Y
-		}
-		if i&4 != 0 {
-			c.Z = box.Max.Z
-		}
-		out = growBox(out, p.Apply(c))
+		out = growBox(out, p.Apply(BoxCorner(box, i)))
 	}
 	return out
+}
+
+// BoxCorner returns corner i (0…7) of box: bit 0 of i selects Max.X over
+// Min.X, bit 1 Max.Y, bit 2 Max.Z.
+func BoxCorner(box r3.Box, i int) r3.Vec {
+	c := box.Min
+	if i&1 != 0 {
+		c.X = box.Max.X
+	}
+	if i&2 != 0 {
+		c.Y = box.Max.Y
+	}
+	if i&4 != 0 {
+		c.Z = box.Max.Z
+	}
+	return c
 }
 
 // growBox returns the smallest box containing box and x.
