@@ -1,11 +1,10 @@
 package render
 
 import (
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"softgrasp/internal/boundary"
 )
 
 // TestPackageBoundaries holds the rule that the renderer only reads
@@ -13,26 +12,21 @@ import (
 // nor the application, and of the project it imports only the frames
 // (physics/loop) and the shaders, never the simulation itself.
 func TestPackageBoundaries(t *testing.T) {
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	out, err := exec.Command(goTool, "list", "-deps", "softgrasp/render").Output()
+	deps, err := boundary.List("-deps", "softgrasp/render")
 	if err != nil {
 		t.Skipf("go list unavailable: %v", err)
 	}
 	banned := []string{"softgrasp/ui", "softgrasp/app", "github.com/inkyblackness/imgui-go", "github.com/go-gl/glfw"}
-	for _, dep := range strings.Fields(string(out)) {
-		for _, b := range banned {
-			if dep == b || strings.HasPrefix(dep, b+"/") {
-				t.Errorf("softgrasp/render depends on %s", dep)
-			}
-		}
+	for _, dep := range boundary.Banned(deps, banned) {
+		t.Errorf("softgrasp/render depends on %s", dep)
 	}
-	out, err = exec.Command(goTool, "list", "-f", "{{join .Imports \"\\n\"}}", "softgrasp/render").Output()
+	imports, err := boundary.List("-f", `{{join .Imports "\n"}}`, "softgrasp/render")
 	if err != nil {
 		t.Fatalf("go list -f: %v", err)
 	}
 	allowed := map[string]bool{"softgrasp/physics/loop": true, "softgrasp/shaders": true}
 	own := 0
-	for _, imp := range strings.Fields(string(out)) {
+	for _, imp := range imports {
 		if strings.HasPrefix(imp, "softgrasp/") {
 			own++
 			if !allowed[imp] {
