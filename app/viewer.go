@@ -55,11 +55,8 @@ func (f *viewerFlags) register(fs *flag.FlagSet) {
 	// The interactive scene runs the asynchronous solver by default: the
 	// exact one (the headless default, reproducible step for step) does not
 	// keep up with real time on 2 cores (README, Solvers).
-	solver := all.Lookup("solver")
-	solver.DefValue = physics.AsyncSolver.String()
-	if err := solver.Value.Set(solver.DefValue); err != nil {
-		panic(err) // a constant the flag parses
-	}
+	f.scene.solver = physics.AsyncSolver.String()
+	all.Lookup("solver").DefValue = f.scene.solver
 	all.VisitAll(func(fl *flag.Flag) {
 		if !headlessOnly[fl.Name] {
 			fs.Var(fl.Value, fl.Name, fl.Usage)

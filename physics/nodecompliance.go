@@ -54,7 +54,8 @@ func (g *nodeCompliance) build(f *sparse.Factor, nodes []int, nNodes int) error 
 		}
 	}
 	g.G = grow(g.G, 9*m*m)
-	g.local = g.local[:0] // assemble's numbering belongs to the old S
+	// assemble's numbering belongs to the old S: compact starts afresh.
+	g.local, g.used = g.local[:0], g.used[:0]
 	g.valid = false
 	if m == 0 {
 		g.valid = true
@@ -148,12 +149,11 @@ func gatherAxpy(w float64, row []float64, slots []int, t []float64) {
 // compact numbers the nodes of the pairs 0…u−1 in the order met (local,
 // indexed by slot in S; used lists the slots) and returns u.
 func (g *nodeCompliance) compact(pairs []collide.Pair) int {
-	if len(g.local) != len(g.nodes) { // S changed (build): renumber from scratch
+	if len(g.local) != len(g.nodes) { // S changed (build): number from scratch
 		g.local = grow(g.local, len(g.nodes))
 		for i := range g.local {
 			g.local[i] = -1
 		}
-		g.used = g.used[:0]
 	}
 	for _, sl := range g.used { // undo the previous call's numbering
 		g.local[sl] = -1
