@@ -15,7 +15,6 @@ import (
 
 	"softgrasp/physics"
 	"softgrasp/physics/scenario"
-	"softgrasp/physics/sparse"
 )
 
 // benchFlags are the command line of softgrasp bench.
@@ -128,7 +127,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if f.threads > 0 {
-		sparse.SetBLASThreads(f.threads)
+		setBLASThreads(f.threads)
 	}
 	if f.cpuOut != "" {
 		stop, err := startProfile(f.cpuOut)

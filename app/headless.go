@@ -15,7 +15,6 @@ import (
 	"softgrasp/physics"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/scenario"
-	"softgrasp/physics/sparse"
 )
 
 // headlessFlags are the headless runner's command line.
@@ -132,7 +131,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softgrasp headless:", err)
 		return 2
 	}
-	sparse.SetBLASThreads(f.threads)
+	setBLASThreads(blasThreads(cfg.Physics.Solver, f.threads))
 	sc, err := scenario.Build(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(err))

@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"runtime"
 	"time"
 
 	"github.com/inkyblackness/imgui-go/v4"
 
+	"softgrasp/physics"
 	"softgrasp/physics/loop"
-	"softgrasp/physics/sparse"
 	"softgrasp/render"
 	"softgrasp/ui"
 )
@@ -59,11 +58,11 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	if v.imgui, err = ui.NewImGuiRenderer(); err != nil {
 		return v, err
 	}
-	// OpenBLAS threads wait for work by spinning: on a machine with few
-	// cores they would take the render loop's core and stall both sides.
-	// Leave one core to the renderer.
-	sparse.SetBLASThreads(runtime.NumCPU() - 1)
-	if v.runner, err = loop.Start(opt.config, loop.Options{Pace: opt.pace}); err != nil {
+	// The thread policy (threads.go) follows the solver, which the panels
+	// switch live: the loop reports each change on its own goroutine,
+	// between two steps, where no factorisation runs.
+	onSolver := func(s physics.Solver) { setBLASThreads(viewerBLASThreads(s)) }
+	if v.runner, err = loop.Start(opt.config, loop.Options{Pace: opt.pace, SolverChanged: onSolver}); err != nil {
 		return v, fmt.Errorf("build the scene: %w", err)
 	}
 	v.cam = render.NewCamera(homeTarget, homeDistance)

@@ -45,7 +45,7 @@ func (s *Simulation) newtonFast(sw *stopwatch) error {
 			s.acceptLinearisation()
 		}
 		s.gaps()
-		C := s.backendDirections()
+		C := s.lin.FrameDirections(s.C)
 		t := time.Now()
 		if err := s.backend.RebuildW(C); err != nil {
 			return err
@@ -73,50 +73,22 @@ func (s *Simulation) newtonFast(sw *stopwatch) error {
 }
 
 // buildWH computes W_H = H·A⁻¹·Hᵀ (Eq. schur reformulated) with the
-// step's factor: from the node compliance G that the asynchronous worker
-// computed with the latest factor when it covers every pair, else by the
-// sparse compliance kernel. In asynchronous mode this is the W_H of the
-// factor's A; the body's rotation since is applied to the directions
-// (backendDirections), not to W_H.
+// step's factor (linsolve.Solver.PairCompliance): in asynchronous mode the
+// W_H of the factor's A, in the factor's frame.
 func (s *Simulation) buildWH(c int) error {
-	if s.async != nil && s.async.gCur.covers(s.pairs) {
-		s.async.gCur.assemble(s.WH, s.pairs, &s.gRows)
-		return nil
-	}
-	if err := s.factor.Compliance(&s.H, s.WH); err != nil {
+	if err := s.lin.PairCompliance(s.WH, s.pairs, &s.H); err != nil {
 		return s.diverged(fmt.Sprintf("building W_H failed: %v", err))
 	}
 	return nil
 }
 
-// backendDirections returns the direction frames to give the backend. A
-// warped W_H is blockdiag(R)·W_H·blockdiag(R)ᵀ (warp.go), so
-// C·(warped W_H)·Cᵀ = (C·R)·W_H·(C·R)ᵀ: warping the c frames costs O(c)
-// where warping W_H would cost O(c²).
-func (s *Simulation) backendDirections() []m3.Mat3 {
-	if !s.warped {
-		return s.C
-	}
-	s.Cw = grow(s.Cw, len(s.C))
-	for a := range s.C {
-		s.Cw[a] = m3.Mul(s.C[a], s.warp)
-	}
-	return s.Cw
-}
-
-// correctP moves the proximity points, p = p_free + h²·(warped W_H)·Cᵀλ.
-// With a warp R this is R·(Rᵀ·p_free + h²·W_H·(C·R)ᵀλ) per pair, so the
-// backend runs on rotated points and the result is rotated back.
+// correctP moves the proximity points, p = p_free + h²·W_H·Cᵀλ, with W_H
+// and C in the factor's frame (linsolve.Solver.PointsToFactor).
 func (s *Simulation) correctP(C []m3.Mat3, h2 float64) error {
-	if !s.warped {
-		return s.backend.CorrectP(s.p, s.pFree, C, s.lambda, h2)
-	}
-	s.pw = grow(s.pw, len(s.pFree))
-	rotateNodes(s.pw, s.pFree, &s.warp, true)
-	if err := s.backend.CorrectP(s.p, s.pw, C, s.lambda, h2); err != nil {
+	if err := s.backend.CorrectP(s.p, s.lin.PointsToFactor(s.pFree), C, s.lambda, h2); err != nil {
 		return err
 	}
-	rotateNodes(s.p, s.p, &s.warp, false)
+	s.lin.PointsFromFactor(s.p)
 	return nil
 }
 
@@ -138,13 +110,7 @@ func (s *Simulation) fastFinalSolve() error {
 	y := s.pPrev // 3c scratch: the pairs' forces in world axes
 	s.applyCt(y)
 	s.H.MulVecT(s.rhs, y)
-	var err error
-	if s.async != nil {
-		err = s.precondition(s.x, s.rhs)
-	} else {
-		err = s.solve(s.x, s.rhs)
-	}
-	if err != nil {
+	if err := s.lin.FactorSolve(s.x, s.rhs); err != nil {
 		return s.diverged(fmt.Sprintf("final corrective solve failed: %v", err))
 	}
 	return nil

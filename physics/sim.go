@@ -9,6 +9,7 @@ import (
 	"softgrasp/physics/collide"
 	"softgrasp/physics/contact"
 	"softgrasp/physics/fem"
+	"softgrasp/physics/linsolve"
 	"softgrasp/physics/m3"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/rigid"
@@ -27,18 +28,9 @@ type Simulation struct {
 	surf      *mesh.Surface
 	alarm     float64 // the step's alarm distance (stepAlarm)
 	model     *fem.Model
-	A         *sparse.SymCSC
-	factor    *sparse.Factor // the factor of this step (async: the latest one)
-	async     *asyncFactor   // nil in exact mode
-	primed    bool           // a factor exists (async mode factors the first A synchronously)
-	pcgw      pcgWork
-	warp      m3.Mat3        // global rotation since the factor's A (async mode)
-	wide      []collide.Pair // pairs within 3 alarm distances (async mode)
+	lin       *linsolve.Solver // the linear solver of A
+	wide      []collide.Pair   // pairs within 3 alarm distances (async mode)
 	wideNodes []int
-	gRows     []float64 // scratch of nodeCompliance.assemble
-	Cw        []m3.Mat3 // C·R, the directions given to the backend when warped
-	pw        []float64 // Rᵀ·p_free, when warped
-	warped    bool      // warp is not the identity
 	det       *collide.Detector
 	backend   Backend
 	bodies    []rigid.Body
@@ -109,14 +101,14 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set Settings) (*Simulation, err
 	if err != nil {
 		return nil, fmt.Errorf("surface: %w", err)
 	}
-	A := model.Pattern()
-	factor, err := sparse.Analyze(A)
+	lin, err := linsolve.New(model.Pattern(), model.Mass(), linearOptions(set))
 	if err != nil {
-		return nil, fmt.Errorf("sparse analysis: %w", err)
+		return nil, err
 	}
+	model.SetSerial(lin.Async())
 	n := msh.DOFs()
 	s := &Simulation{
-		set: set, mesh: msh, surf: surf, model: model, A: A, factor: factor,
+		set: set, mesh: msh, surf: surf, model: model, lin: lin,
 		det:     collide.NewDetector(surf),
 		backend: NewCPUBackend(),
 		bodies:  append([]rigid.Body(nil), bodies...),
@@ -130,44 +122,20 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set Settings) (*Simulation, err
 		s.qRest[3*i], s.qRest[3*i+1], s.qRest[3*i+2] = x.X, x.Y, x.Z
 	}
 	copy(s.q, s.qRest)
-	if err := s.setSolver(set.Solver); err != nil {
-		s.Close()
-		return nil, err
-	}
 	return s, nil
 }
 
-// setSolver starts or stops the background factorisation.
-func (s *Simulation) setSolver(mode Solver) error {
-	switch {
-	case mode == AsyncSolver && s.async == nil:
-		af, err := newAsyncFactor(s.A, s.factor)
-		if err != nil {
-			return err
-		}
-		af.lag = s.set.AsyncLag
-		s.async = af
-		// The worker takes one core and the step the other: OpenBLAS
-		// threads would only fight them (and spin while waiting).
-		sparse.SetBLASThreads(1)
-		s.model.SetSerial(true)
-	case mode == ExactSolver && s.async != nil:
-		s.factor = s.async.stop()
-		s.async = nil
-		s.model.SetSerial(false)
-	}
-	return nil
+// linearOptions are the linear solver's options of set.
+func linearOptions(set Settings) linsolve.Options {
+	return linsolve.Options{Async: set.Solver == AsyncSolver, Lag: set.AsyncLag,
+		PCGTolerance: set.PCGTolerance, PCGMaxIterations: set.PCGMaxIterations}
 }
 
 // Close releases the solver's native memory and the backend.
 func (s *Simulation) Close() {
-	if s.async != nil {
-		s.factor = s.async.stop()
-		s.async = nil
-	}
-	if s.factor != nil {
-		s.factor.Free()
-		s.factor = nil
+	if s.lin != nil {
+		s.lin.Close()
+		s.lin = nil
 	}
 	if s.backend != nil {
 		s.backend.Close()
@@ -200,13 +168,13 @@ func (s *Simulation) SetSettings(set Settings) error {
 			return fmt.Errorf("Material: %w", err)
 		}
 	}
-	if err := s.setSolver(set.Solver); err != nil {
+	if err := s.lin.SetOptions(linearOptions(set)); err != nil {
 		return fmt.Errorf("Solver: %w", err)
 	}
+	// The asynchronous worker takes one core and the step the other: the
+	// element passes run on the step's goroutine alone.
+	s.model.SetSerial(s.lin.Async())
 	s.set = set
-	if s.async != nil {
-		s.async.lag = set.AsyncLag
-	}
 	return nil
 }
 

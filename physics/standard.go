@@ -48,7 +48,7 @@ func (s *Simulation) newtonStandard(sw *stopwatch) error {
 		s.gaps()
 		t := time.Now()
 		s.buildJ()
-		if err := s.factor.Compliance(&s.J, s.W); err != nil {
+		if err := s.lin.Compliance(&s.J, s.W); err != nil {
 			return s.diverged(fmt.Sprintf("building W failed: %v", err))
 		}
 		rec.RebuildW = time.Since(t)
@@ -73,9 +73,9 @@ func (s *Simulation) newtonStandard(sw *stopwatch) error {
 }
 
 // buildJ writes J = C·H: the row (a, d) of J is C_a's row d times pair a's
-// block of H, non-zero at the pair's nodes only (at most 9 entries). In
-// asynchronous mode it writes J·Q = (C·blockdiag(R))·H instead, so that
-// the old factor's compliance is warped by the body's rotation (warp.go).
+// block of H, non-zero at the pair's nodes only (at most 9 entries). The
+// standard scheme factors every A exactly (Simulation.refactor), so J needs
+// no warp.
 func (s *Simulation) buildJ() {
 	s.J.Reset(3*len(s.pairs), len(s.q))
 	var cols [9]int
@@ -84,9 +84,6 @@ func (s *Simulation) buildJ() {
 		pr := &s.pairs[a]
 		for d := 0; d < 3; d++ {
 			dir := s.C[a].Row(d)
-			if s.warped {
-				dir = s.warp.MulVecT(dir)
-			}
 			m := 0
 			for i := 0; i < pr.Count; i++ {
 				w, base := pr.Weights[i], 3*pr.Nodes[i]

@@ -74,28 +74,20 @@ func (s *Simulation) Step() (*StepStats, error) {
 // with the true A would fight an approximate W: only the fast scheme's
 // self-consistent update p = p_free + h²·W_H·Cᵀλ tolerates one).
 func (s *Simulation) refactor() error {
-	if s.async == nil {
-		s.stats.FactorAge = 0
-		s.warped = false
-		return s.factor.Factorize(s.A)
-	}
 	var err error
 	if s.set.Scheme == Standard {
-		err = s.async.exact(s.A, s.q)
+		err = s.lin.RefactorExact(s.q)
 	} else {
-		err = s.async.begin(s.A, s.q, !s.primed, s.nearNodes)
+		err = s.lin.Refactor(s.q, s.nearNodes)
 	}
-	s.primed = true
-	s.factor = s.async.current
-	s.stats.FactorAge = s.async.age
-	s.warp = globalRotation(s.async.qFactor, s.q, s.model.Mass())
-	s.warped = s.async.age > 0
+	s.stats.FactorAge = s.lin.Age()
 	return err
 }
 
 // nearNodes returns the soft nodes of the proximity pairs within three
 // alarm distances of the rigid bodies: the nodes whose compliance the
-// next steps will likely need, for the asynchronous worker to precompute.
+// next steps will likely need, for the linear solver to precompute with
+// its next factor.
 func (s *Simulation) nearNodes() []int {
 	s.wide = s.det.Detect(s.q, s.bodies, 3*s.alarm, s.wide[:0])
 	s.wideNodes = s.wideNodes[:0]
@@ -116,7 +108,7 @@ func (s *Simulation) detect() {
 
 // assemble fills A and b at (q_t, v_t) and checks element inversion.
 func (s *Simulation) assemble() error {
-	rep := s.model.Assemble(s.q, s.v, s.set.TimeStep, s.set.Gravity, s.A, s.b)
+	rep := s.model.Assemble(s.q, s.v, s.set.TimeStep, s.set.Gravity, s.lin.Matrix(), s.b)
 	if rep.Err != nil {
 		return fmt.Errorf("assembly: %w", rep.Err)
 	}
@@ -192,4 +184,12 @@ func (s *Simulation) commit() {
 	s.steps++
 	s.time += s.set.TimeStep
 	s.stats.Time = s.time
+}
+
+// solve computes x = A⁻¹·b with the linear solver and counts its
+// conjugate-gradient iterations in the step's stats.
+func (s *Simulation) solve(x, b []float64) error {
+	it, err := s.lin.Solve(x, b)
+	s.stats.PCGIterations += it
+	return err
 }

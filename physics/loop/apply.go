@@ -24,6 +24,7 @@ func (c SetSettings) apply(r *Runner) error {
 	if err := r.sc.SetSettings(c.Settings); err != nil {
 		return fmt.Errorf("settings rejected: %w", err)
 	}
+	r.reportSolver(false)
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"softgrasp/physics"
 	"softgrasp/physics/scenario"
 )
 
@@ -18,6 +19,11 @@ type Options struct {
 	Paused bool
 	// QueueLength bounds the command queue (default 1024).
 	QueueLength int
+	// SolverChanged, when set, is called with the solver of A when the
+	// first scene is built and whenever a command changes it, on the
+	// physics goroutine between two steps: the application sets its
+	// thread policy there.
+	SolverChanged func(physics.Solver)
 }
 
 // Runner owns a scene on its own goroutine. Viewers send it commands and
@@ -32,6 +38,8 @@ type Runner struct {
 
 	// Owned by the physics goroutine.
 	sc        *scenario.Scene
+	opt       Options
+	solver    physics.Solver // the solver last reported to SolverChanged
 	paused    bool
 	stepOnce  bool
 	pace      float64
@@ -58,9 +66,10 @@ func Start(cfg scenario.Config, opt Options) (*Runner, error) {
 		stop: make(chan struct{}),
 		done: make(chan struct{}),
 		buf:  NewTripleBuffer(),
-		pace: opt.Pace, paused: opt.Paused,
+		pace: opt.Pace, paused: opt.Paused, opt: opt,
 	}
 	r.install(sc)
+	r.reportSolver(true)
 	r.publish(nil)
 	go r.run()
 	return r, nil
@@ -207,6 +216,16 @@ func (r *Runner) install(sc *scenario.Scene) {
 	r.scene.Store(newScene(sc, r.version))
 }
 
+// reportSolver calls Options.SolverChanged when the scene's solver is not
+// the one last reported (always when first).
+func (r *Runner) reportSolver(first bool) {
+	s := r.sc.Sim.Settings().Solver
+	if r.opt.SolverChanged != nil && (first || s != r.solver) {
+		r.opt.SolverChanged(s)
+	}
+	r.solver = s
+}
+
 // rebuild replaces the scene by one built from cfg; on failure the
 // current scene stays.
 func (r *Runner) rebuild(cfg scenario.Config) error {
@@ -215,6 +234,7 @@ func (r *Runner) rebuild(cfg scenario.Config) error {
 		return fmt.Errorf("could not build the scene: %w", err)
 	}
 	r.install(sc)
+	r.reportSolver(false)
 	r.message = ""
 	return nil
 }

@@ -1,4 +1,4 @@
-package physics
+package linsolve
 
 import (
 	"fmt"
@@ -6,20 +6,20 @@ import (
 	"softgrasp/physics/sparse"
 )
 
-// asyncFactor keeps a Cholesky factor of A fresh in the background, after
+// background keeps a Cholesky factor of A fresh in the background, after
 // the asynchronous preconditioner of Courtecuisse et al. (2014) that the
 // paper uses: the step goes on with the latest available factor while a
 // worker goroutine factors a newer A; the new factor is swapped in, at the
 // start of a step, as soon as it is ready. One factorisation is in flight
 // at a time. The factor of an older A is only a preconditioner: solves
 // run preconditioned conjugate gradient on the current A (pcg.go), while
-// W_H (and the standard scheme's W) is computed from the factor directly,
-// which is the approximation this mode trades for speed.
+// W_H is computed from the factor directly, which is the approximation
+// this mode trades for speed.
 //
 // Two sparse.Factor values with the same analysis take turns: current is
 // the step's, spare the worker's. They are swapped only when the worker
 // has reported, so each is used by one goroutine at a time.
-type asyncFactor struct {
+type background struct {
 	current, spare *sparse.Factor
 
 	pattern sparse.SymCSC // A's pattern with the values of the job in flight
@@ -35,25 +35,26 @@ type asyncFactor struct {
 	jobs         chan struct{}
 	done         chan error
 	busy         bool
+	// primed is set once current holds a factor of an A this worker saw
+	// (the first begin factors synchronously).
+	primed bool
 	// age counts the steps since the values of current were assembled,
 	// pending those since the values of the job in flight were.
 	age, pending int
-	// refactors counts the factorisations swapped in.
-	refactors int
 	// lag > 0 swaps each job in exactly lag steps after it started
-	// (Settings.AsyncLag).
+	// (Options.Lag).
 	lag int
 }
 
-// newAsyncFactor analyses A a second time for the background factor.
+// newBackground analyses A a second time for the background factor.
 // first is the factor in use until then; begin factors it synchronously
 // on the first step.
-func newAsyncFactor(A *sparse.SymCSC, first *sparse.Factor) (*asyncFactor, error) {
+func newBackground(A *sparse.SymCSC, first *sparse.Factor) (*background, error) {
 	spare, err := sparse.Analyze(A)
 	if err != nil {
 		return nil, fmt.Errorf("sparse analysis of the background factor: %w", err)
 	}
-	af := &asyncFactor{
+	af := &background{
 		current: first, spare: spare,
 		pattern: sparse.SymCSC{N: A.N, ColPtr: A.ColPtr, RowIdx: A.RowIdx, Val: make([]float64, len(A.Val))},
 		jobs:    make(chan struct{}),
@@ -70,7 +71,7 @@ func newAsyncFactor(A *sparse.SymCSC, first *sparse.Factor) (*asyncFactor, error
 
 // work factors the spare factor with the job's values and computes G for
 // the job's nodes, one job at a time.
-func (af *asyncFactor) work() {
+func (af *background) work() {
 	for range af.jobs {
 		err := af.spare.Factorize(&af.pattern)
 		if err == nil {
@@ -87,8 +88,9 @@ func (af *asyncFactor) work() {
 // when the worker is idle. The very first call factors synchronously. It
 // returns the error of a failed background factorisation (A was not
 // positive definite), after which the old factor stays in use.
-func (af *asyncFactor) begin(A *sparse.SymCSC, q []float64, first bool, nodes func() []int) error {
-	if first {
+func (af *background) begin(A *sparse.SymCSC, q []float64, nodes func() []int) error {
+	if !af.primed {
+		af.primed = true
 		af.age = 0
 		copy(af.qFactor, q)
 		af.gCur.valid = false
@@ -123,7 +125,7 @@ func (af *asyncFactor) begin(A *sparse.SymCSC, q []float64, first bool, nodes fu
 // swap takes the result of the finished job: on success its factor, G and
 // positions become current; on failure the old ones stay and the error is
 // returned.
-func (af *asyncFactor) swap(err error) error {
+func (af *background) swap(err error) error {
 	af.busy = false
 	if err != nil {
 		return err
@@ -132,19 +134,19 @@ func (af *asyncFactor) swap(err error) error {
 	af.qFactor, af.qJob = af.qJob, af.qFactor
 	af.gCur, af.gSpare = af.gSpare, af.gCur
 	af.age = af.pending
-	af.refactors++
 	return nil
 }
 
 // exact factors this step's A synchronously (waiting for a job in flight
 // first), for steps that need the exact factor: the standard scheme, whose
 // per-iteration corrections from the true A do not tolerate an
-// approximate W.
-func (af *asyncFactor) exact(A *sparse.SymCSC, q []float64) error {
+// approximate compliance.
+func (af *background) exact(A *sparse.SymCSC, q []float64) error {
 	if af.busy {
 		<-af.done
 		af.busy = false
 	}
+	af.primed = true
 	af.age = 0
 	copy(af.qFactor, q)
 	af.gCur.valid = false
@@ -153,7 +155,7 @@ func (af *asyncFactor) exact(A *sparse.SymCSC, q []float64) error {
 
 // stop ends the worker, frees the spare factor and returns the current
 // one, which stays valid.
-func (af *asyncFactor) stop() *sparse.Factor {
+func (af *background) stop() *sparse.Factor {
 	close(af.jobs)
 	for range af.done {
 	}

@@ -1,4 +1,4 @@
-package physics
+package linsolve
 
 import (
 	"fmt"
@@ -10,12 +10,17 @@ type pcgWork struct {
 	r, z, p, Ap, t []float64
 }
 
+// alloc sizes the vectors for n unknowns.
+func (w *pcgWork) alloc(n int) {
+	w.r, w.z, w.p, w.Ap, w.t = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+}
+
 // precondition computes z = Q·P⁻¹·Qᵀ·r, the warped old factor's inverse.
-func (s *Simulation) precondition(z, r []float64) error {
+func (s *Solver) precondition(z, r []float64) error {
 	if !s.warped {
 		return s.factor.Solve(z, r)
 	}
-	t := s.pcgw.t
+	t := s.pcg.t
 	rotateNodes(t, r, &s.warp, true)
 	if err := s.factor.Solve(z, t); err != nil {
 		return err
@@ -24,32 +29,18 @@ func (s *Simulation) precondition(z, r []float64) error {
 	return nil
 }
 
-// solve computes x = A⁻¹·b with the current A: by the factor directly when
-// it is the factor of this step's A (exact mode), else by preconditioned
-// conjugate gradient (asynchronous mode). It counts the PCG iterations in
-// the step's stats.
-func (s *Simulation) solve(x, b []float64) error {
-	if s.async == nil {
-		return s.factor.Solve(x, b)
-	}
-	it, err := s.pcg(x, b)
-	s.stats.PCGIterations += it
-	return err
-}
-
-// pcg solves A·x = b by conjugate gradient preconditioned with the
+// solvePCG solves A·x = b by conjugate gradient preconditioned with the
 // Cholesky factor P of an older A, warped by the body's rotation since
 // (M⁻¹ = Q·P⁻¹·Qᵀ), starting from x_0 = M⁻¹·b.
 // When A has not changed much since P was computed, P⁻¹·A is close to the
 // identity and a few iterations reach the tolerance
-// ‖b − A·x‖ ≤ PCGTolerance·‖b‖. It returns the iterations run; running out
-// of iterations is not an error (the divergence checks catch a solve that
-// went wrong), a failed solve with the factor is.
-func (s *Simulation) pcg(x, b []float64) (int, error) {
-	w := &s.pcgw
+// ‖b − A·x‖ ≤ PCGTolerance·‖b‖ (Options). It returns the iterations run;
+// running out of iterations is not an error (the divergence checks catch a
+// solve that went wrong), a failed solve with the factor is.
+func (s *Solver) solvePCG(x, b []float64) (int, error) {
+	w := &s.pcg
 	if len(w.r) != len(b) {
-		n := len(b)
-		w.r, w.z, w.p, w.Ap, w.t = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		return 0, fmt.Errorf("conjugate gradient: right-hand side of %d entries for %d unknowns", len(b), len(w.r))
 	}
 	if err := s.precondition(x, b); err != nil {
 		return 0, err
@@ -58,11 +49,11 @@ func (s *Simulation) pcg(x, b []float64) (int, error) {
 	if bn == 0 {
 		return 0, nil
 	}
-	s.A.MulVec(w.Ap, x)
+	s.matA.MulVec(w.Ap, x)
 	for i := range w.r {
 		w.r[i] = b[i] - w.Ap[i]
 	}
-	tol := s.set.PCGTolerance * bn
+	tol := s.opt.PCGTolerance * bn
 	if math.Sqrt(dot(w.r, w.r)) <= tol {
 		return 0, nil
 	}
@@ -71,8 +62,8 @@ func (s *Simulation) pcg(x, b []float64) (int, error) {
 	}
 	copy(w.p, w.z)
 	rz := dot(w.r, w.z)
-	for it := 1; it <= s.set.PCGMaxIterations; it++ {
-		s.A.MulVec(w.Ap, w.p)
+	for it := 1; it <= s.opt.PCGMaxIterations; it++ {
+		s.matA.MulVec(w.Ap, w.p)
 		pAp := dot(w.p, w.Ap)
 		if !(pAp > 0) {
 			return it, fmt.Errorf("conjugate gradient broke down (pᵀAp = %g): A is not positive definite", pAp)
@@ -93,7 +84,7 @@ func (s *Simulation) pcg(x, b []float64) (int, error) {
 			w.p[i] = w.z[i] + beta*w.p[i]
 		}
 	}
-	return s.set.PCGMaxIterations, nil
+	return s.opt.PCGMaxIterations, nil
 }
 
 func dot(a, b []float64) float64 {

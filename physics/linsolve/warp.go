@@ -1,4 +1,4 @@
-package physics
+package linsolve
 
 import (
 	"softgrasp/physics/m3"
@@ -16,9 +16,10 @@ import (
 //
 // so W_H ≈ (H·Q)·A_old⁻¹·(H·Q)ᵀ = blockdiag(R)·H·A_old⁻¹·Hᵀ·blockdiag(R)ᵀ
 // (a pair's rows of H are weights times I₃, hence H·Q = blockdiag(R)·H),
-// which the fast scheme applies through its directions C·R
-// (fast.go: backendDirections, correctP), and the PCG preconditioner is
-// Q·A_old⁻¹·Qᵀ. In exact mode R is the identity and nothing is warped.
+// which the fast scheme applies through its directions C·R and points
+// Rᵀ·p expressed in the factor's frame (FrameDirections, PointsToFactor,
+// PointsFromFactor), and the PCG preconditioner is Q·A_old⁻¹·Qᵀ. In exact
+// mode R is the identity and nothing is warped.
 
 // globalRotation returns the rotation R that best maps the body's
 // configuration ref onto q (shape matching: R = polar part of
@@ -65,5 +66,44 @@ func rotateNodes(y, x []float64, R *m3.Mat3, transpose bool) {
 			y[i+1] = R[3]*a + R[4]*b + R[5]*c
 			y[i+2] = R[6]*a + R[7]*b + R[8]*c
 		}
+	}
+}
+
+// FrameDirections returns the direction frames C expressed in the
+// factor's frame, C·R, for use with PairCompliance's W_H: a warped W_H is
+// Q·W_H·Qᵀ, so C·(Q·W_H·Qᵀ)·Cᵀ = (C·R)·W_H·(C·R)ᵀ, and warping the c
+// frames costs O(c) where warping W_H would cost O(c²). It returns C
+// itself when the factor is not warped, else a slice of its own that
+// stays valid until the next call.
+func (s *Solver) FrameDirections(C []m3.Mat3) []m3.Mat3 {
+	if !s.warped {
+		return C
+	}
+	s.frames = grow(s.frames, len(C))
+	for a := range C {
+		s.frames[a] = m3.Mul(C[a], s.warp)
+	}
+	return s.frames
+}
+
+// PointsToFactor returns the 3-vectors of p expressed in the factor's
+// frame, Rᵀ·p: p itself when the factor is not warped, else a slice of
+// its own that stays valid until the next call. With W_H and the
+// directions in that frame, p_free + h²·(Q·W_H·Qᵀ)·Cᵀλ is
+// R·(Rᵀ·p_free + h²·W_H·(C·R)ᵀλ).
+func (s *Solver) PointsToFactor(p []float64) []float64 {
+	if !s.warped {
+		return p
+	}
+	s.points = grow(s.points, len(p))
+	rotateNodes(s.points, p, &s.warp, true)
+	return s.points
+}
+
+// PointsFromFactor turns 3-vectors p expressed in the factor's frame back
+// to world axes, p ← R·p, in place.
+func (s *Solver) PointsFromFactor(p []float64) {
+	if s.warped {
+		rotateNodes(p, p, &s.warp, false)
 	}
 }

@@ -1,0 +1,215 @@
+// Package linsolve is the linear solver of the system matrix
+// A = M + h·B + h²·K of the implicit step: the sparse Cholesky factor of A,
+// and, in the asynchronous mode, the preconditioner of Courtecuisse et
+// al. (2014) that the paper uses — a factor of an older A refreshed in the
+// background (background.go), warped by the body's rotation since
+// (warp.go), preconditioning conjugate gradient on the current A
+// (pcg.go), with the node compliance G = S·P⁻¹·Sᵀ of the nodes near the
+// rigid bodies computed by the worker with each factor (nodecompliance.go).
+//
+// Glossary: A system matrix (3N×3N sparse SPD), P a Cholesky factor of an
+// A, Q = blockdiag(R) the warp by the body's rotation R, H the mapping
+// Jacobian of the contact pairs, W_H = H·A⁻¹·Hᵀ their compliance.
+//
+// A Solver belongs to one goroutine (the simulation's); its background
+// worker only ever touches the factor and the node compliance that are
+// not the step's.
+package linsolve
+
+import (
+	"fmt"
+
+	"softgrasp/physics/collide"
+	"softgrasp/physics/m3"
+	"softgrasp/physics/sparse"
+)
+
+// Options select the solver's mode.
+type Options struct {
+	// Async refreshes the factor in the background instead of factoring
+	// every A when it is assembled.
+	Async bool
+	// Lag, when positive, swaps each background factorisation in exactly
+	// this many steps after it started, waiting for it if need be, so that
+	// a run does not depend on the machine's load.
+	Lag int
+	// PCGTolerance is the relative residual ‖b − A·x‖ ≤ tol·‖b‖ at which
+	// the conjugate gradient stops, and PCGMaxIterations its bound.
+	PCGTolerance     float64
+	PCGMaxIterations int
+}
+
+// Solver solves with the system matrix A of the current step.
+type Solver struct {
+	matA   *sparse.SymCSC // A, the system matrix, assembled by the caller
+	factor *sparse.Factor // the step's factor (asynchronous: the latest one)
+	bg     *background    // nil in exact mode
+	opt    Options
+	mass   []float64 // lumped node masses, for the warp
+	warp   m3.Mat3   // R: the body's rotation since the factor's A
+	warped bool      // R is not the identity
+	pcg    pcgWork
+	gRows  []float64 // scratch of nodeCompliance.assemble
+	frames []m3.Mat3 // C·R (FrameDirections)
+	points []float64 // Rᵀ·p (PointsToFactor)
+}
+
+// New analyses the pattern of A (the fill-reducing ordering and the
+// symbolic factorisation, once per mesh) for a body of the given lumped
+// node masses (one per node). The Solver keeps A.
+func New(A *sparse.SymCSC, mass []float64, opt Options) (*Solver, error) {
+	if 3*len(mass) != A.N {
+		return nil, fmt.Errorf("linear solver: %d node masses for a %d×%d system", len(mass), A.N, A.N)
+	}
+	factor, err := sparse.Analyze(A)
+	if err != nil {
+		return nil, fmt.Errorf("sparse analysis: %w", err)
+	}
+	s := &Solver{matA: A, factor: factor, mass: mass, warp: m3.Identity()}
+	s.pcg.alloc(A.N)
+	if err := s.SetOptions(opt); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// SetOptions changes the mode from the next refactorisation on: it starts
+// or stops the background worker.
+func (s *Solver) SetOptions(opt Options) error {
+	switch {
+	case opt.Async && s.bg == nil:
+		bg, err := newBackground(s.matA, s.factor)
+		if err != nil {
+			return err
+		}
+		s.bg = bg
+	case !opt.Async && s.bg != nil:
+		s.factor = s.bg.stop()
+		s.bg = nil
+	}
+	if s.bg != nil {
+		s.bg.lag = opt.Lag
+	}
+	s.opt = opt
+	return nil
+}
+
+// Async reports whether the background worker runs.
+func (s *Solver) Async() bool { return s.bg != nil }
+
+// Matrix returns A, into which the caller assembles each step's values
+// before Refactor.
+func (s *Solver) Matrix() *sparse.SymCSC { return s.matA }
+
+// Refactor takes the step's freshly assembled A (Matrix), assembled at the
+// node positions q. In exact mode it factors A; in asynchronous mode it swaps in
+// a finished background factorisation, if any, and starts the next one
+// from A, for which near lists the nodes whose compliance the next steps
+// will likely need (it is called only when a job starts). The first call
+// after the worker started factors synchronously. An error means A is not
+// positive definite (a failed background job reports it here, and the old
+// factor stays in use).
+func (s *Solver) Refactor(q []float64, near func() []int) error {
+	if s.bg == nil {
+		s.warped = false
+		return s.factor.Factorize(s.matA)
+	}
+	err := s.bg.begin(s.matA, q, near)
+	s.adopt(q)
+	return err
+}
+
+// RefactorExact factors the step's A synchronously in either mode (in
+// asynchronous mode after waiting for a job in flight), for steps whose
+// per-iteration corrections use the true A and would not tolerate an
+// approximate compliance: the standard scheme.
+func (s *Solver) RefactorExact(q []float64) error {
+	if s.bg == nil {
+		s.warped = false
+		return s.factor.Factorize(s.matA)
+	}
+	err := s.bg.exact(s.matA, q)
+	s.adopt(q)
+	return err
+}
+
+// adopt makes the background's current factor the step's and measures the
+// warp R since its A was assembled.
+func (s *Solver) adopt(q []float64) {
+	s.factor = s.bg.current
+	s.warp = globalRotation(s.bg.qFactor, q, s.mass)
+	s.warped = s.bg.age > 0
+}
+
+// Age returns the steps since the A of the factor in use was assembled
+// (0 in exact mode).
+func (s *Solver) Age() int {
+	if s.bg == nil {
+		return 0
+	}
+	return s.bg.age
+}
+
+// Warp returns the rotation R by which the factor is warped, and whether
+// it is warped at all (false in exact mode and for a factor of this
+// step's A).
+func (s *Solver) Warp() (R m3.Mat3, warped bool) { return s.warp, s.warped }
+
+// Solve computes x = A⁻¹·b with the current A: by the factor directly in
+// exact mode, else by conjugate gradient preconditioned with the warped
+// factor. It returns the conjugate-gradient iterations run (0 in exact
+// mode).
+func (s *Solver) Solve(x, b []float64) (int, error) {
+	if s.bg == nil {
+		return 0, s.factor.Solve(x, b)
+	}
+	return s.solvePCG(x, b)
+}
+
+// FactorSolve computes x = Q·P⁻¹·Qᵀ·b, the inverse of A by the warped
+// factor alone: the exact A⁻¹ in exact mode, and in asynchronous mode the
+// operator that PairCompliance and Compliance are built with.
+func (s *Solver) FactorSolve(x, b []float64) error { return s.precondition(x, b) }
+
+// Compliance computes W = X·P⁻¹·Xᵀ (dense, row-major, 3c×3c for the
+// 3c×3N rows of X) with the step's factor by sparse forward solves and a
+// symmetric product (sparse.Factor.Compliance). It is not warped: use it
+// with an exact factor, or warp the rows of X.
+func (s *Solver) Compliance(X *sparse.CSR, W []float64) error {
+	return s.factor.Compliance(X, W)
+}
+
+// PairCompliance computes the lower block triangle of W_H = H·P⁻¹·Hᵀ for
+// the pairs whose mapping Jacobian is H (Eq. schur reformulated): from the
+// node compliance G that the worker computed with the factor when it
+// covers every pair's nodes (an O(c²) gather), else by the sparse
+// compliance kernel. It is the compliance of the factor's A, not warped:
+// the caller applies the warp R to the directions (Warp).
+func (s *Solver) PairCompliance(WH []float64, pairs []collide.Pair, H *sparse.CSR) error {
+	if s.bg != nil && s.bg.gCur.covers(pairs) {
+		s.bg.gCur.assemble(WH, pairs, &s.gRows)
+		return nil
+	}
+	return s.factor.Compliance(H, WH)
+}
+
+// Close stops the worker and releases the factors' native memory.
+func (s *Solver) Close() {
+	if s.bg != nil {
+		s.factor = s.bg.stop()
+		s.bg = nil
+	}
+	if s.factor != nil {
+		s.factor.Free()
+		s.factor = nil
+	}
+}
+
+// grow returns s resized to n, reusing its storage when large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}

@@ -1,0 +1,163 @@
+package linsolve
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"softgrasp/physics/collide"
+	"softgrasp/physics/sparse"
+)
+
+// chain returns the pattern of a chain of n nodes (node i coupled with
+// i+1) and their unit masses.
+func chain(n int) (*sparse.SymCSC, []float64) {
+	var pairs [][2]int
+	for i := 0; i+1 < n; i++ {
+		pairs = append(pairs, [2]int{i, i + 1})
+	}
+	mass := make([]float64, n)
+	for i := range mass {
+		mass[i] = 1
+	}
+	return sparse.NewBlockPattern(n, pairs), mass
+}
+
+// assembleChain writes A = m·I + Σ_links k_i·(e_i − e_{i+1})(e_i − e_{i+1})ᵀ ⊗ I₃,
+// symmetric positive definite, with the link stiffnesses k drawn from rng
+// around stiffness.
+func assembleChain(A *sparse.SymCSC, rng *rand.Rand, stiffness float64) {
+	A.Zero()
+	n := A.N / 3
+	for i := 0; i < n; i++ {
+		for d := 0; d < 3; d++ {
+			A.Val[A.Index(3*i+d, 3*i+d)] += 1
+		}
+		if i+1 == n {
+			continue
+		}
+		k := stiffness * (0.5 + rng.Float64())
+		for d := 0; d < 3; d++ {
+			a, b := 3*i+d, 3*(i+1)+d
+			A.Val[A.Index(a, a)] += k
+			A.Val[A.Index(b, b)] += k
+			A.Val[A.Index(b, a)] -= k
+		}
+	}
+}
+
+func maxDiff(a, b []float64) float64 {
+	m := 0.0
+	for i := range a {
+		m = math.Max(m, math.Abs(a[i]-b[i]))
+	}
+	return m
+}
+
+// TestSolveExactAndAsync checks x = A⁻¹·b against a dense solve: exactly
+// in exact mode, and to the conjugate gradient's tolerance in the
+// asynchronous mode once A has changed since the factor in use.
+func TestSolveExactAndAsync(t *testing.T) {
+	const n = 30
+	rng := rand.New(rand.NewSource(1))
+	for _, tc := range []struct {
+		name  string
+		async bool
+	}{{"exact", false}, {"async", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			A, mass := chain(n)
+			s, err := New(A, mass, Options{Async: tc.async, Lag: 1, PCGTolerance: 1e-12, PCGMaxIterations: 200})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			q := make([]float64, 3*n) // a body that does not turn: R = I
+			b := make([]float64, 3*n)
+			for i := range b {
+				q[i], b[i] = rng.Float64(), rng.NormFloat64()
+			}
+			near := func() []int { return []int{0, 1, 2} }
+			x := make([]float64, 3*n)
+			for step := 0; step < 4; step++ {
+				assembleChain(s.Matrix(), rng, 100*float64(step+1))
+				if err := s.Refactor(q, near); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := s.Solve(x, b); err != nil {
+					t.Fatal(err)
+				}
+				want, err := sparse.DenseSolve(s.Matrix(), b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := maxDiff(x, want); d > 1e-9 {
+					t.Fatalf("step %d: x off by %g", step, d)
+				}
+				if !tc.async && s.Age() != 0 {
+					t.Fatalf("exact mode reports a factor %d steps old", s.Age())
+				}
+				if R, _ := s.Warp(); maxDiff(R[:], []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}) > 1e-12 {
+					t.Fatalf("step %d: warp %v for a body at rest, want the identity", step, R)
+				}
+			}
+			if tc.async && s.Age() == 0 {
+				t.Fatal("async mode after four steps still uses the factor of this step's A")
+			}
+		})
+	}
+}
+
+// TestPairComplianceFromNodeCompliance checks that W_H gathered from the
+// worker's node compliance G equals the sparse kernel's H·P⁻¹·Hᵀ on the
+// lower block triangle, for pairs on the nodes the worker was asked for.
+func TestPairComplianceFromNodeCompliance(t *testing.T) {
+	const n = 20
+	rng := rand.New(rand.NewSource(2))
+	A, mass := chain(n)
+	s, err := New(A, mass, Options{Async: true, Lag: 1, PCGTolerance: 1e-10, PCGMaxIterations: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q := make([]float64, 3*n)
+	near := func() []int { return []int{3, 4, 5, 6, 7} }
+	for step := 0; step < 3; step++ { // prime, start a job, swap it in
+		assembleChain(s.Matrix(), rng, 50)
+		if err := s.Refactor(q, near); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pairs := []collide.Pair{
+		{Count: 1, Nodes: [3]int{4}, Weights: [3]float64{1}},
+		{Count: 3, Nodes: [3]int{3, 5, 7}, Weights: [3]float64{0.2, 0.5, 0.3}},
+	}
+	if !s.bg.gCur.covers(pairs) {
+		t.Fatal("the node compliance does not cover the pairs: the gather is not tested")
+	}
+	var H sparse.CSR
+	H.Reset(3*len(pairs), 3*n)
+	var cols [3]int
+	for _, pr := range pairs {
+		for d := 0; d < 3; d++ {
+			for i := 0; i < pr.Count; i++ {
+				cols[i] = 3*pr.Nodes[i] + d
+			}
+			H.Append(cols[:pr.Count], pr.Weights[:pr.Count])
+		}
+	}
+	c := 3 * len(pairs)
+	got, want := make([]float64, c*c), make([]float64, c*c)
+	if err := s.PairCompliance(got, pairs, &H); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Compliance(&H, want); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < c; i++ {
+		for j := 0; j < 3*(i/3+1); j++ { // lower block triangle
+			if d := math.Abs(got[i*c+j] - want[i*c+j]); d > 1e-12 {
+				t.Fatalf("W_H(%d,%d) = %g from G, %g from the kernel", i, j, got[i*c+j], want[i*c+j])
+			}
+		}
+	}
+}
