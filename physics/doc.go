@@ -20,9 +20,18 @@
 // constraint forces [λn, λt1, λt2] per pair; δ the gaps; p = G(q) the
 // proximity positions; μ the friction coefficient.
 //
+// A Step reads as its stages (step.go): detection with its alarm distance
+// (detect.go), assembly, the factorisation of A by the linear solver
+// (package linsolve), the free motion, the linearisation of the contacts
+// (linearisation.go), one Newton loop (newton.go) driven by the scheme
+// that updates the constraint matrices (scheme_fast.go, scheme_standard.go),
+// the final corrective motion, and the measurements with their divergence
+// checks (measure.go).
+//
 // The sub-packages hold one concept each: mesh (tetrahedral meshes and
 // their surfaces), fem (the finite elements), sparse (the Cholesky solver
-// and compliance products), rigid (kinematic shapes and the gripper),
+// binding and compliance products), linsolve (the linear solver of A:
+// exact or asynchronous), rigid (kinematic shapes and the gripper),
 // collide (proximity detection), contact (projected Gauss–Seidel and the
 // fast-update kernels), scenario (scripted scenes and their metrics) and
 // loop (the physics goroutine and its frames).

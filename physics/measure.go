@@ -1,6 +1,10 @@
 package physics
 
+// This file holds the end-of-step measurements and the divergence they
+// detect.
+
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -29,13 +33,14 @@ func (s *Simulation) measure() error {
 		st.BodyForce[i], st.BodyNormalForce[i] = r3.Vec{}, 0
 	}
 	st.Penetration, st.Active = 0, 0
-	for a := range s.pairs {
-		pr := &s.pairs[a]
-		ln := s.lambda[3*a]
+	ct := &s.ct
+	for a := range ct.pairs {
+		pr := &ct.pairs[a]
+		ln := ct.lambda[3*a]
 		if ln > 0 {
 			st.Active++
 		}
-		f := s.C[a].MulVecT(r3.Vec{X: ln, Y: s.lambda[3*a+1], Z: s.lambda[3*a+2]})
+		f := ct.C[a].MulVecT(point(ct.lambda, a))
 		st.BodyForce[pr.Body] = r3.Add(st.BodyForce[pr.Body], f)
 		st.BodyNormalForce[pr.Body] += ln
 		if pen := s.penetration(a); pen > st.Penetration {
@@ -45,8 +50,8 @@ func (s *Simulation) measure() error {
 	if pen := s.vertexPenetration(); pen > st.Penetration {
 		st.Penetration = pen
 	}
-	if len(s.pairs) > 0 {
-		s.H.MulVec(s.p, s.qNew)
+	if len(ct.pairs) > 0 {
+		ct.H.MulVec(ct.p, s.qNew)
 	}
 	return nil
 }
@@ -59,7 +64,7 @@ func (s *Simulation) measure() error {
 func (s *Simulation) vertexPenetration() float64 {
 	worst := 0.0
 	for _, v := range s.surf.Vertices {
-		x := node(s.qNew, v)
+		x := point(s.qNew, v)
 		for i := range s.bodies {
 			if d, _, _ := collide.SignedDistance(&s.bodies[i], x); -d > worst {
 				worst = -d
@@ -75,15 +80,15 @@ func (s *Simulation) vertexPenetration() float64 {
 // triangle's plane at q_{t+h}, counted when it lies within the alarm
 // distance of the triangle.
 func (s *Simulation) penetration(a int) float64 {
-	pr := &s.pairs[a]
+	pr := &s.ct.pairs[a]
 	if pr.Kind == collide.SoftVertex {
-		d, _, _ := collide.SignedDistance(&s.bodies[pr.Body], node(s.qNew, pr.Nodes[0]))
+		d, _, _ := collide.SignedDistance(&s.bodies[pr.Body], point(s.qNew, pr.Nodes[0]))
 		return math.Max(0, -d)
 	}
 	tri := s.surf.Tris[pr.Tri]
-	r := s.rEnd[a]
-	p, _ := collide.ClosestOnTriangle(r, node(s.qNew, tri[0]), node(s.qNew, tri[1]), node(s.qNew, tri[2]))
-	if r3.Norm(r3.Sub(r, p)) > s.alarm {
+	r := s.ct.rEnd[a]
+	p, _ := collide.ClosestOnTriangle(r, point(s.qNew, tri[0]), point(s.qNew, tri[1]), point(s.qNew, tri[2]))
+	if r3.Norm(r3.Sub(r, p)) > s.detection.alarm {
 		return 0
 	}
 	n := collide.TriangleNormal(s.qNew, tri)
@@ -111,4 +116,29 @@ func (s *Simulation) checkState() error {
 			worst, s.stats.MaxSpeed, s.set.MaxSpeed))
 	}
 	return nil
+}
+
+// DivergenceError reports a step that could not produce a sane state: a
+// NaN, a node faster than Settings.MaxSpeed, too many inverted elements, a
+// system matrix that lost positive definiteness, or a failed solve. The
+// simulation keeps the state of the start of that step.
+type DivergenceError struct {
+	Step   int     // index of the failed step
+	Time   float64 // simulated time at its start, s
+	Reason string
+}
+
+func (e *DivergenceError) Error() string {
+	return fmt.Sprintf("simulation diverged at step %d (t = %.3f s): %s", e.Step, e.Time, e.Reason)
+}
+
+// IsDivergence reports whether err is (or wraps) a *DivergenceError.
+func IsDivergence(err error) bool {
+	var d *DivergenceError
+	return errors.As(err, &d)
+}
+
+// diverged builds the error of the current step.
+func (s *Simulation) diverged(reason string) error {
+	return &DivergenceError{Step: s.steps, Time: s.time, Reason: reason}
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"gonum.org/v1/gonum/spatial/r3"
-
 	"softgrasp/physics/collide"
 	"softgrasp/physics/contact"
 	"softgrasp/physics/fem"
@@ -13,7 +11,6 @@ import (
 	"softgrasp/physics/m3"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/rigid"
-	"softgrasp/physics/sparse"
 )
 
 // Simulation is one soft body in frictional contact with kinematic rigid
@@ -26,53 +23,28 @@ type Simulation struct {
 
 	mesh      *mesh.TetMesh
 	surf      *mesh.Surface
-	alarm     float64 // the step's alarm distance (stepAlarm)
 	model     *fem.Model
-	lin       *linsolve.Solver // the linear solver of A
-	wide      []collide.Pair   // pairs within 3 alarm distances (async mode)
-	wideNodes []int
-	det       *collide.Detector
-	backend   Backend
+	solver    *linsolve.Solver // the linear solver of A
+	detection detection
 	bodies    []rigid.Body
 
 	// Mechanical state and per-step vectors of length 3N.
 	q, v, qRest         []float64
 	b, dvFree, qFree, x []float64
-	qK, rhs             []float64 // standard scheme's q_k and a solve right-hand side
+	rhs                 []float64 // a solve's right-hand side
 	qNew, vNew          []float64 // end-of-step state, committed after the checks
 
-	// Contact state of the current step, c pairs.
-	pairs  []collide.Pair
-	H, J   sparse.CSR
-	C, Cn  []m3.Mat3 // directions of the current and of the candidate linearisation
-	C0     []m3.Mat3 // directions from collision detection
-	rT     []r3.Vec  // rigid material points at the start pose
-	rEnd   []r3.Vec  // rigid material points at the end pose
-	rN     []r3.Vec  // reference point of the normal gap, current linearisation
-	rNn    []r3.Vec  // the same for the candidate linearisation
-	pT     []float64 // p at the start of the step, 3c
-	pFree  []float64 // p = G(q_free), 3c
-	p      []float64 // p_k, 3c
-	pPrev  []float64 // p_{k−1}, 3c
-	dFree  []float64 // δ_free along C, 3c
-	lambda []float64 // λ, 3c
-	WH, W  []float64 // W_H (fast) and the standard scheme's W, (3c)²
-	pgs    contact.PGS
-	states []contact.State
+	// The contact state of the step and the two schemes that update it.
+	ct       contactState
+	fast     fastScheme
+	standard standardScheme
 
-	warm   map[uint64]warmStart
-	newton []NewtonRecord
-	stats  StepStats
+	warm      map[uint64]warmStart
+	newtonLog []NewtonRecord
+	stats     StepStats
 
 	steps int
 	time  float64
-}
-
-// warmStart keeps a pair's force and tangent from one step to the next so
-// that PGS starts near the solution.
-type warmStart struct {
-	lambda [3]float64
-	t1     r3.Vec
 }
 
 // New builds a simulation of the soft body msh (rest configuration, at
@@ -101,21 +73,22 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set Settings) (*Simulation, err
 	if err != nil {
 		return nil, fmt.Errorf("surface: %w", err)
 	}
-	lin, err := linsolve.New(model.Pattern(), model.Mass(), linearOptions(set))
+	solver, err := linsolve.New(model.Pattern(), model.Mass(), linearOptions(set))
 	if err != nil {
 		return nil, err
 	}
-	model.SetSerial(lin.Async())
+	model.SetSerial(solver.Async())
 	n := msh.DOFs()
 	s := &Simulation{
-		set: set, mesh: msh, surf: surf, model: model, lin: lin,
-		det:     collide.NewDetector(surf),
-		backend: NewCPUBackend(),
-		bodies:  append([]rigid.Body(nil), bodies...),
-		warm:    make(map[uint64]warmStart),
-		newton:  make([]NewtonRecord, 0, MaxNewton),
+		set: set, mesh: msh, surf: surf, model: model, solver: solver,
+		detection: detection{det: collide.NewDetector(surf)},
+		bodies:    append([]rigid.Body(nil), bodies...),
+		warm:      make(map[uint64]warmStart),
+		newtonLog: make([]NewtonRecord, 0, MaxNewton),
 	}
-	for _, vec := range []*[]float64{&s.q, &s.v, &s.qRest, &s.b, &s.dvFree, &s.qFree, &s.x, &s.qK, &s.rhs, &s.qNew, &s.vNew} {
+	s.fast = fastScheme{sim: s, backend: NewCPUBackend()}
+	s.standard = standardScheme{sim: s}
+	for _, vec := range []*[]float64{&s.q, &s.v, &s.qRest, &s.b, &s.dvFree, &s.qFree, &s.x, &s.rhs, &s.qNew, &s.vNew} {
 		*vec = make([]float64, n)
 	}
 	for i, x := range msh.Nodes {
@@ -133,25 +106,26 @@ func linearOptions(set Settings) linsolve.Options {
 
 // Close releases the solver's native memory and the backend.
 func (s *Simulation) Close() {
-	if s.lin != nil {
-		s.lin.Close()
-		s.lin = nil
+	if s.solver != nil {
+		s.solver.Close()
+		s.solver = nil
 	}
-	if s.backend != nil {
-		s.backend.Close()
+	if s.fast.backend != nil {
+		s.fast.backend.Close()
+		s.fast.backend = nil
 	}
 }
 
 // SetBackend replaces the backend of the fast scheme's Newton iterations.
 func (s *Simulation) SetBackend(b Backend) {
-	if s.backend != nil {
-		s.backend.Close()
+	if s.fast.backend != nil {
+		s.fast.backend.Close()
 	}
-	s.backend = b
+	s.fast.backend = b
 }
 
 // Backend returns the backend in use.
-func (s *Simulation) Backend() Backend { return s.backend }
+func (s *Simulation) Backend() Backend { return s.fast.backend }
 
 // Settings returns the current settings.
 func (s *Simulation) Settings() Settings { return s.set }
@@ -168,12 +142,12 @@ func (s *Simulation) SetSettings(set Settings) error {
 			return fmt.Errorf("Material: %w", err)
 		}
 	}
-	if err := s.lin.SetOptions(linearOptions(set)); err != nil {
+	if err := s.solver.SetOptions(linearOptions(set)); err != nil {
 		return fmt.Errorf("Solver: %w", err)
 	}
 	// The asynchronous worker takes one core and the step the other: the
 	// element passes run on the step's goroutine alone.
-	s.model.SetSerial(s.lin.Async())
+	s.model.SetSerial(s.solver.Async())
 	s.set = set
 	return nil
 }
@@ -188,7 +162,7 @@ func (s *Simulation) Reset() {
 	clear(s.warm)
 	s.model.ResetRotations()
 	s.steps, s.time = 0, 0
-	s.pairs = s.pairs[:0]
+	s.ct.pairs = s.ct.pairs[:0]
 }
 
 // SetBodyEnd sets body i's pose at the end of the next step.
@@ -235,12 +209,12 @@ func (s *Simulation) Steps() int    { return s.steps }
 // iteration and InitialDirections those from collision detection;
 // ProximityPoints p at the end of the last step (3 per pair); States the
 // contact states. All are read-only views valid until the next step.
-func (s *Simulation) Pairs() []collide.Pair          { return s.pairs }
-func (s *Simulation) Lambda() []float64              { return s.lambda }
-func (s *Simulation) Directions() []m3.Mat3          { return s.C }
-func (s *Simulation) InitialDirections() []m3.Mat3   { return s.C0 }
-func (s *Simulation) ProximityPoints() []float64     { return s.p }
-func (s *Simulation) ContactStates() []contact.State { return s.states }
+func (s *Simulation) Pairs() []collide.Pair          { return s.ct.pairs }
+func (s *Simulation) Lambda() []float64              { return s.ct.lambda }
+func (s *Simulation) Directions() []m3.Mat3          { return s.ct.C }
+func (s *Simulation) InitialDirections() []m3.Mat3   { return s.ct.C0 }
+func (s *Simulation) ProximityPoints() []float64     { return s.ct.p }
+func (s *Simulation) ContactStates() []contact.State { return s.ct.states }
 
 // Stats returns the measurements of the last step.
 func (s *Simulation) Stats() *StepStats { return &s.stats }

@@ -27,7 +27,7 @@ func (s *Simulation) Step() (*StepStats, error) {
 	st := &s.stats
 	st.Times = Timings{}
 	st.Step, st.Scheme = s.steps, s.set.Scheme
-	s.newton = s.newton[:0]
+	s.newtonLog = s.newtonLog[:0]
 	st.Converged = false
 	st.PCGIterations = 0
 	sw := stopwatch{t: &st.Times}
@@ -49,13 +49,14 @@ func (s *Simulation) Step() (*StepStats, error) {
 	}
 	sw.lap(StageFree)
 
-	if err := s.recursiveCorrection(&sw); err != nil {
+	sc := s.scheme()
+	if err := s.recursiveCorrection(sc, &sw); err != nil {
 		return st, err
 	}
-	st.Newton = s.newton
+	st.Newton = s.newtonLog
 	st.Times[StageTotal] = st.Times[StageBuildWH] + st.Times[StageNewton]
 
-	if err := s.finalCorrection(); err != nil {
+	if err := s.finalCorrection(sc); err != nil {
 		return st, err
 	}
 	sw.lap(StageFinal)
@@ -68,47 +69,26 @@ func (s *Simulation) Step() (*StepStats, error) {
 	return st, nil
 }
 
-// refactor factors A: in exact mode now; in asynchronous mode it swaps in
-// a finished background factorisation and starts the next one (the fast
-// scheme), or factors exactly (the standard scheme, whose corrective solves
-// with the true A would fight an approximate W: only the fast scheme's
-// self-consistent update p = p_free + h²·W_H·Cᵀλ tolerates one).
+// refactor factors A (linsolve.Solver.Refactor): the fast scheme takes
+// whatever factor the solver's mode gives (in asynchronous mode, the
+// latest background one), the standard scheme an exact one, since its
+// corrective solves with the true A would fight an approximate W: only the
+// fast scheme's self-consistent update p = p_free + h²·W_H·Cᵀλ tolerates
+// one.
 func (s *Simulation) refactor() error {
 	var err error
 	if s.set.Scheme == Standard {
-		err = s.lin.RefactorExact(s.q)
+		err = s.solver.RefactorExact(s.q)
 	} else {
-		err = s.lin.Refactor(s.q, s.nearNodes)
+		err = s.solver.Refactor(s.q, s.nearNodes)
 	}
-	s.stats.FactorAge = s.lin.Age()
+	s.stats.FactorAge = s.solver.Age()
 	return err
-}
-
-// nearNodes returns the soft nodes of the proximity pairs within three
-// alarm distances of the rigid bodies: the nodes whose compliance the
-// next steps will likely need, for the linear solver to precompute with
-// its next factor.
-func (s *Simulation) nearNodes() []int {
-	s.wide = s.det.Detect(s.q, s.bodies, 3*s.alarm, s.wide[:0])
-	s.wideNodes = s.wideNodes[:0]
-	for a := range s.wide {
-		pr := &s.wide[a]
-		s.wideNodes = append(s.wideNodes, pr.Nodes[:pr.Count]...)
-	}
-	return s.wideNodes
-}
-
-// detect runs collision detection at the start of the step, within the
-// step's alarm distance (alarm.go).
-func (s *Simulation) detect() {
-	s.alarm = s.stepAlarm()
-	s.pairs = s.det.Detect(s.q, s.bodies, s.alarm, s.pairs[:0])
-	s.stats.Contacts = len(s.pairs)
 }
 
 // assemble fills A and b at (q_t, v_t) and checks element inversion.
 func (s *Simulation) assemble() error {
-	rep := s.model.Assemble(s.q, s.v, s.set.TimeStep, s.set.Gravity, s.lin.Matrix(), s.b)
+	rep := s.model.Assemble(s.q, s.v, s.set.TimeStep, s.set.Gravity, s.solver.Matrix(), s.b)
 	if rep.Err != nil {
 		return fmt.Errorf("assembly: %w", rep.Err)
 	}
@@ -135,32 +115,27 @@ func (s *Simulation) freeMotion() error {
 	return nil
 }
 
-// recursiveCorrection runs the Newton iterations of the selected scheme
-// (stages Build W_H and Newton).
-func (s *Simulation) recursiveCorrection(sw *stopwatch) error {
+// recursiveCorrection linearises the step's contacts and runs the Newton
+// iterations of scheme sc (stages Build W_H and Newton).
+func (s *Simulation) recursiveCorrection(sc scheme, sw *stopwatch) error {
 	for i := range s.x {
 		s.x[i] = 0
 	}
-	if len(s.pairs) == 0 {
-		s.resizeContacts(0)
+	if len(s.ct.pairs) == 0 {
+		s.ct.resize(0)
 		return nil
 	}
 	s.buildMapping()
-	switch s.set.Scheme {
-	case Standard:
-		return s.newtonStandard(sw)
-	default:
-		return s.newtonFast(sw)
-	}
+	return s.newton(sc, sw)
 }
 
 // finalCorrection integrates v_{t+h} = v_t + Δv_free + h·x and
 // q_{t+h} = q_t + h·v_{t+h}, where x = A⁻¹·J_Kᵀ·λ_K was computed by the
-// scheme (Eq. corrective motion). The new state goes to qNew/vNew and is
-// committed only after the divergence checks.
-func (s *Simulation) finalCorrection() error {
-	if s.set.Scheme == Fast && len(s.pairs) > 0 {
-		if err := s.fastFinalSolve(); err != nil {
+// scheme sc (Eq. corrective motion). The new state goes to qNew/vNew and
+// is committed only after the divergence checks.
+func (s *Simulation) finalCorrection(sc scheme) error {
+	if len(s.ct.pairs) > 0 {
+		if err := sc.finish(); err != nil {
 			return err
 		}
 	}
@@ -189,7 +164,7 @@ func (s *Simulation) commit() {
 // solve computes x = A⁻¹·b with the linear solver and counts its
 // conjugate-gradient iterations in the step's stats.
 func (s *Simulation) solve(x, b []float64) error {
-	it, err := s.lin.Solve(x, b)
+	it, err := s.solver.Solve(x, b)
 	s.stats.PCGIterations += it
 	return err
 }

@@ -208,3 +208,9 @@ func FrameFromTangent(n, hint r3.Vec) Mat3 {
 	t2 := r3.Cross(n, t1)
 	return FromRows(n, t1, t2)
 }
+
+// AngleBetween returns the angle between two unit vectors (rad), as
+// atan2(‖a×b‖, a·b): accurate for small angles, where acos(a·b) is not.
+func AngleBetween(a, b r3.Vec) float64 {
+	return math.Atan2(r3.Norm(r3.Cross(a, b)), r3.Dot(a, b))
+}

@@ -5,8 +5,43 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"softgrasp/physics/collide"
 	"softgrasp/physics/rigid"
 )
+
+// detection finds the proximity pairs of each step (METHOD.md step 1):
+// within the step's alarm distance at the start of the step, and, for the
+// linear solver to precompute their compliance, within three alarm
+// distances.
+type detection struct {
+	det       *collide.Detector
+	alarm     float64        // the step's alarm distance (stepAlarm)
+	wide      []collide.Pair // pairs within 3 alarm distances
+	wideNodes []int          // their soft nodes
+}
+
+// detect runs collision detection at the start of the step, within the
+// step's alarm distance.
+func (s *Simulation) detect() {
+	s.detection.alarm = s.stepAlarm()
+	s.ct.pairs = s.detection.det.Detect(s.q, s.bodies, s.detection.alarm, s.ct.pairs[:0])
+	s.stats.Contacts = len(s.ct.pairs)
+}
+
+// nearNodes returns the soft nodes of the proximity pairs within three
+// alarm distances of the rigid bodies: the nodes whose compliance the
+// next steps will likely need, for the linear solver to precompute with
+// its next factor.
+func (s *Simulation) nearNodes() []int {
+	d := &s.detection
+	d.wide = d.det.Detect(s.q, s.bodies, 3*d.alarm, d.wide[:0])
+	d.wideNodes = d.wideNodes[:0]
+	for a := range d.wide {
+		pr := &d.wide[a]
+		d.wideNodes = append(d.wideNodes, pr.Nodes[:pr.Count]...)
+	}
+	return d.wideNodes
+}
 
 // alarmMargin is how much of the predicted relative motion of a step the
 // alarm distance covers beyond that motion itself.

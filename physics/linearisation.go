@@ -1,0 +1,211 @@
+package physics
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/collide"
+	"softgrasp/physics/contact"
+	"softgrasp/physics/m3"
+	"softgrasp/physics/sparse"
+)
+
+// contactState is the constraint linearisation of the current step, c
+// proximity pairs, in the paper's symbols (METHOD.md "One time step"):
+// the mapping Jacobian H (one 3×3N row block per pair, Eq. isolate
+// directions), the direction frames C = [n; t1; t2], the gaps δ_free along
+// them (Eq. gap function), and the matrices the schemes build from them.
+// Both schemes share it; each fills the matrices it uses (fast: W_H;
+// standard: J and W).
+type contactState struct {
+	pairs []collide.Pair
+	H, J  sparse.CSR // H (3c×3N) and J = C·H
+	// C holds the directions of the current linearisation, Cnext the
+	// candidate of the next Newton iteration and C0 those of collision
+	// detection (start of step).
+	C, Cnext, C0 []m3.Mat3
+	rT, rEnd     []r3.Vec // rigid material points at the start and end poses
+	// rN is the reference point of the normal gap of the current
+	// linearisation, rNext that of the candidate.
+	rN, rNext []r3.Vec
+	pT        []float64 // p at the start of the step, 3c
+	pFree     []float64 // p_free = G(q_free), 3c
+	p, pPrev  []float64 // p_k and p_{k−1}, 3c
+	dFree     []float64 // δ_free along C, 3c
+	lambda    []float64 // λ, 3c
+	WH, W     []float64 // W_H = H·A⁻¹·Hᵀ (fast) and W = J·A⁻¹·Jᵀ (standard), (3c)²
+	states    []contact.State
+}
+
+// warmStart keeps a pair's force and tangent from one step to the next so
+// that PGS starts near the solution.
+type warmStart struct {
+	lambda [3]float64
+	t1     r3.Vec
+}
+
+// resize sizes every per-contact buffer for c pairs, reusing storage.
+func (ct *contactState) resize(c int) {
+	for _, f := range []*[]m3.Mat3{&ct.C, &ct.Cnext, &ct.C0} {
+		*f = grow(*f, c)
+	}
+	for _, r := range []*[]r3.Vec{&ct.rT, &ct.rEnd, &ct.rN, &ct.rNext} {
+		*r = grow(*r, c)
+	}
+	for _, b := range []*[]float64{&ct.pT, &ct.pFree, &ct.p, &ct.pPrev, &ct.dFree, &ct.lambda} {
+		*b = grow(*b, 3*c)
+	}
+}
+
+// buildMapping builds H from the pairs, the rigid material points at both
+// poses, the detection directions C_0 and the warm-started λ, and
+// evaluates p_t = H·q_t and p_free = H·q_free.
+func (s *Simulation) buildMapping() {
+	ct := &s.ct
+	ct.resize(len(ct.pairs))
+	ct.buildH(len(s.q))
+	for a := range ct.pairs {
+		pr := &ct.pairs[a]
+		body := &s.bodies[pr.Body]
+		ct.rT[a] = body.Start.Apply(pr.RigidLocal)
+		ct.rEnd[a] = body.End.Apply(pr.RigidLocal)
+		ct.rN[a] = ct.rEnd[a]
+		ws, ok := s.warm[pr.Key()]
+		if ok {
+			ct.C0[a] = m3.FrameFromTangent(pr.Normal, ws.t1)
+			copy(ct.lambda[3*a:3*a+3], ws.lambda[:])
+		} else {
+			ct.C0[a] = m3.Frame(pr.Normal)
+			ct.lambda[3*a], ct.lambda[3*a+1], ct.lambda[3*a+2] = 0, 0, 0
+		}
+		ct.C[a] = ct.C0[a]
+	}
+	ct.H.MulVec(ct.pT, s.q)
+	ct.H.MulVec(ct.pFree, s.qFree)
+}
+
+// buildH writes H for a body of dofs degrees of freedom: rows 3a..3a+2 of
+// pair a hold Weights[i] at columns 3·Nodes[i]+d, so that
+// p_a = Σ_i Weights[i]·q_{Nodes[i]} (Eq. geometric mapping, linearised).
+func (ct *contactState) buildH(dofs int) {
+	ct.H.Reset(3*len(ct.pairs), dofs)
+	var cols [3]int
+	for a := range ct.pairs {
+		pr := &ct.pairs[a]
+		for d := 0; d < 3; d++ {
+			for i := 0; i < pr.Count; i++ {
+				cols[i] = 3*pr.Nodes[i] + d
+			}
+			ct.H.Append(cols[:pr.Count], pr.Weights[:pr.Count])
+		}
+	}
+}
+
+// relinearise computes the candidate directions Cnext and normal reference
+// points rNext from the proximity points p against the bodies' END poses
+// (METHOD.md, Newton iterations k ≥ 1), and returns the largest angle by
+// which a normal turned against the current directions C.
+//
+// A soft-vertex pair takes the outward normal of the rigid surface at the
+// point closest to p_a and that point as the reference of its normal gap,
+// so δn = n·(p_free − r) − d is the signed distance linearised at p_a.
+//
+// A rigid-vertex pair takes the reversed normal of its soft triangle and
+// the rigid vertex itself as reference. The standard scheme reads the
+// triangle's nodes from triPos = q_k. The fast scheme has no q_k (it only
+// moves p), so it passes triPos = nil and the triangle's start-of-step
+// normal is carried by the rigid body's rotation over the step,
+// R_end·R_startᵀ: the soft surface under a pressing rigid vertex turns
+// with the body that presses it. Tangents are carried over from C so that
+// the warm-started friction forces keep their meaning.
+func (s *Simulation) relinearise(triPos []float64) float64 {
+	ct := &s.ct
+	maxAngle := 0.0
+	for a := range ct.pairs {
+		pr := &ct.pairs[a]
+		var n, r r3.Vec
+		switch {
+		case pr.Kind == collide.SoftVertex:
+			_, n, r = collide.SignedDistance(&s.bodies[pr.Body], point(ct.p, a))
+		case triPos != nil:
+			n = r3.Scale(-1, collide.TriangleNormal(triPos, s.surf.Tris[pr.Tri]))
+			r = ct.rEnd[a]
+		default:
+			body := &s.bodies[pr.Body]
+			n = body.End.Rotate(body.Start.InverseRotate(pr.Normal))
+			r = ct.rEnd[a]
+		}
+		old := ct.C[a].Row(0)
+		ct.Cnext[a] = m3.FrameFromTangent(n, ct.C[a].Row(1))
+		ct.rNext[a] = r
+		if ang := m3.AngleBetween(old, n); ang > maxAngle {
+			maxAngle = ang
+		}
+	}
+	return maxAngle
+}
+
+// accept makes the candidate directions current.
+func (ct *contactState) accept() {
+	ct.C, ct.Cnext = ct.Cnext, ct.C
+	ct.rN, ct.rNext = ct.rNext, ct.rN
+}
+
+// gaps evaluates δ_free along the current directions (METHOD.md), with
+// d_contact the contact distance:
+//
+//	δn = n·(p_free − r_N) − d_contact
+//	δt = t·((p_free − p_t) − (r_end − r_t))
+//
+// the normal gap against the reference point of the linearisation and the
+// tangential slip of the soft point relative to the rigid material point
+// over the step.
+func (ct *contactState) gaps(dContact float64) {
+	for a := range ct.pairs {
+		pf, pt := point(ct.pFree, a), point(ct.pT, a)
+		rel := r3.Sub(r3.Sub(pf, pt), r3.Sub(ct.rEnd[a], ct.rT[a]))
+		C := &ct.C[a]
+		ct.dFree[3*a] = r3.Dot(C.Row(0), r3.Sub(pf, ct.rN[a])) - dContact
+		ct.dFree[3*a+1] = r3.Dot(C.Row(1), rel)
+		ct.dFree[3*a+2] = r3.Dot(C.Row(2), rel)
+	}
+}
+
+// saveWarmStart remembers each pair's force and tangent for the next step.
+func (s *Simulation) saveWarmStart() {
+	ct := &s.ct
+	clear(s.warm)
+	for a := range ct.pairs {
+		var ws warmStart
+		copy(ws.lambda[:], ct.lambda[3*a:3*a+3])
+		ws.t1 = ct.C[a].Row(1)
+		s.warm[ct.pairs[a].Key()] = ws
+	}
+}
+
+// applyCt computes y = Cᵀ·λ (3c): each pair's force in world axes.
+func (ct *contactState) applyCt(y []float64) {
+	for a := range ct.pairs {
+		f := ct.C[a].MulVecT(point(ct.lambda, a))
+		y[3*a], y[3*a+1], y[3*a+2] = f.X, f.Y, f.Z
+	}
+}
+
+// point returns the a-th 3-vector of a flat slice (a pair's p or λ, a
+// node of q).
+func point(x []float64, a int) r3.Vec {
+	return r3.Vec{X: x[3*a], Y: x[3*a+1], Z: x[3*a+2]}
+}
+
+// maxPointMove returns max_a ‖p_a − q_a‖ over 3-vectors.
+func maxPointMove(p, q []float64) float64 {
+	m := 0.0
+	for i := 0; i+2 < len(p); i += 3 {
+		dx, dy, dz := p[i]-q[i], p[i+1]-q[i+1], p[i+2]-q[i+2]
+		if d := dx*dx + dy*dy + dz*dz; d > m {
+			m = d
+		}
+	}
+	return math.Sqrt(m)
+}

@@ -1,0 +1,115 @@
+package physics
+
+import (
+	"fmt"
+	"time"
+
+	"softgrasp/physics/contact"
+)
+
+// scheme is one way of updating the constraint matrices in the Newton
+// iterations of the recursive corrective motion: the fast scheme
+// (Algorithm 3, scheme_fast.go) or the standard one (Algorithm 2,
+// scheme_standard.go). The Newton loop (newton) calls its stages in order
+// and times them as the paper's Table 1 does.
+type scheme interface {
+	// prepare readies the step's iterations after the mapping H is built
+	// and returns the stage its time counts in (fast: W_H = H·A⁻¹·Hᵀ,
+	// Build W_H).
+	prepare() (Stage, error)
+	// relinearise computes the candidate directions C_{k+1} at p_k (and,
+	// standard, re-evaluates H at q_k) and returns the largest angle by
+	// which a normal turned.
+	relinearise() float64
+	// rebuildW builds W_k for the current directions C_k (Rebuild W).
+	rebuildW() error
+	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it,
+	// λ warm-started and overwritten (PGS).
+	solvePGS(h2 float64) (contact.Result, error)
+	// correct moves p_{k+1} for λ_k (Corr.).
+	correct(h2 float64) error
+	// states returns the contact states of the last PGS.
+	states() []contact.State
+	// finish computes x = A⁻¹·Hᵀ·C_Kᵀ·λ_K for the final corrective motion
+	// (the standard scheme's last correction already did).
+	finish() error
+}
+
+// scheme returns the scheme the settings select.
+func (s *Simulation) scheme() scheme {
+	if s.set.Scheme == Standard {
+		return &s.standard
+	}
+	return &s.fast
+}
+
+// newton runs the recursive corrective motion with scheme sc: iteration
+// k = 0 … K−1 re-linearises the directions at p_k (k ≥ 1, stopping early
+// when no normal turned by more than NewtonTolerance), evaluates the gaps
+// δ_free(C_k), rebuilds W_k, solves the contact problem by projected
+// Gauss–Seidel and corrects the proximity points (METHOD.md step 4).
+//
+// Glossary: h time step, C_k direction frames, W_k compliance (Delassus),
+// λ constraint forces, δ gaps, p proximity positions, K NewtonIterations.
+func (s *Simulation) newton(sc scheme, sw *stopwatch) error {
+	stage, err := sc.prepare()
+	if err != nil {
+		return err
+	}
+	sw.lap(stage)
+	ct := &s.ct
+	h2 := s.set.TimeStep * s.set.TimeStep
+	for k := 0; k < s.set.NewtonIterations; k++ {
+		var rec NewtonRecord
+		if k > 0 {
+			rec.DirectionChange = sc.relinearise()
+			if s.set.NewtonTolerance > 0 && rec.DirectionChange <= s.set.NewtonTolerance {
+				s.stats.Converged = true
+				break
+			}
+			ct.accept()
+		}
+		ct.gaps(s.set.ContactDistance)
+		if err := s.iterate(sc, h2, &rec); err != nil {
+			return err
+		}
+		rec.PositionChange = maxPointMove(ct.p, ct.pPrev)
+		s.addNewton(rec)
+	}
+	ct.states = sc.states()
+	sw.lap(StageNewton)
+	return nil
+}
+
+// iterate runs the timed stages of one Newton iteration: Rebuild W, PGS
+// and Corr., recording them in rec.
+func (s *Simulation) iterate(sc scheme, h2 float64, rec *NewtonRecord) error {
+	t := time.Now()
+	if err := sc.rebuildW(); err != nil {
+		return err
+	}
+	rec.RebuildW = time.Since(t)
+	t = time.Now()
+	res, err := sc.solvePGS(h2)
+	if err != nil {
+		return s.diverged(fmt.Sprintf("contact solve failed: %v", err))
+	}
+	rec.PGS = time.Since(t)
+	rec.PGSIterations, rec.PGSError = res.Iterations, res.Error
+	t = time.Now()
+	copy(s.ct.pPrev, s.ct.p)
+	if err := sc.correct(h2); err != nil {
+		return err
+	}
+	rec.Corr = time.Since(t)
+	return nil
+}
+
+// addNewton records one Newton iteration and adds its stage times.
+func (s *Simulation) addNewton(rec NewtonRecord) {
+	s.newtonLog = append(s.newtonLog, rec)
+	t := &s.stats.Times
+	t[StageRebuildW] += rec.RebuildW
+	t[StagePGS] += rec.PGS
+	t[StageCorr] += rec.Corr
+}
