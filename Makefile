@@ -16,11 +16,11 @@ APT_PACKAGES := gcc g++ pkg-config libsuitesparse-dev libopenblas-dev \
 	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth
 
 # Packages whose tests start goroutines run under the race detector: the
-# physics loop, the asynchronous factorisation (linsolve, physics, scenario)
-# and the element worker pool (fem).
-RACE_PKGS := ./physics ./physics/fem ./physics/linsolve ./physics/scenario ./physics/loop/...
+# physics loop and its frames, the asynchronous factorisation (linsolve,
+# physics, scenario) and the element worker pool (fem).
+RACE_PKGS := ./physics ./physics/fem ./physics/linsolve ./physics/scenario ./physics/loop/... ./physics/frame
 # What go test runs without it: everything else but the GL packages.
-PLAIN_PKGS = $$($(GO) list ./... | grep -v -E '/(render|ui|app)($$|/)|/physics(/fem|/linsolve|/scenario|/loop)?$$')
+PLAIN_PKGS = $$($(GO) list ./... | grep -v -E '/(render|ui|app)($$|/)|/physics(/fem|/linsolve|/scenario|/loop|/frame)?$$')
 # Packages that open a GL context run under Xvfb (they skip without one).
 GL_PKGS   := ./render/... ./ui/... ./app/...
 

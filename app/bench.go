@@ -15,6 +15,7 @@ import (
 
 	"softgrasp/physics"
 	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 )
 
 // benchFlags are the command line of softgrasp bench.
@@ -259,9 +260,9 @@ func measureSize(tab *benchTable, dofs, warmup, steps int, bar *progressbar.Prog
 func measureScene(sc *scenario.Scene, warmup, steps int, tick func()) (fast, std []benchSample, err error) {
 	sim := sc.Sim
 	fastSet := sim.Settings()
-	fastSet.Scheme = physics.Fast
+	fastSet.Scheme = settings.Fast
 	stdSet := fastSet
-	stdSet.Scheme = physics.Standard
+	stdSet.Scheme = settings.Standard
 	if err := sim.SetSettings(fastSet); err != nil {
 		return nil, nil, err
 	}
@@ -286,7 +287,7 @@ func measureScene(sc *scenario.Scene, warmup, steps int, tick func()) (fast, std
 
 // measurePair runs the step of snap with the fast and the standard
 // scheme, then replays it with the fast scheme to continue from there.
-func measurePair(sim *physics.Simulation, snap *physics.Snapshot, fastSet, stdSet physics.Settings, tick func()) (f, s benchSample, err error) {
+func measurePair(sim *physics.Simulation, snap *physics.Snapshot, fastSet, stdSet settings.Settings, tick func()) (f, s benchSample, err error) {
 	if f, err = measureStep(sim, fastSet); err != nil {
 		return f, s, fmt.Errorf("fast scheme: %w", err)
 	}
@@ -309,7 +310,7 @@ func measurePair(sim *physics.Simulation, snap *physics.Snapshot, fastSet, stdSe
 }
 
 // measureStep runs one step with settings set and returns its sample.
-func measureStep(sim *physics.Simulation, set physics.Settings) (benchSample, error) {
+func measureStep(sim *physics.Simulation, set settings.Settings) (benchSample, error) {
 	if err := sim.SetSettings(set); err != nil {
 		return benchSample{}, err
 	}

@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"softgrasp/physics"
+	"softgrasp/physics/settings"
 )
 
 // plotFloor is the smallest time drawn on the log axes, ms.
@@ -90,8 +90,8 @@ func (t *benchTable) panel(title string, stages []stageStyle) (*plot.Plot, error
 	p.Add(plotter.NewGrid())
 	top, entries := plotFloor, 0
 	for _, st := range stages {
-		for _, method := range []string{physics.Standard.String(), physics.Fast.String()} {
-			if st.col == colBuildWH && method == physics.Standard.String() {
+		for _, method := range []string{settings.Standard.String(), settings.Fast.String()} {
+			if st.col == colBuildWH && method == settings.Standard.String() {
 				continue
 			}
 			xys := t.series(method, st.col)
@@ -100,7 +100,7 @@ func (t *benchTable) panel(title string, stages []stageStyle) (*plot.Plot, error
 				return nil, err
 			}
 			line.Color, points.Color, points.Shape = st.color, st.color, st.shape
-			if method == physics.Standard.String() {
+			if method == settings.Standard.String() {
 				line.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 			}
 			p.Add(line, points)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"softgrasp/physics"
+	"softgrasp/physics/settings"
 )
 
 // column is one measured column of Table 1.
@@ -120,7 +121,7 @@ type benchTable struct {
 
 // add appends the rows and the ratios of one size.
 func (t *benchTable) add(dofs int, fast, std []benchSample) {
-	s, f := rowOf(dofs, physics.Standard.String(), std), rowOf(dofs, physics.Fast.String(), fast)
+	s, f := rowOf(dofs, settings.Standard.String(), std), rowOf(dofs, settings.Fast.String(), fast)
 	t.rows = append(t.rows, s, f)
 	t.ratios = append(t.ratios, benchRatio{
 		dofs:      dofs,
@@ -217,7 +218,7 @@ func (t *benchTable) writeMarkdown(w io.Writer) {
 	for _, r := range t.rows {
 		fmt.Fprintf(w, "| %d | %.2f | %s |", r.dofs, r.constraints, r.method)
 		for c := column(0); c < numColumns; c++ {
-			blank := c == colBuildWH && r.method == physics.Standard.String()
+			blank := c == colBuildWH && r.method == settings.Standard.String()
 			fmt.Fprintf(w, " %s |", cell(r.col[c], columnInfo[c].unit, blank))
 		}
 		fmt.Fprintln(w)

@@ -15,6 +15,7 @@ import (
 	"softgrasp/physics"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 )
 
 // headlessFlags are the headless runner's command line.
@@ -29,9 +30,9 @@ type headlessFlags struct {
 }
 
 func (f *headlessFlags) register(fs *flag.FlagSet) {
-	def := scenario.DefaultConfig(scenario.GraspRotate)
+	def := settings.DefaultScenario(settings.GraspRotate)
 	p := def.Physics
-	fs.StringVar(&f.scenario, "scenario", string(scenario.GraspRotate), "grasp-rotate, incline or drop")
+	fs.StringVar(&f.scenario, "scenario", string(settings.GraspRotate), "grasp-rotate, incline or drop")
 	fs.StringVar(&f.scheme, "scheme", p.Scheme.String(), "constraint update: fast or standard")
 	fs.StringVar(&f.solver, "solver", p.Solver.String(), "factorisation of A: exact (every step) or async (background refactorisation + PCG)")
 	fs.IntVar(&f.newton, "newton", p.NewtonIterations, "Newton iterations K (1 = classic scheme)")
@@ -43,7 +44,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.dt, "dt", p.TimeStep, "time step h, s")
 	fs.Float64Var(&f.mu, "mu", p.Friction, "Coulomb friction coefficient")
 	fs.Float64Var(&f.omega, "omega", def.Omega, "gripper spin speed, rad/s")
-	fs.IntVar(&f.dofs, "dofs", p.TargetDOFs, "target DOFs of the procedural mesh (nearest mesh)")
+	fs.IntVar(&f.dofs, "dofs", def.TargetDOFs, "target DOFs of the procedural mesh (nearest mesh)")
 	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels (1 leaves the second core to the background refactorisation; see README)")
 	fs.StringVar(&f.mesh, "mesh", "", "load a Gmsh .msh (2.2/4.1 ASCII) or legacy VTK .vtk tetrahedral mesh instead")
 	fs.StringVar(&f.object, "object", string(def.Object), "procedural object: box or cylinder")
@@ -71,16 +72,16 @@ var flagOfField = map[string]string{
 }
 
 // config turns the flags into a scenario configuration.
-func (f *headlessFlags) config() (scenario.Config, error) {
-	kind, err := scenario.ParseKind(f.scenario)
+func (f *headlessFlags) config() (settings.Scenario, error) {
+	kind, err := settings.ParseKind(f.scenario)
 	if err != nil {
-		return scenario.Config{}, fmt.Errorf("-scenario: %w", err)
+		return settings.Scenario{}, fmt.Errorf("-scenario: %w", err)
 	}
-	cfg := scenario.DefaultConfig(kind)
-	if cfg.Physics.Scheme, err = physics.ParseScheme(f.scheme); err != nil {
+	cfg := settings.DefaultScenario(kind)
+	if cfg.Physics.Scheme, err = settings.ParseScheme(f.scheme); err != nil {
 		return cfg, fmt.Errorf("-scheme: %w", err)
 	}
-	if cfg.Physics.Solver, err = physics.ParseSolver(f.solver); err != nil {
+	if cfg.Physics.Solver, err = settings.ParseSolver(f.solver); err != nil {
 		return cfg, fmt.Errorf("-solver: %w", err)
 	}
 	if cfg.JawStyle, err = rigid.ParseJawStyle(f.jaws); err != nil {
@@ -90,10 +91,10 @@ func (f *headlessFlags) config() (scenario.Config, error) {
 	p.NewtonIterations, p.NewtonTolerance = f.newton, f.newtonTol
 	p.PGSIterations, p.PGSTolerance, p.PCGTolerance = f.pgs, f.pgsTol, f.pcgTol
 	p.AsyncLag = f.lag
-	p.TimeStep, p.Friction, p.TargetDOFs = f.dt, f.mu, f.dofs
+	p.TimeStep, p.Friction, cfg.TargetDOFs = f.dt, f.mu, f.dofs
 	p.AlarmDistance, p.ContactDistance, p.Material.YoungModulus = f.alarm, f.contactDist, f.youngs
 	cfg.Squeeze = f.squeeze
-	cfg.Omega, cfg.MeshFile, cfg.Object = f.omega, f.mesh, scenario.Object(f.object)
+	cfg.Omega, cfg.MeshFile, cfg.Object = f.omega, f.mesh, settings.Object(f.object)
 	cfg.InclineAngle, cfg.DropHeight = f.inclineDeg*3.141592653589793/180, f.dropHeight
 	if f.steps < 0 {
 		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)

@@ -6,7 +6,7 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 	"softgrasp/physics/rigid"
 	"softgrasp/render"
 	"softgrasp/ui"
@@ -45,8 +45,8 @@ type inputMapper struct {
 	scale func() (sx, sy float64)
 	// frame and scene return the newest frame and its scene (nil before
 	// the first); screenshot asks for a PNG of the next frame.
-	frame      func() *loop.Frame
-	scene      func() *loop.Scene
+	frame      func() *frame.Frame
+	scene      func() *frame.Scene
 	screenshot func()
 
 	move    r3.Vec  // gripper motion not yet sent, m
@@ -57,7 +57,7 @@ type inputMapper struct {
 func newInputMapper(cam *render.Camera, out ui.Sender, state *ui.State, scale func() (float64, float64)) *inputMapper {
 	none := func() {}
 	return &inputMapper{cam: cam, out: out, state: state, scale: scale,
-		frame: func() *loop.Frame { return nil }, scene: func() *loop.Scene { return nil }, screenshot: none}
+		frame: func() *frame.Frame { return nil }, scene: func() *frame.Scene { return nil }, screenshot: none}
 }
 
 // handlers returns the hooks for ui.Platform.SetHandlers.
@@ -127,10 +127,10 @@ func (m *inputMapper) key(k ui.Key, a ui.Action, _ ui.Mods) {
 
 // flush sends the gripper motion summed since the last frame.
 func (m *inputMapper) flush() {
-	if m.move != (r3.Vec{}) && m.out.Send(loop.MoveGripper{Delta: m.move}) {
+	if m.move != (r3.Vec{}) && m.out.Send(frame.MoveGripper{Delta: m.move}) {
 		m.move = r3.Vec{}
 	}
-	if m.spin != 0 && m.out.Send(loop.SpinGripper{Angle: m.spin}) {
+	if m.spin != 0 && m.out.Send(frame.SpinGripper{Angle: m.spin}) {
 		m.spin = 0
 	}
 }
@@ -161,5 +161,5 @@ func (m *inputMapper) pick(p ui.Pointer) {
 		return
 	}
 	target := rigid.Pose{Position: hit, Rotation: f.Gripper.Rotation}
-	_ = m.out.Send(loop.SetGripperTarget{Target: target, Opening: f.Gripper.TargetOpening})
+	_ = m.out.Send(frame.SetGripperTarget{Target: target, Opening: f.Gripper.TargetOpening})
 }

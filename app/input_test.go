@@ -8,8 +8,8 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics/loop"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 	"softgrasp/render"
 	"softgrasp/ui"
 )
@@ -17,11 +17,11 @@ import (
 // recorder is a ui.Sender that records commands, or refuses them like a
 // full queue.
 type recorder struct {
-	cmds   []loop.Command
+	cmds   []frame.Command
 	refuse bool
 }
 
-func (r *recorder) Send(c loop.Command) bool {
+func (r *recorder) Send(c frame.Command) bool {
 	if r.refuse {
 		return false
 	}
@@ -109,15 +109,15 @@ func TestPickSurfaceMisses(t *testing.T) {
 
 // mapperFixture is an input mapper on a 800×600 camera with a gripper at
 // the camera's target.
-func mapperFixture(scale float64) (*inputMapper, *recorder, *loop.Frame) {
+func mapperFixture(scale float64) (*inputMapper, *recorder, *frame.Frame) {
 	cam := render.NewCamera(r3.Vec{Z: 0.03}, 0.2)
 	cam.SetViewport(800, 600)
 	out := &recorder{}
-	state := ui.NewState(scenario.DefaultConfig(scenario.GraspRotate), 1)
+	state := ui.NewState(settings.DefaultScenario(settings.GraspRotate), 1)
 	m := newInputMapper(cam, out, state, func() (float64, float64) { return scale, scale })
-	f := &loop.Frame{SceneVersion: 1}
-	f.Gripper = loop.GripperView{Present: true, Target: r3.Vec{Z: 0.03}, Rotation: r3.Rotation{Real: 1}, TargetOpening: 0.05}
-	m.frame = func() *loop.Frame { return f }
+	f := &frame.Frame{SceneVersion: 1}
+	f.Gripper = frame.GripperView{Present: true, Target: r3.Vec{Z: 0.03}, Rotation: r3.Rotation{Real: 1}, TargetOpening: 0.05}
+	m.frame = func() *frame.Frame { return f }
 	return m, out, f
 }
 
@@ -151,7 +151,7 @@ func TestRightDragMovesTheGripperInTheViewPlane(t *testing.T) {
 			want := m.cam.ViewPlaneDelta(tc.dx*tc.scale, tc.dy*tc.scale, f.Gripper.Target)
 			drag(m, ui.MouseRight, 0, tc.dx, tc.dy, 4)
 			m.flush()
-			c, ok := out.cmds[0].(loop.MoveGripper)
+			c, ok := out.cmds[0].(frame.MoveGripper)
 			if len(out.cmds) != 1 || !ok {
 				t.Fatalf("a drag sent %v, want one MoveGripper per frame", out.cmds)
 			}
@@ -186,7 +186,7 @@ func TestRefusedGripperMotionIsResent(t *testing.T) {
 		t.Fatalf("sent %v, want one move carrying both frames' motion", out.cmds)
 	}
 	want := 2 * r3.Norm(m.cam.ViewPlaneDelta(10, 0, r3.Vec{Z: 0.03}))
-	if got := r3.Norm(out.cmds[0].(loop.MoveGripper).Delta); math.Abs(got-want) > 1e-3*want {
+	if got := r3.Norm(out.cmds[0].(frame.MoveGripper).Delta); math.Abs(got-want) > 1e-3*want {
 		t.Fatalf("resent %g m, want the refused and the new motion, %g m", got, want)
 	}
 }
@@ -202,7 +202,7 @@ func TestSpinGestures(t *testing.T) {
 		t.Fatalf("sent %v, want two spins", out.cmds)
 	}
 	for i, w := range want {
-		c, ok := out.cmds[i].(loop.SpinGripper)
+		c, ok := out.cmds[i].(frame.SpinGripper)
 		if !ok || math.Abs(c.Angle-w) > 1e-12 {
 			t.Fatalf("command %d = %#v, want SpinGripper{%g}", i, out.cmds[i], w)
 		}
@@ -235,10 +235,10 @@ func TestCameraGestures(t *testing.T) {
 func TestKeys(t *testing.T) {
 	tests := []struct {
 		key  glfw.Key
-		want loop.Command
+		want frame.Command
 	}{
-		{glfw.KeyG, loop.ToggleJaws{}}, {glfw.KeySpace, loop.TogglePause{}},
-		{glfw.KeyS, loop.SingleStep{}}, {glfw.KeyR, loop.Reset{}},
+		{glfw.KeyG, frame.ToggleJaws{}}, {glfw.KeySpace, frame.TogglePause{}},
+		{glfw.KeyS, frame.SingleStep{}}, {glfw.KeyR, frame.Reset{}},
 	}
 	for _, tc := range tests {
 		m, out, _ := mapperFixture(1)
@@ -266,7 +266,7 @@ func TestModifierClickSendsTheGripperToTheSurface(t *testing.T) {
 		pos[i] += 0.02
 	}
 	f.Surface = pos
-	m.scene = func() *loop.Scene { return &loop.Scene{Version: 1, SurfaceTris: tris} }
+	m.scene = func() *frame.Scene { return &frame.Scene{Version: 1, SurfaceTris: tris} }
 	// Aim at the cube's top centre, (0, 0, 0.04).
 	x, y, ok := m.cam.Project(r3.Vec{Z: 0.04})
 	if !ok {
@@ -280,7 +280,7 @@ func TestModifierClickSendsTheGripperToTheSurface(t *testing.T) {
 	if len(out.cmds) != 1 {
 		t.Fatalf("ctrl+click sent %v, want one SetGripperTarget", out.cmds)
 	}
-	c, ok := out.cmds[0].(loop.SetGripperTarget)
+	c, ok := out.cmds[0].(frame.SetGripperTarget)
 	if !ok {
 		t.Fatalf("sent %T, want SetGripperTarget", out.cmds[0])
 	}

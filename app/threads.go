@@ -3,7 +3,7 @@ package main
 import (
 	"runtime"
 
-	"softgrasp/physics"
+	"softgrasp/physics/settings"
 	"softgrasp/physics/sparse"
 )
 
@@ -18,8 +18,8 @@ import (
 
 // blasThreads returns the OpenBLAS thread count for a run of the given
 // solver that would otherwise use requested threads.
-func blasThreads(solver physics.Solver, requested int) int {
-	if solver == physics.AsyncSolver {
+func blasThreads(solver settings.Solver, requested int) int {
+	if solver == settings.AsyncSolver {
 		return 1
 	}
 	return max(requested, 1)
@@ -27,7 +27,7 @@ func blasThreads(solver physics.Solver, requested int) int {
 
 // viewerBLASThreads returns the viewer's thread count for a solver: all
 // cores but the renderer's.
-func viewerBLASThreads(solver physics.Solver) int {
+func viewerBLASThreads(solver settings.Solver) int {
 	return blasThreads(solver, runtime.NumCPU()-1)
 }
 

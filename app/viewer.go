@@ -9,8 +9,7 @@ import (
 	"os"
 	"runtime"
 
-	"softgrasp/physics"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 	"softgrasp/ui"
 )
 
@@ -20,7 +19,7 @@ func init() { runtime.LockOSThread() }
 
 // viewerOptions are the viewer's validated settings.
 type viewerOptions struct {
-	config scenario.Config
+	config settings.Scenario
 	// frames > 0 renders that many frames (and, with shotTime, until the
 	// simulation reaches shotTime seconds), writes screenshot if set and
 	// exits; 0 runs until the window closes.
@@ -55,7 +54,7 @@ func (f *viewerFlags) register(fs *flag.FlagSet) {
 	// The interactive scene runs the asynchronous solver by default: the
 	// exact one (the headless default, reproducible step for step) does not
 	// keep up with real time on 2 cores (README, Solvers).
-	f.scene.solver = physics.AsyncSolver.String()
+	f.scene.solver = settings.AsyncSolver.String()
 	all.Lookup("solver").DefValue = f.scene.solver
 	all.VisitAll(func(fl *flag.Flag) {
 		if !headlessOnly[fl.Name] {

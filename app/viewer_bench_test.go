@@ -5,9 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"softgrasp/physics"
-	"softgrasp/physics/loop"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // BenchmarkViewer measures the render loop of the default scene while
@@ -19,12 +18,12 @@ import (
 // drawing alone.
 func BenchmarkViewer(b *testing.B) {
 	for _, c := range []struct {
-		scheme physics.Scheme
+		scheme settings.Scheme
 		paused bool
-	}{{physics.Fast, false}, {physics.Standard, false}, {physics.Fast, true}} {
-		opt := viewerOptions{config: scenario.DefaultConfig(scenario.GraspRotate), pace: 1, width: 1280, height: 800}
+	}{{settings.Fast, false}, {settings.Standard, false}, {settings.Fast, true}} {
+		opt := viewerOptions{config: settings.DefaultScenario(settings.GraspRotate), pace: 1, width: 1280, height: 800}
 		opt.config.Physics.Scheme = c.scheme
-		name := fmt.Sprintf("scheme=%s/dofs=%d", c.scheme, opt.config.Physics.TargetDOFs)
+		name := fmt.Sprintf("scheme=%s/dofs=%d", c.scheme, opt.config.TargetDOFs)
 		if c.paused {
 			name += "/paused"
 		}
@@ -38,7 +37,7 @@ func benchmarkViewer(b *testing.B, opt viewerOptions, paused bool) {
 			return
 		}
 		// Warm up: the first steps factor and allocate.
-		renderUntil(b, v, 100000, func(f *loop.Frame) bool { return paused || f.Seq >= 20 })
+		renderUntil(b, v, 100000, func(f *frame.Frame) bool { return paused || f.Seq >= 20 })
 		b.ResetTimer()
 		start := time.Now()
 		for i := 0; i < b.N; i++ {

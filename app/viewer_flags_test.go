@@ -7,10 +7,10 @@ import (
 	"image/png"
 	"io"
 	"os"
-	"softgrasp/physics"
-	"softgrasp/physics/scenario"
 	"strings"
 	"testing"
+
+	"softgrasp/physics/settings"
 )
 
 func TestViewerFlags(t *testing.T) {
@@ -68,10 +68,10 @@ func TestViewerFlagsBuildTheHeadlessConfig(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
 		args         []string
-		viewerSolver physics.Solver
+		viewerSolver settings.Solver
 	}{
-		{"solver given", append([]string{"-solver", "exact"}, scene...), physics.ExactSolver},
-		{"default solver", scene, physics.AsyncSolver},
+		{"solver given", append([]string{"-solver", "exact"}, scene...), settings.ExactSolver},
+		{"default solver", scene, settings.AsyncSolver},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, h := viewerAndHeadlessConfigs(t, tc.args)
@@ -87,7 +87,7 @@ func TestViewerFlagsBuildTheHeadlessConfig(t *testing.T) {
 }
 
 // viewerAndHeadlessConfigs parses args with both commands' flags.
-func viewerAndHeadlessConfigs(t *testing.T, args []string) (viewer, headless scenario.Config) {
+func viewerAndHeadlessConfigs(t *testing.T, args []string) (viewer, headless settings.Scenario) {
 	t.Helper()
 	var v viewerFlags
 	vfs := newFlagSet("v")

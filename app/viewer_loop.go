@@ -9,8 +9,9 @@ import (
 
 	"github.com/inkyblackness/imgui-go/v4"
 
-	"softgrasp/physics"
+	"softgrasp/physics/frame"
 	"softgrasp/physics/loop"
+	"softgrasp/physics/settings"
 	"softgrasp/render"
 	"softgrasp/ui"
 )
@@ -30,10 +31,10 @@ type viewer struct {
 	state    *ui.State
 	input    *inputMapper
 
-	frame    *loop.Frame // newest acquired frame, ours until the next Acquire
-	version  uint64      // Scene version the renderer holds
-	kind     string      // scenario the camera was framed for
-	shotPath string      // screenshot asked by F12, written at the next frame
+	frame    *frame.Frame // newest acquired frame, ours until the next Acquire
+	version  uint64       // Scene version the renderer holds
+	kind     string       // scenario the camera was framed for
+	shotPath string       // screenshot asked by F12, written at the next frame
 	limiter  frameLimiter
 }
 
@@ -61,7 +62,7 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	// The thread policy (threads.go) follows the solver, which the panels
 	// switch live: the loop reports each change on its own goroutine,
 	// between two steps, where no factorisation runs.
-	onSolver := func(s physics.Solver) { setBLASThreads(viewerBLASThreads(s)) }
+	onSolver := func(s settings.Solver) { setBLASThreads(viewerBLASThreads(s)) }
 	if v.runner, err = loop.Start(opt.config, loop.Options{Pace: opt.pace, SolverChanged: onSolver}); err != nil {
 		return v, fmt.Errorf("build the scene: %w", err)
 	}
@@ -69,7 +70,7 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	v.state = ui.NewState(opt.config, opt.pace)
 	v.state.Display = displayFromOptions(render.DefaultOptions())
 	v.input = newInputMapper(v.cam, v.runner, v.state, v.platform.PixelScale)
-	v.input.frame = func() *loop.Frame { return v.frame }
+	v.input.frame = func() *frame.Frame { return v.frame }
 	v.input.scene = v.runner.Scene
 	v.input.screenshot = v.requestScreenshot
 	v.platform.SetHandlers(v.input.handlers())
@@ -181,18 +182,19 @@ func (v *viewer) renderFrame(shot bool) (*image.RGBA, error) {
 func (v *viewer) acquire() error {
 	f, fresh := v.runner.Acquire()
 	v.frame = f
+	cfg := v.runner.Config()
 	if f.SceneVersion != v.version {
 		sc := v.runner.Scene()
 		if err := v.renderer.SetScene(sc); err != nil {
 			return err
 		}
 		v.version = sc.Version
-		if kind := string(f.Config.Kind); kind != v.kind {
+		if kind := string(cfg.Scenario.Kind); kind != v.kind {
 			v.kind = kind
 			frameCamera(v.cam, sc)
 		}
 	}
-	v.state.Observe(f, fresh)
+	v.state.Observe(f, cfg, fresh)
 	return nil
 }
 

@@ -9,8 +9,9 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 	"softgrasp/ui"
 )
 
@@ -22,8 +23,8 @@ import (
 // testOptions is a coarse grasp scene stepping as fast as possible in a
 // 1280×800 window, rendering without vsync or cap.
 func testOptions() viewerOptions {
-	cfg := scenario.DefaultConfig(scenario.GraspRotate)
-	cfg.Physics.TargetDOFs = 300
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.TargetDOFs = 300
 	cfg.Physics.NewtonIterations = 2
 	return viewerOptions{config: cfg, pace: 0, width: 1280, height: 800}
 }
@@ -51,7 +52,7 @@ func withViewer(tb testing.TB, opt viewerOptions, f func(v *viewer)) {
 
 // renderUntil renders frames until cond holds for the newest frame, at
 // most limit frames; it reports whether cond was met.
-func renderUntil(tb testing.TB, v *viewer, limit int, cond func(f *loop.Frame) bool) bool {
+func renderUntil(tb testing.TB, v *viewer, limit int, cond func(f *frame.Frame) bool) bool {
 	for i := 0; i < limit; i++ {
 		if _, err := v.renderFrame(false); err != nil {
 			tb.Errorf("renderFrame: %v", err)
@@ -66,9 +67,9 @@ func renderUntil(tb testing.TB, v *viewer, limit int, cond func(f *loop.Frame) b
 
 // pause stops the physics loop and renders until a paused frame shows.
 func pause(tb testing.TB, v *viewer) bool {
-	for !v.runner.Send(loop.Pause{Paused: true}) {
+	for !v.runner.Send(frame.Pause{Paused: true}) {
 	}
-	if !renderUntil(tb, v, 2000, func(f *loop.Frame) bool { return f.Stats.Paused }) {
+	if !renderUntil(tb, v, 2000, func(f *frame.Frame) bool { return f.Stats.Paused }) {
 		tb.Error("the loop never reported the pause")
 		return false
 	}
@@ -146,7 +147,7 @@ func transform(m [16]float32, p r3.Vec) r3.Vec {
 
 func TestViewerDrawsTheGraspScene(t *testing.T) {
 	withViewer(t, testOptions(), func(v *viewer) {
-		closed := func(f *loop.Frame) bool { return f.Stats.Phase == "hold" || f.Stats.Phase == "lift" }
+		closed := func(f *frame.Frame) bool { return f.Stats.Phase == "hold" || f.Stats.Phase == "lift" }
 		if !renderUntil(t, v, 20000, closed) || !pause(t, v) {
 			t.Error("the grasp scene never closed its jaws")
 			return
@@ -154,7 +155,7 @@ func TestViewerDrawsTheGraspScene(t *testing.T) {
 		// Look along +y, across the closing axis x: both jaws beside the
 		// object.
 		v.cam.Yaw, v.cam.Pitch = -math.Pi/2, 0.3
-		renderUntil(t, v, 2, func(*loop.Frame) bool { return false })
+		renderUntil(t, v, 2, func(*frame.Frame) bool { return false })
 		shot, err := v.renderFrame(true)
 		v.state.Display.Bodies = false
 		bare, err2 := v.renderFrame(true)
@@ -241,7 +242,7 @@ func abs(x int) int {
 
 func TestSchemeToggleFromThePanel(t *testing.T) {
 	withViewer(t, testOptions(), func(v *viewer) {
-		if !renderUntil(t, v, 5000, func(f *loop.Frame) bool { return f.Seq >= 3 && f.Stats.Scheme == "fast" }) {
+		if !renderUntil(t, v, 5000, func(f *frame.Frame) bool { return f.Seq >= 3 && f.Stats.Scheme == "fast" }) {
 			t.Error("no fast-scheme step")
 			return
 		}
@@ -254,7 +255,7 @@ func TestSchemeToggleFromThePanel(t *testing.T) {
 		c := r.Centre()
 		inject(t, v, ui.CursorEvent(float64(c.X), float64(c.Y)),
 			ui.ButtonEvent(ui.MouseLeft, ui.Press, 0), ui.ButtonEvent(ui.MouseLeft, ui.Release, 0))
-		if !renderUntil(t, v, 5000, func(f *loop.Frame) bool { return f.Stats.Scheme == "standard" }) {
+		if !renderUntil(t, v, 5000, func(f *frame.Frame) bool { return f.Stats.Scheme == "standard" }) {
 			t.Error("no standard-scheme step after clicking the toggle")
 			return
 		}
@@ -269,7 +270,7 @@ func TestSchemeToggleFromThePanel(t *testing.T) {
 
 func TestRightDragMovesTheGripperTarget(t *testing.T) {
 	withViewer(t, testOptions(), func(v *viewer) {
-		if !renderUntil(t, v, 5000, func(f *loop.Frame) bool { return f.Seq >= 2 }) || !pause(t, v) {
+		if !renderUntil(t, v, 5000, func(f *frame.Frame) bool { return f.Seq >= 2 }) || !pause(t, v) {
 			return
 		}
 		before := v.frame.Gripper.Target
@@ -285,7 +286,7 @@ func TestRightDragMovesTheGripperTarget(t *testing.T) {
 		inject(t, v, append(events, ui.ButtonEvent(ui.MouseRight, ui.Release, 0))...)
 		sx, _ := v.platform.PixelScale()
 		want := v.cam.ViewPlaneDelta(dx*steps*sx, 0, before)
-		arrived := func(f *loop.Frame) bool {
+		arrived := func(f *frame.Frame) bool {
 			return r3.Norm(r3.Sub(r3.Sub(f.Gripper.Target, before), want)) < 0.02*r3.Norm(want)
 		}
 		if !renderUntil(t, v, 500, arrived) {

@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 	"softgrasp/render"
 	"softgrasp/ui"
 )
@@ -35,7 +35,7 @@ const (
 
 // frameCamera aims the camera at the scene's soft object and makes that
 // view the one Reset returns to.
-func frameCamera(cam *render.Camera, sc *loop.Scene) {
+func frameCamera(cam *render.Camera, sc *frame.Scene) {
 	lo, hi, ok := bounds(sc.SurfaceRest)
 	if !ok {
 		return

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"softgrasp/physics/contact"
+	"softgrasp/physics/settings"
 )
 
 // scheme is one way of updating the constraint matrices in the Newton
@@ -37,7 +38,7 @@ type scheme interface {
 
 // scheme returns the scheme the settings select.
 func (s *Simulation) scheme() scheme {
-	if s.set.Scheme == Standard {
+	if s.set.Scheme == settings.Standard {
 		return &s.standard
 	}
 	return &s.fast

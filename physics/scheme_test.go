@@ -4,13 +4,13 @@ import (
 	"math"
 	"testing"
 
-	"softgrasp/physics"
 	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 )
 
 // trajectory runs a coarse grasp scene and returns q after every step and
 // the number of steps that had contacts.
-func trajectory(t *testing.T, cfg scenario.Config, steps int) ([][]float64, [][]float64, int) {
+func trajectory(t *testing.T, cfg settings.Scenario, steps int) ([][]float64, [][]float64, int) {
 	t.Helper()
 	sc, err := scenario.Build(cfg)
 	if err != nil {
@@ -35,10 +35,10 @@ func trajectory(t *testing.T, cfg scenario.Config, steps int) ([][]float64, [][]
 
 // equalityConfig is the grasp scene with fixed iteration counts, so that
 // both schemes do the same sequence of operations.
-func equalityConfig(scheme physics.Scheme, k int) scenario.Config {
-	cfg := scenario.DefaultConfig(scenario.GraspRotate)
+func equalityConfig(scheme settings.Scheme, k int) settings.Scenario {
+	cfg := settings.DefaultScenario(settings.GraspRotate)
 	p := &cfg.Physics
-	p.TargetDOFs = 400
+	cfg.TargetDOFs = 400
 	p.NewtonIterations = k
 	p.NewtonTolerance = 0
 	p.PGSIterations = 40
@@ -75,8 +75,8 @@ func TestStandardEqualsFastWhenMappingHeld(t *testing.T) {
 	}
 	const steps = 170 // approach, close, hold, lift and the start of the spin
 	for _, k := range []int{1, 3} {
-		qf, lf, contacts := trajectory(t, equalityConfig(physics.Fast, k), steps)
-		qs, ls, _ := trajectory(t, equalityConfig(physics.Standard, k), steps)
+		qf, lf, contacts := trajectory(t, equalityConfig(settings.Fast, k), steps)
+		qs, ls, _ := trajectory(t, equalityConfig(settings.Standard, k), steps)
 		if contacts < steps/3 {
 			t.Fatalf("K=%d: only %d of %d steps had active contacts; the test needs a grasp", k, contacts, steps)
 		}
@@ -105,8 +105,8 @@ func TestSchemesDifferWhenMappingIsRefound(t *testing.T) {
 		t.Skip("runs two grasp sequences")
 	}
 	const steps = 140
-	fast := equalityConfig(physics.Fast, 3)
-	std := equalityConfig(physics.Standard, 3)
+	fast := equalityConfig(settings.Fast, 3)
+	std := equalityConfig(settings.Standard, 3)
 	std.Physics.FreezeMapping = false
 	qf, _, _ := trajectory(t, fast, steps)
 	qs, _, _ := trajectory(t, std, steps)
@@ -120,7 +120,7 @@ func TestSchemesDifferWhenMappingIsRefound(t *testing.T) {
 // TestSnapshotReplaysAStep checks that restoring a snapshot and stepping
 // again reproduces the step bit for bit.
 func TestSnapshotReplaysAStep(t *testing.T) {
-	cfg := equalityConfig(physics.Fast, 3)
+	cfg := equalityConfig(settings.Fast, 3)
 	sc, err := scenario.Build(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"softgrasp/physics/m3"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/rigid"
+	"softgrasp/physics/settings"
 )
 
 // Simulation is one soft body in frictional contact with kinematic rigid
@@ -19,7 +20,7 @@ import (
 // Before each Step the caller sets the rigid bodies' end-of-step poses
 // (SetBodyEnd); their start poses are the previous end poses.
 type Simulation struct {
-	set Settings
+	set settings.Settings
 
 	mesh      *mesh.TetMesh
 	surf      *mesh.Surface
@@ -50,7 +51,7 @@ type Simulation struct {
 // New builds a simulation of the soft body msh (rest configuration, at
 // rest) touching the given kinematic bodies. Bodies keep their Start and
 // End poses as given. The mesh must be valid (mesh.TetMesh.Validate).
-func New(msh *mesh.TetMesh, bodies []rigid.Body, set Settings) (*Simulation, error) {
+func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simulation, error) {
 	if err := set.Validate(); err != nil {
 		return nil, fmt.Errorf("settings: %w", err)
 	}
@@ -84,7 +85,7 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set Settings) (*Simulation, err
 		detection: detection{det: collide.NewDetector(surf)},
 		bodies:    append([]rigid.Body(nil), bodies...),
 		warm:      make(map[uint64]warmStart),
-		newtonLog: make([]NewtonRecord, 0, MaxNewton),
+		newtonLog: make([]NewtonRecord, 0, settings.MaxNewton),
 	}
 	s.fast = fastScheme{sim: s, backend: NewCPUBackend()}
 	s.standard = standardScheme{sim: s}
@@ -99,8 +100,8 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set Settings) (*Simulation, err
 }
 
 // linearOptions are the linear solver's options of set.
-func linearOptions(set Settings) linsolve.Options {
-	return linsolve.Options{Async: set.Solver == AsyncSolver, Lag: set.AsyncLag,
+func linearOptions(set settings.Settings) linsolve.Options {
+	return linsolve.Options{Async: set.Solver == settings.AsyncSolver, Lag: set.AsyncLag,
 		PCGTolerance: set.PCGTolerance, PCGMaxIterations: set.PCGMaxIterations}
 }
 
@@ -128,12 +129,12 @@ func (s *Simulation) SetBackend(b Backend) {
 func (s *Simulation) Backend() Backend { return s.fast.backend }
 
 // Settings returns the current settings.
-func (s *Simulation) Settings() Settings { return s.set }
+func (s *Simulation) Settings() settings.Settings { return s.set }
 
 // SetSettings validates and applies new settings from the next step on.
 // The mesh resolution (TargetDOFs) is not applied here: it needs a new
 // mesh, hence a new Simulation.
-func (s *Simulation) SetSettings(set Settings) error {
+func (s *Simulation) SetSettings(set settings.Settings) error {
 	if err := set.Validate(); err != nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/settings"
 )
 
 // Stage names one timed stage of a step. The first group are the stages of
@@ -75,7 +77,7 @@ type NewtonRecord struct {
 type StepStats struct {
 	Step   int     // index of the step, from 0
 	Time   float64 // simulated time at the end of the step, s
-	Scheme Scheme
+	Scheme settings.Scheme
 
 	Contacts int // proximity pairs (constraint groups)
 	Active   int // pairs with a non-zero force at the end

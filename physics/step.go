@@ -3,6 +3,8 @@ package physics
 import (
 	"fmt"
 	"time"
+
+	"softgrasp/physics/settings"
 )
 
 // Step advances the simulation by one time step h and returns what it
@@ -77,7 +79,7 @@ func (s *Simulation) Step() (*StepStats, error) {
 // one.
 func (s *Simulation) refactor() error {
 	var err error
-	if s.set.Scheme == Standard {
+	if s.set.Scheme == settings.Standard {
 		err = s.solver.RefactorExact(s.q)
 	} else {
 		err = s.solver.Refactor(s.q, s.nearNodes)

@@ -7,6 +7,7 @@ import (
 
 	"softgrasp/physics"
 	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 )
 
 // benchScenes caches one warmed-up squeeze scene per size, shared by the
@@ -49,7 +50,7 @@ func warmScene(b *testing.B, dofs int) *benchScene {
 // others per Newton iteration. With -benchmem it also shows that a warm
 // step allocates nothing.
 func BenchmarkStep(b *testing.B) {
-	for _, scheme := range []physics.Scheme{physics.Fast, physics.Standard} {
+	for _, scheme := range []settings.Scheme{settings.Fast, settings.Standard} {
 		for _, dofs := range []int{3000, 18000, 36000} {
 			b.Run(fmt.Sprintf("scheme=%s/dofs=%d", scheme, dofs), func(b *testing.B) {
 				benchStep(b, warmScene(b, dofs), scheme)
@@ -58,7 +59,7 @@ func BenchmarkStep(b *testing.B) {
 	}
 }
 
-func benchStep(b *testing.B, bs *benchScene, scheme physics.Scheme) {
+func benchStep(b *testing.B, bs *benchScene, scheme settings.Scheme) {
 	sim := bs.sc.Sim
 	set := sim.Settings()
 	set.Scheme = scheme

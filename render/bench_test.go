@@ -32,7 +32,7 @@ func BenchmarkDraw(b *testing.B) {
 					b.Error(err)
 					return
 				}
-				frame := testFrame(scene, 0.1)
+				fr := testFrame(scene, 0.1)
 				opt := render.DefaultOptions()
 				opt.Forces, opt.Wireframe, opt.ColourMap = true, c.wire, render.ColourVonMises
 				cam := testCamera()
@@ -54,7 +54,7 @@ func BenchmarkDraw(b *testing.B) {
 					ui.StackedBar("stages", stages, imgui.Vec2{}, "ms")
 					imgui.End()
 					imgui.Render()
-					if err := fx.renderer.Draw(frame, cam, opt, w, h); err != nil {
+					if err := fx.renderer.Draw(fr, cam, opt, w, h); err != nil {
 						b.Error(err)
 					}
 					fx.imgui.Render([2]float32{float32(dw), float32(dh)}, [2]float32{float32(w), float32(h)}, imgui.RenderedDrawData())

@@ -8,7 +8,7 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 // bodyMesh is one rigid body on the GPU: its triangles unwelded into
@@ -37,7 +37,7 @@ var bodyPalette = [...][3]float32{
 
 // newBodyMesh validates a body's mesh and uploads it; index is its place
 // in the Scene (for errors) and colour its palette slot.
-func newBodyMesh(b loop.BodyMesh, index, colour int) (*bodyMesh, error) {
+func newBodyMesh(b frame.BodyMesh, index, colour int) (*bodyMesh, error) {
 	if len(b.Vertices)%3 != 0 {
 		return nil, fmt.Errorf("scene body %d (%q): %d vertex coordinates is not a multiple of 3", index, b.Name, len(b.Vertices))
 	}

@@ -7,10 +7,10 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
-// Contact states as loop.ContactView.State carries them (the order of
+// Contact states as frame.ContactView.State carries them (the order of
 // contact.State: separated, stick, slip).
 const (
 	stateSeparated = 0
@@ -66,7 +66,7 @@ type overlayParams struct {
 
 // build fills the vertex data for contacts. Its slices grow only when a
 // frame has more contacts than any before it.
-func (o *contactOverlay) build(contacts []loop.ContactView, p overlayParams) {
+func (o *contactOverlay) build(contacts []frame.ContactView, p overlayParams) {
 	o.data = o.data[:0]
 	for i := range contacts {
 		c := &contacts[i]
@@ -91,7 +91,7 @@ func (o *contactOverlay) build(contacts []loop.ContactView, p overlayParams) {
 // directionPair draws the start-of-step normal n⁰ and the converged
 // normal n from the contact point, both coloured by their angle; n⁰ at
 // half brightness so the two can be told apart where they diverge.
-func (o *contactOverlay) directionPair(c *loop.ContactView, pt r3.Vec, length float64) {
+func (o *contactOverlay) directionPair(c *frame.ContactView, pt r3.Vec, length float64) {
 	rgb := DeviationColour(c.Deviation)
 	bright := [4]float32{rgb[0], rgb[1], rgb[2], 1}
 	dim := [4]float32{0.5 * rgb[0], 0.5 * rgb[1], 0.5 * rgb[2], 1}

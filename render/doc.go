@@ -5,7 +5,7 @@
 // viewer is for — the deviation of each contact direction between the
 // start-of-step linearisation n⁰ and the converged Newton direction n.
 //
-// The package only reads loop.Scene and loop.Frame values; it never
+// The package only reads frame.Scene and frame.Frame values; it never
 // reaches into the simulation. A Renderer and everything it owns must be
 // used on the thread that owns the GL context (the main OS thread).
 //

@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 // uniforms holds every uniform location Draw writes, looked up once in
@@ -60,8 +60,8 @@ func (u *uniforms) lookup(r *Renderer) error {
 // It returns an error, without drawing, when the frame does not match the
 // Scene (ErrSceneMismatch for another Version) or an option is out of
 // range.
-func (r *Renderer) Draw(frame *loop.Frame, cam *Camera, opt Options, width, height int) error {
-	if err := r.check(frame, cam, &opt, width, height); err != nil {
+func (r *Renderer) Draw(fr *frame.Frame, cam *Camera, opt Options, width, height int) error {
+	if err := r.check(fr, cam, &opt, width, height); err != nil {
 		return err
 	}
 	cam.SetViewport(width, height)
@@ -82,16 +82,16 @@ func (r *Renderer) Draw(frame *loop.Frame, cam *Camera, opt Options, width, heig
 	if r.scene == nil {
 		return nil
 	}
-	r.drawSurface(frame, &opt)
-	r.drawBodies(frame, &opt)
-	r.drawContacts(frame, cam, &opt, width, height)
+	r.drawSurface(fr, &opt)
+	r.drawBodies(fr, &opt)
+	r.drawContacts(fr, cam, &opt, width, height)
 	gl.BindVertexArray(0)
 	gl.UseProgram(0)
 	return nil
 }
 
 // check validates the inputs of Draw; it allocates only on failure.
-func (r *Renderer) check(frame *loop.Frame, cam *Camera, opt *Options, width, height int) error {
+func (r *Renderer) check(fr *frame.Frame, cam *Camera, opt *Options, width, height int) error {
 	if cam == nil {
 		return fmt.Errorf("draw: nil camera")
 	}
@@ -101,50 +101,50 @@ func (r *Renderer) check(frame *loop.Frame, cam *Camera, opt *Options, width, he
 	if err := opt.Validate(); err != nil {
 		return fmt.Errorf("draw: %w", err)
 	}
-	if frame == nil {
+	if fr == nil {
 		return nil
 	}
 	if r.scene == nil {
-		return fmt.Errorf("draw: frame of scene version %d but no scene set: %w", frame.SceneVersion, ErrSceneMismatch)
+		return fmt.Errorf("draw: frame of scene version %d but no scene set: %w", fr.SceneVersion, ErrSceneMismatch)
 	}
-	if frame.SceneVersion != r.scene.Version {
-		return fmt.Errorf("draw: frame of scene version %d, renderer has version %d: %w", frame.SceneVersion, r.scene.Version, ErrSceneMismatch)
+	if fr.SceneVersion != r.scene.Version {
+		return fmt.Errorf("draw: frame of scene version %d, renderer has version %d: %w", fr.SceneVersion, r.scene.Version, ErrSceneMismatch)
 	}
 	n := r.surface.vertices
-	if len(frame.Surface) != 3*n {
-		return fmt.Errorf("draw: frame %d has %d surface coordinates, scene has %d vertices (want %d)", frame.Seq, len(frame.Surface), n, 3*n)
+	if len(fr.Surface) != 3*n {
+		return fmt.Errorf("draw: frame %d has %d surface coordinates, scene has %d vertices (want %d)", fr.Seq, len(fr.Surface), n, 3*n)
 	}
-	if field, name := scalarField(frame, opt.ColourMap); name != "" && len(field) != n {
-		return fmt.Errorf("draw: frame %d has %d %s values, scene has %d surface vertices", frame.Seq, len(field), name, n)
+	if field, name := scalarField(fr, opt.ColourMap); name != "" && len(field) != n {
+		return fmt.Errorf("draw: frame %d has %d %s values, scene has %d surface vertices", fr.Seq, len(field), name, n)
 	}
-	if len(frame.BodyPoses) < len(r.bodies) {
-		return fmt.Errorf("draw: frame %d has %d body poses, scene has %d bodies", frame.Seq, len(frame.BodyPoses), len(r.bodies))
+	if len(fr.BodyPoses) < len(r.bodies) {
+		return fmt.Errorf("draw: frame %d has %d body poses, scene has %d bodies", fr.Seq, len(fr.BodyPoses), len(r.bodies))
 	}
 	return nil
 }
 
 // scalarField returns the frame's field for the colour map and its name,
 // or nil and "" for no map.
-func scalarField(frame *loop.Frame, m ColourMap) ([]float32, string) {
+func scalarField(fr *frame.Frame, m ColourMap) ([]float32, string) {
 	switch m {
 	case ColourDisplacement:
-		return frame.Displacement, "Displacement"
+		return fr.Displacement, "Displacement"
 	case ColourVonMises:
-		return frame.VonMises, "VonMises"
+		return fr.VonMises, "VonMises"
 	}
 	return nil, ""
 }
 
-func (r *Renderer) drawSurface(frame *loop.Frame, opt *Options) {
+func (r *Renderer) drawSurface(fr *frame.Frame, opt *Options) {
 	s := r.surface
 	if s.vertices == 0 {
 		return
 	}
 	positions := r.scene.SurfaceRest
 	var field []float32
-	if frame != nil {
-		positions = frame.Surface
-		field, _ = scalarField(frame, opt.ColourMap)
+	if fr != nil {
+		positions = fr.Surface
+		field, _ = scalarField(fr, opt.ColourMap)
 	}
 	if field != nil {
 		r.ranges[opt.ColourMap].update(field, r.scratch)
@@ -206,12 +206,12 @@ func (r *Renderer) useLineProgram(pointSize float32, round bool) {
 
 // drawBodies draws each rigid body at its pose of the frame (identity
 // without a frame): the floor with the grid program, the others shaded.
-func (r *Renderer) drawBodies(frame *loop.Frame, opt *Options) {
+func (r *Renderer) drawBodies(fr *frame.Frame, opt *Options) {
 	u := &r.u
 	for i, b := range r.bodies {
 		model := &r.identity
-		if frame != nil {
-			model = &frame.BodyPoses[i]
+		if fr != nil {
+			model = &fr.BodyPoses[i]
 		}
 		switch {
 		case b.floor && opt.Floor:
@@ -241,8 +241,8 @@ func (r *Renderer) drawBodies(frame *loop.Frame, opt *Options) {
 // drawContacts draws the overlay without depth test: contacts lie on the
 // interface between the soft body and a jaw, where the jaw would hide
 // them. Arrows and direction segments are wide lines; points are discs.
-func (r *Renderer) drawContacts(frame *loop.Frame, cam *Camera, opt *Options, width, height int) {
-	if frame == nil || len(frame.Contacts) == 0 || !(opt.Contacts || opt.Forces || opt.Deviations) {
+func (r *Renderer) drawContacts(fr *frame.Frame, cam *Camera, opt *Options, width, height int) {
+	if fr == nil || len(fr.Contacts) == 0 || !(opt.Contacts || opt.Forces || opt.Deviations) {
 		return
 	}
 	forward, _, _ := cam.Basis()
@@ -250,7 +250,7 @@ func (r *Renderer) drawContacts(frame *loop.Frame, cam *Camera, opt *Options, wi
 	if length == 0 {
 		length = 0.15 * r.size
 	}
-	r.overlay.build(frame.Contacts, overlayParams{
+	r.overlay.build(fr.Contacts, overlayParams{
 		points: opt.Contacts, forces: opt.Forces, deviations: opt.Deviations,
 		forceScale: opt.ForceScale, directionLength: length, view: forward,
 	})

@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 func normalAt(normals []float32, i int) r3.Vec {
@@ -237,7 +237,7 @@ func TestNiceStep(t *testing.T) {
 // direction segments of the requested length along n⁰ and n, one point
 // per contact.
 func TestOverlayGeometry(t *testing.T) {
-	c := loop.ContactView{
+	c := frame.ContactView{
 		Point:     [3]float32{0.1, 0.2, 0.3},
 		Normal0:   [3]float32{0, 0, 2}, // not unit: the overlay normalises
 		Normal:    [3]float32{0, 1, 1},
@@ -248,7 +248,7 @@ func TestOverlayGeometry(t *testing.T) {
 	}
 	var o contactOverlay
 	p := overlayParams{points: true, forces: true, deviations: true, forceScale: 0.5, directionLength: 0.01, view: r3.Vec{Y: 1}}
-	o.build([]loop.ContactView{c}, p)
+	o.build([]frame.ContactView{c}, p)
 	if o.lines != 2*3*2+2*2 || o.points != 1 {
 		t.Fatalf("%d line and %d point vertices, want 16 and 1", o.lines, o.points)
 	}
@@ -287,7 +287,7 @@ func TestOverlayGeometry(t *testing.T) {
 	}
 
 	// Zero forces and normals draw nothing but the point.
-	o.build([]loop.ContactView{{Point: c.Point}}, p)
+	o.build([]frame.ContactView{{Point: c.Point}}, p)
 	if o.lines != 0 || o.points != 1 {
 		t.Errorf("empty contact: %d line vertices, %d points", o.lines, o.points)
 	}

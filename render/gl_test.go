@@ -14,7 +14,7 @@ import (
 	"github.com/inkyblackness/imgui-go/v4"
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 	"softgrasp/render"
 )
 
@@ -24,7 +24,7 @@ func testCamera() *render.Camera {
 
 // drawShot draws one frame (and an ImGui panel when panel is true), reads
 // the back buffer before the swap and returns it.
-func drawShot(tb testing.TB, fx *glFixture, frame *loop.Frame, opt render.Options, panel bool) *image.RGBA {
+func drawShot(tb testing.TB, fx *glFixture, fr *frame.Frame, opt render.Options, panel bool) *image.RGBA {
 	tb.Helper()
 	p := fx.platform
 	w, h := p.FramebufferSize()
@@ -38,7 +38,7 @@ func drawShot(tb testing.TB, fx *glFixture, frame *loop.Frame, opt render.Option
 		imgui.End()
 	}
 	imgui.Render()
-	if err := fx.renderer.Draw(frame, testCamera(), opt, w, h); err != nil {
+	if err := fx.renderer.Draw(fr, testCamera(), opt, w, h); err != nil {
 		tb.Errorf("Draw: %v", err)
 	}
 	dw, dh := p.DisplaySize()
@@ -53,7 +53,7 @@ func drawShot(tb testing.TB, fx *glFixture, frame *loop.Frame, opt render.Option
 }
 
 // setScene gives the fixture's renderer the scene, reporting errors.
-func setScene(tb testing.TB, fx *glFixture, s *loop.Scene) {
+func setScene(tb testing.TB, fx *glFixture, s *frame.Scene) {
 	tb.Helper()
 	if err := fx.renderer.SetScene(s); err != nil {
 		tb.Errorf("SetScene: %v", err)
@@ -140,9 +140,9 @@ func TestImGuiPanelOverTheScene(t *testing.T) {
 	withGL(t, func(fx *glFixture) {
 		scene := testScene(1, 8)
 		setScene(t, fx, scene)
-		frame := testFrame(scene, 0)
-		plain := drawShot(t, fx, frame, render.DefaultOptions(), false)
-		withPanel := drawShot(t, fx, frame, render.DefaultOptions(), true)
+		fr := testFrame(scene, 0)
+		plain := drawShot(t, fx, fr, render.DefaultOptions(), false)
+		withPanel := drawShot(t, fx, fr, render.DefaultOptions(), true)
 		w, _ := fx.platform.FramebufferSize()
 		dw, _ := fx.platform.DisplaySize()
 		s := w / dw
@@ -177,10 +177,10 @@ func TestOptionsChangePixels(t *testing.T) {
 	withGL(t, func(fx *glFixture) {
 		scene := testScene(1, 8)
 		setScene(t, fx, scene)
-		frame := testFrame(scene, 0)
+		fr := testFrame(scene, 0)
 		base := render.DefaultOptions()
 		base.Contacts, base.Deviations = false, false
-		ref := drawShot(t, fx, frame, base, false)
+		ref := drawShot(t, fx, fr, base, false)
 		cx, cy := projected(objectCentre, ref.Bounds().Size())
 
 		tests := []struct {
@@ -199,7 +199,7 @@ func TestOptionsChangePixels(t *testing.T) {
 		for _, tc := range tests {
 			opt := base
 			tc.change(&opt)
-			img := drawShot(t, fx, frame, opt, false)
+			img := drawShot(t, fx, fr, opt, false)
 			if n := differing(ref, img); n < tc.minPixels {
 				t.Errorf("%s changed %d pixels, want ≥ %d", tc.name, n, tc.minPixels)
 			}
@@ -221,14 +221,14 @@ func TestLegendRangeIsTheRobustRange(t *testing.T) {
 	withGL(t, func(fx *glFixture) {
 		scene := testScene(7, 8) // a new version resets the smoothing
 		setScene(t, fx, scene)
-		frame := testFrame(scene, 0)
-		frame.Displacement[0] = 1e3 // one spiking vertex must not set the range
+		fr := testFrame(scene, 0)
+		fr.Displacement[0] = 1e3 // one spiking vertex must not set the range
 		opt := render.DefaultOptions()
 		opt.ColourMap = render.ColourDisplacement
-		drawShot(t, fx, frame, opt, false)
+		drawShot(t, fx, fr, opt, false)
 		lo, hi, label := fx.renderer.LegendRange()
 
-		sorted := append([]float32(nil), frame.Displacement...)
+		sorted := append([]float32(nil), fr.Displacement...)
 		sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 		rank := func(q float64) float32 { return sorted[int(math.Round(q*float64(len(sorted)-1)))] }
 		if lo != rank(0.02) || hi != rank(0.98) {
@@ -238,16 +238,16 @@ func TestLegendRangeIsTheRobustRange(t *testing.T) {
 			t.Errorf("legend label %q", label)
 		}
 		// A doubled field widens the range quickly but not at once.
-		for i := range frame.Displacement {
-			frame.Displacement[i] *= 2
+		for i := range fr.Displacement {
+			fr.Displacement[i] *= 2
 		}
-		drawShot(t, fx, frame, opt, false)
+		drawShot(t, fx, fr, opt, false)
 		_, hi2, _ := fx.renderer.LegendRange()
 		if !(hi2 > hi && hi2 < 2*hi) {
 			t.Errorf("after doubling the field the top went %v → %v, want strictly between", hi, hi2)
 		}
 		opt.ColourMap = render.ColourNone
-		drawShot(t, fx, frame, opt, false)
+		drawShot(t, fx, fr, opt, false)
 		if _, _, label := fx.renderer.LegendRange(); label != "" {
 			t.Errorf("legend label %q without a colour map", label)
 		}
@@ -305,42 +305,42 @@ func TestBadInputIsAnError(t *testing.T) {
 		mapOpt := render.DefaultOptions()
 		mapOpt.ColourMap = render.ColourVonMises
 		draws := []struct {
-			name  string
-			frame func() *loop.Frame
-			opt   render.Options
-			w, h  int
-			want  string
+			name string
+			fr   func() *frame.Frame
+			opt  render.Options
+			w, h int
+			want string
 		}{
-			{"other scene version", func() *loop.Frame { f := *good; f.SceneVersion = 9; return &f }, render.DefaultOptions(), 640, 480, "version 9"},
-			{"short surface", func() *loop.Frame { f := *good; f.Surface = f.Surface[:30]; return &f }, render.DefaultOptions(), 640, 480, "30 surface coordinates"},
-			{"short von Mises", func() *loop.Frame { f := *good; f.VonMises = nil; return &f }, mapOpt, 640, 480, "0 VonMises values"},
-			{"missing poses", func() *loop.Frame { f := *good; f.BodyPoses = f.BodyPoses[:1]; return &f }, render.DefaultOptions(), 640, 480, "1 body poses"},
-			{"negative force scale", func() *loop.Frame { return good }, render.Options{ForceScale: -1}, 640, 480, "ForceScale"},
-			{"unknown colour map", func() *loop.Frame { return good }, render.Options{ColourMap: 9}, 640, 480, "ColourMap = 9"},
-			{"empty viewport", func() *loop.Frame { return good }, render.DefaultOptions(), 0, 480, "positive size"},
+			{"other scene version", func() *frame.Frame { f := *good; f.SceneVersion = 9; return &f }, render.DefaultOptions(), 640, 480, "version 9"},
+			{"short surface", func() *frame.Frame { f := *good; f.Surface = f.Surface[:30]; return &f }, render.DefaultOptions(), 640, 480, "30 surface coordinates"},
+			{"short von Mises", func() *frame.Frame { f := *good; f.VonMises = nil; return &f }, mapOpt, 640, 480, "0 VonMises values"},
+			{"missing poses", func() *frame.Frame { f := *good; f.BodyPoses = f.BodyPoses[:1]; return &f }, render.DefaultOptions(), 640, 480, "1 body poses"},
+			{"negative force scale", func() *frame.Frame { return good }, render.Options{ForceScale: -1}, 640, 480, "ForceScale"},
+			{"unknown colour map", func() *frame.Frame { return good }, render.Options{ColourMap: 9}, 640, 480, "ColourMap = 9"},
+			{"empty viewport", func() *frame.Frame { return good }, render.DefaultOptions(), 0, 480, "positive size"},
 		}
 		for _, d := range draws {
-			err := fx.renderer.Draw(d.frame(), cam, d.opt, d.w, d.h)
+			err := fx.renderer.Draw(d.fr(), cam, d.opt, d.w, d.h)
 			if err == nil || !strings.Contains(err.Error(), d.want) {
 				t.Errorf("%s: Draw error %v, want one containing %q", d.name, err, d.want)
 			}
 		}
-		if err := fx.renderer.Draw(&loop.Frame{SceneVersion: 9}, cam, render.DefaultOptions(), 64, 64); !errors.Is(err, render.ErrSceneMismatch) {
+		if err := fx.renderer.Draw(&frame.Frame{SceneVersion: 9}, cam, render.DefaultOptions(), 64, 64); !errors.Is(err, render.ErrSceneMismatch) {
 			t.Errorf("version mismatch error %v does not wrap ErrSceneMismatch", err)
 		}
 
 		bad := []struct {
 			name  string
-			scene func() *loop.Scene
+			scene func() *frame.Scene
 			want  string
 		}{
-			{"triangle index out of range", func() *loop.Scene {
+			{"triangle index out of range", func() *frame.Scene {
 				s := testScene(4, 2)
 				s.SurfaceTris = append(append([]uint32(nil), s.SurfaceTris...), 0, 1, 9999)
 				return s
 			}, "vertex 9999"},
-			{"ragged rest positions", func() *loop.Scene { s := testScene(5, 2); s.SurfaceRest = s.SurfaceRest[:7]; return s }, "multiple of 3"},
-			{"body index out of range", func() *loop.Scene {
+			{"ragged rest positions", func() *frame.Scene { s := testScene(5, 2); s.SurfaceRest = s.SurfaceRest[:7]; return s }, "multiple of 3"},
+			{"body index out of range", func() *frame.Scene {
 				s := testScene(6, 2)
 				s.Bodies[1].Indices = []uint32{0, 1, 500}
 				return s
@@ -407,13 +407,13 @@ func TestDrawAllocatesNothing(t *testing.T) {
 	withGL(t, func(fx *glFixture) {
 		scene := testScene(12, 12)
 		setScene(t, fx, scene)
-		frame := testFrame(scene, 0.2)
+		fr := testFrame(scene, 0.2)
 		opt := render.DefaultOptions()
 		opt.Wireframe, opt.Forces, opt.ColourMap = true, true, render.ColourVonMises
 		cam := testCamera()
 		w, h := fx.platform.FramebufferSize()
 		draw := func() {
-			if err := fx.renderer.Draw(frame, cam, opt, w, h); err != nil {
+			if err := fx.renderer.Draw(fr, cam, opt, w, h); err != nil {
 				t.Errorf("Draw: %v", err)
 			}
 		}

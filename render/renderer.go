@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 // Options are the viewer's display settings; DefaultOptions gives the
@@ -95,7 +95,7 @@ type Renderer struct {
 	u                               uniforms
 	colourTex                       uint32
 
-	scene    *loop.Scene
+	scene    *frame.Scene
 	surface  *surfaceMesh
 	bodies   []*bodyMesh
 	overlay  *contactOverlay
@@ -190,7 +190,7 @@ func (r *Renderer) dropScene() {
 // Version differs from the current Scene's; a nil scene clears the view.
 // A malformed scene (indices out of range, coordinates not in threes) is
 // rejected with an error and the previous scene is dropped.
-func (r *Renderer) SetScene(scene *loop.Scene) error {
+func (r *Renderer) SetScene(scene *frame.Scene) error {
 	if scene == nil {
 		r.dropScene()
 		return nil

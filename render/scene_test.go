@@ -3,7 +3,7 @@ package render_test
 import (
 	"math"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 // The synthetic scene of the GL tests: a soft box of 6 cm resting on a
@@ -54,17 +54,17 @@ func boxSurface(centre, half [3]float32, n int) (verts []float32, tris []uint32)
 // testScene builds the scene with an n×n grid per object face; the jaws
 // are unit boxes scaled to 1×4×7 cm around their own origin, placed by
 // the frame's poses.
-func testScene(version uint64, n int) *loop.Scene {
+func testScene(version uint64, n int) *frame.Scene {
 	rest, tris := boxSurface(objectCentre, [3]float32{objectHalf, objectHalf, objectHalf}, n)
 	jawV, jawI := boxSurface([3]float32{}, [3]float32{0.005, 0.02, 0.035}, 1)
 	floor := []float32{-0.5, -0.5, 0, 0.5, -0.5, 0, 0.5, 0.5, 0, -0.5, 0.5, 0}
-	return &loop.Scene{
+	return &frame.Scene{
 		Version:     version,
 		MeshName:    "test box",
 		DOFs:        len(rest), // three per surface vertex; the test mesh has no interior
 		SurfaceTris: tris,
 		SurfaceRest: rest,
-		Bodies: []loop.BodyMesh{
+		Bodies: []frame.BodyMesh{
 			{Name: "floor", Vertices: floor, Indices: []uint32{0, 1, 2, 0, 2, 3}, Floor: true},
 			{Name: "jaw left", Vertices: jawV, Indices: jawI},
 			{Name: "jaw right", Vertices: jawV, Indices: jawI},
@@ -84,9 +84,9 @@ func translation(p [3]float32) [16]float32 {
 // equal to each vertex's height and VonMises to its x coordinate, and one
 // contact per jaw face corner region whose converged normal has turned by
 // deviation (rad) from the start-of-step normal.
-func testFrame(s *loop.Scene, deviation float32) *loop.Frame {
+func testFrame(s *frame.Scene, deviation float32) *frame.Frame {
 	n := len(s.SurfaceRest) / 3
-	f := &loop.Frame{
+	f := &frame.Frame{
 		Seq:          1,
 		SceneVersion: s.Version,
 		Surface:      append([]float32(nil), s.SurfaceRest...),
@@ -101,7 +101,7 @@ func testFrame(s *loop.Scene, deviation float32) *loop.Frame {
 	sin, cos := float32(math.Sin(float64(deviation))), float32(math.Cos(float64(deviation)))
 	for _, side := range []float32{-1, 1} {
 		for _, z := range []float32{0.015, 0.045} {
-			f.Contacts = append(f.Contacts, loop.ContactView{
+			f.Contacts = append(f.Contacts, frame.ContactView{
 				Point:     [3]float32{side * objectHalf, 0.01, z},
 				Normal0:   [3]float32{-side, 0, 0},
 				Normal:    [3]float32{-side * cos, 0, sin},

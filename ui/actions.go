@@ -1,23 +1,24 @@
 package ui
 
 import (
-	"fmt"
-	"math"
 	"strings"
 
-	"softgrasp/physics"
-	"softgrasp/physics/loop"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // The actions behind the panels' buttons and the keyboard shortcuts. Each
-// validates what it can, sends one command and records a refusal for the
-// panels to show (ActionError); the panels and the application's key
+// builds one command, which validates itself (frame.Command.Validate, the
+// same check the physics loop runs), sends it and records a refusal for
+// the panels to show (ActionError); the panels and the application's key
 // handler call the same methods, so that a test of an action tests the
 // button too.
 
-// act sends c and records the outcome.
-func (s *State) act(out Sender, c loop.Command) error {
+// act validates and sends c, and records the outcome.
+func (s *State) act(out Sender, c frame.Command) error {
+	if err := c.Validate(); err != nil {
+		return s.refuse(err)
+	}
 	if err := send(out, c); err != nil {
 		s.actionErr = err.Error()
 		return err
@@ -33,13 +34,13 @@ func (s *State) refuse(err error) error {
 }
 
 // TogglePause runs or pauses the simulation.
-func (s *State) TogglePause(out Sender) error { return s.act(out, loop.TogglePause{}) }
+func (s *State) TogglePause(out Sender) error { return s.act(out, frame.TogglePause{}) }
 
 // SingleStep pauses and advances one step.
-func (s *State) SingleStep(out Sender) error { return s.act(out, loop.SingleStep{}) }
+func (s *State) SingleStep(out Sender) error { return s.act(out, frame.SingleStep{}) }
 
 // Reset rebuilds the running scene from its configuration and runs it.
-func (s *State) Reset(out Sender) error { return s.act(out, loop.Reset{}) }
+func (s *State) Reset(out Sender) error { return s.act(out, frame.Reset{}) }
 
 // PaceOption is one choice of the real-time factor.
 type PaceOption struct {
@@ -54,10 +55,7 @@ func PaceOptions() []PaceOption {
 
 // SetPace asks the loop to pace its steps to factor × wall time.
 func (s *State) SetPace(factor float64, out Sender) error {
-	if math.IsNaN(factor) || factor < 0 || factor > 100 {
-		return s.refuse(fmt.Errorf("real-time factor %g is out of range: must be in [0, 100] (0 = as fast as possible)", factor))
-	}
-	if err := s.act(out, loop.SetPace{RealtimeFactor: factor}); err != nil {
+	if err := s.act(out, frame.SetPace{RealtimeFactor: factor}); err != nil {
 		return err
 	}
 	s.Pace = factor
@@ -66,13 +64,10 @@ func (s *State) SetPace(factor float64, out Sender) error {
 
 // SetScheme switches the constraint update live: the next step uses it,
 // the scene is not rebuilt.
-func (s *State) SetScheme(scheme physics.Scheme, out Sender) error {
+func (s *State) SetScheme(scheme settings.Scheme, out Sender) error {
 	set := s.Config.Physics
 	set.Scheme = scheme
-	if err := set.Validate(); err != nil {
-		return s.refuse(fmt.Errorf("scheme: %w", err))
-	}
-	if err := s.act(out, loop.SetSettings{Settings: set}); err != nil {
+	if err := s.act(out, frame.SetSettings{Settings: set}); err != nil {
 		return err
 	}
 	s.Config.Physics = set
@@ -81,13 +76,10 @@ func (s *State) SetScheme(scheme physics.Scheme, out Sender) error {
 
 // SetSolver switches how A is factored (exact every step, or refreshed
 // in the background) from the next step on.
-func (s *State) SetSolver(solver physics.Solver, out Sender) error {
+func (s *State) SetSolver(solver settings.Solver, out Sender) error {
 	set := s.Config.Physics
 	set.Solver = solver
-	if err := set.Validate(); err != nil {
-		return s.refuse(fmt.Errorf("solver: %w", err))
-	}
-	if err := s.act(out, loop.SetSettings{Settings: set}); err != nil {
+	if err := s.act(out, frame.SetSettings{Settings: set}); err != nil {
 		return err
 	}
 	s.Config.Physics = set
@@ -96,7 +88,7 @@ func (s *State) SetSolver(solver physics.Solver, out Sender) error {
 
 // SetScenario rebuilds the scene as another scenario with the working
 // settings.
-func (s *State) SetScenario(kind scenario.Kind, out Sender) error {
+func (s *State) SetScenario(kind settings.Kind, out Sender) error {
 	cfg := s.Config
 	cfg.Kind = kind
 	return s.rebuild(cfg, out)
@@ -104,7 +96,7 @@ func (s *State) SetScenario(kind scenario.Kind, out Sender) error {
 
 // SetObject rebuilds the scene with another procedural object (and no
 // mesh file).
-func (s *State) SetObject(obj scenario.Object, out Sender) error {
+func (s *State) SetObject(obj settings.Object, out Sender) error {
 	cfg := s.Config
 	cfg.Object, cfg.MeshFile = obj, ""
 	return s.rebuild(cfg, out)
@@ -126,11 +118,8 @@ func (s *State) LoadMesh(out Sender) error {
 	return s.rebuild(cfg, out)
 }
 
-func (s *State) rebuild(cfg scenario.Config, out Sender) error {
-	if err := cfg.Validate(); err != nil {
-		return s.refuse(fmt.Errorf("scene: %w", err))
-	}
-	if err := s.act(out, loop.SetScene{Config: cfg}); err != nil {
+func (s *State) rebuild(cfg settings.Scenario, out Sender) error {
+	if err := s.act(out, frame.SetScene{Config: cfg}); err != nil {
 		return err
 	}
 	s.Config = cfg
@@ -138,32 +127,27 @@ func (s *State) rebuild(cfg scenario.Config, out Sender) error {
 }
 
 // ToggleJaws closes open jaws or opens closed ones (manual mode).
-func (s *State) ToggleJaws(out Sender) error { return s.act(out, loop.ToggleJaws{}) }
+func (s *State) ToggleJaws(out Sender) error { return s.act(out, frame.ToggleJaws{}) }
 
-// MaxOpening bounds the opening the Gripper panel offers (m), within the
-// physics loop's own bound of 0.2 m.
-const MaxOpening = 0.08
+// SliderOpening is the largest opening the Gripper panel's slider offers
+// (m): the widget's range, within the command's own bound
+// (frame.MaxOpening).
+const SliderOpening = 0.08
 
 // SetOpening sets the gripper's target opening (m, manual mode).
 func (s *State) SetOpening(opening float64, out Sender) error {
-	if math.IsNaN(opening) || opening < 0 || opening > MaxOpening {
-		return s.refuse(fmt.Errorf("opening %g mm is out of range: must be in [0, %g] mm", 1e3*opening, 1e3*MaxOpening))
-	}
-	return s.act(out, loop.SetOpening{Opening: opening})
+	return s.act(out, frame.SetOpening{Opening: opening})
 }
 
 // SpinGripper turns the gripper's target about its own axis (rad).
 func (s *State) SpinGripper(angle float64, out Sender) error {
-	if math.IsNaN(angle) || math.IsInf(angle, 0) {
-		return s.refuse(fmt.Errorf("spin angle %g is not finite", angle))
-	}
-	return s.act(out, loop.SpinGripper{Angle: angle})
+	return s.act(out, frame.SpinGripper{Angle: angle})
 }
 
 // RunScript starts the scripted grasp-and-rotate sequence from where the
 // gripper is; Manual hands the gripper back to the mouse and panels.
-func (s *State) RunScript(out Sender) error { return s.act(out, loop.RunScript{}) }
-func (s *State) Manual(out Sender) error    { return s.act(out, loop.StopScript{}) }
+func (s *State) RunScript(out Sender) error { return s.act(out, frame.RunScript{}) }
+func (s *State) Manual(out Sender) error    { return s.act(out, frame.StopScript{}) }
 
 // Dismiss hides the frame message msg until another one arrives, and
 // the last refused action.

@@ -5,32 +5,31 @@ import (
 	"strings"
 	"testing"
 
-	"softgrasp/physics"
-	"softgrasp/physics/loop"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 func TestSetSchemeKeepsEveryOtherSetting(t *testing.T) {
 	s, out := newTestState()
 	s.Config.Physics.Friction = 0.35 // an earlier edit
-	if err := s.SetScheme(physics.Standard, out); err != nil {
+	if err := s.SetScheme(settings.Standard, out); err != nil {
 		t.Fatal(err)
 	}
-	want := physics.DefaultSettings()
-	want.Friction, want.Scheme = 0.35, physics.Standard
-	if c, ok := out.only(t).(loop.SetSettings); !ok || c.Settings != want {
+	want := settings.Default()
+	want.Friction, want.Scheme = 0.35, settings.Standard
+	if c, ok := out.only(t).(frame.SetSettings); !ok || c.Settings != want {
 		t.Fatalf("sent %#v, want SetSettings with only the scheme and the earlier edit changed", out.cmds[0])
 	}
 }
 
 func TestSetSolverKeepsEveryOtherSetting(t *testing.T) {
 	s, out := newTestState()
-	if err := s.SetSolver(physics.AsyncSolver, out); err != nil {
+	if err := s.SetSolver(settings.AsyncSolver, out); err != nil {
 		t.Fatal(err)
 	}
-	want := physics.DefaultSettings()
-	want.Solver = physics.AsyncSolver
-	if c, ok := out.only(t).(loop.SetSettings); !ok || c.Settings != want {
+	want := settings.Default()
+	want.Solver = settings.AsyncSolver
+	if c, ok := out.only(t).(frame.SetSettings); !ok || c.Settings != want {
 		t.Fatalf("sent %#v, want SetSettings with only the solver changed", out.cmds[0])
 	}
 }
@@ -39,17 +38,17 @@ func TestSimpleActionsSendTheirCommand(t *testing.T) {
 	tests := []struct {
 		name string
 		do   func(s *State, out Sender) error
-		want loop.Command
+		want frame.Command
 	}{
-		{"pause", (*State).TogglePause, loop.TogglePause{}},
-		{"step", (*State).SingleStep, loop.SingleStep{}},
-		{"reset", (*State).Reset, loop.Reset{}},
-		{"jaws", (*State).ToggleJaws, loop.ToggleJaws{}},
-		{"script", (*State).RunScript, loop.RunScript{}},
-		{"manual", (*State).Manual, loop.StopScript{}},
-		{"pace", func(s *State, out Sender) error { return s.SetPace(0.25, out) }, loop.SetPace{RealtimeFactor: 0.25}},
-		{"opening", func(s *State, out Sender) error { return s.SetOpening(0.03, out) }, loop.SetOpening{Opening: 0.03}},
-		{"spin", func(s *State, out Sender) error { return s.SpinGripper(-SpinStep, out) }, loop.SpinGripper{Angle: -SpinStep}},
+		{"pause", (*State).TogglePause, frame.TogglePause{}},
+		{"step", (*State).SingleStep, frame.SingleStep{}},
+		{"reset", (*State).Reset, frame.Reset{}},
+		{"jaws", (*State).ToggleJaws, frame.ToggleJaws{}},
+		{"script", (*State).RunScript, frame.RunScript{}},
+		{"manual", (*State).Manual, frame.StopScript{}},
+		{"pace", func(s *State, out Sender) error { return s.SetPace(0.25, out) }, frame.SetPace{RealtimeFactor: 0.25}},
+		{"opening", func(s *State, out Sender) error { return s.SetOpening(0.03, out) }, frame.SetOpening{Opening: 0.03}},
+		{"spin", func(s *State, out Sender) error { return s.SpinGripper(-SpinStep, out) }, frame.SpinGripper{Angle: -SpinStep}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +78,7 @@ func TestActionsRejectBadValues(t *testing.T) {
 		{"spin infinite", func(s *State, out Sender) error { return s.SpinGripper(math.Inf(1), out) }, "not finite"},
 		{"scene with a bad size", func(s *State, out Sender) error {
 			s.Config.ObjectSize = 5
-			return s.SetObject(scenario.CylinderObject, out)
+			return s.SetObject(settings.CylinderObject, out)
 		}, "ObjectSize"},
 	}
 	for _, tc := range tests {
@@ -103,16 +102,16 @@ func TestSceneActionsSendSetScene(t *testing.T) {
 	tests := []struct {
 		name  string
 		do    func(s *State, out Sender) error
-		check func(c scenario.Config) bool
+		check func(c settings.Scenario) bool
 	}{
-		{"scenario", func(s *State, out Sender) error { return s.SetScenario(scenario.Incline, out) },
-			func(c scenario.Config) bool { return c.Kind == scenario.Incline }},
-		{"object", func(s *State, out Sender) error { return s.SetObject(scenario.CylinderObject, out) },
-			func(c scenario.Config) bool { return c.Object == scenario.CylinderObject && c.MeshFile == "" }},
+		{"scenario", func(s *State, out Sender) error { return s.SetScenario(settings.Incline, out) },
+			func(c settings.Scenario) bool { return c.Kind == settings.Incline }},
+		{"object", func(s *State, out Sender) error { return s.SetObject(settings.CylinderObject, out) },
+			func(c settings.Scenario) bool { return c.Object == settings.CylinderObject && c.MeshFile == "" }},
 		{"mesh file", func(s *State, out Sender) error {
 			s.SetMeshFileText("  assets/bunny.msh ")
 			return s.LoadMesh(out)
-		}, func(c scenario.Config) bool { return c.MeshFile == "assets/bunny.msh" }},
+		}, func(c settings.Scenario) bool { return c.MeshFile == "assets/bunny.msh" }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,11 +119,11 @@ func TestSceneActionsSendSetScene(t *testing.T) {
 			if err := tc.do(s, out); err != nil {
 				t.Fatal(err)
 			}
-			c, ok := out.only(t).(loop.SetScene)
+			c, ok := out.only(t).(frame.SetScene)
 			if !ok || !tc.check(c.Config) {
 				t.Fatalf("sent %#v, not the expected SetScene", out.cmds[0])
 			}
-			if c.Config.Physics != physics.DefaultSettings() {
+			if c.Config.Physics != settings.Default() {
 				t.Fatal("a scene change lost the working settings")
 			}
 		})

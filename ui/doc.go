@@ -8,9 +8,9 @@
 // The panels (Simulation, Gripper, Stats, Display, Help, one file each)
 // are plain functions over a State: a working copy of the scene
 // configuration, the display toggles, the plot histories and where the
-// panels were drawn. DrawPanels builds them from the newest loop.Frame;
+// panels were drawn. DrawPanels builds them from the newest frame.Frame;
 // every edit is validated first (an invalid value is shown in red and
-// sends nothing) and then becomes a loop.Command sent through a Sender,
+// sends nothing) and then becomes a frame.Command sent through a Sender,
 // never a call into the simulation. The actions behind the buttons are
 // State methods (actions.go) that the keyboard shortcuts share.
 //

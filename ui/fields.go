@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"softgrasp/physics/loop"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // FieldID names a numeric field of the panels.
@@ -24,7 +24,7 @@ const (
 	FieldFriction                 // μ (SetSettings)
 	FieldYoung                    // E, kPa (SetSettings)
 	FieldPoisson                  // ν (SetSettings)
-	FieldDOFs                     // mesh resolution (SetSettings, which rebuilds the scene)
+	FieldDOFs                     // mesh resolution (SetScene: a rebuild)
 	FieldOmega                    // ω of the grasp-and-rotate script, rad/s (SetOmega)
 	fieldCount
 )
@@ -36,53 +36,54 @@ type numberField struct {
 	integer bool
 	// scale converts the stored SI value to the shown one (h in ms: 1000).
 	scale float64
-	get   func(c *scenario.Config) float64
-	set   func(c *scenario.Config, v float64)
-	// command builds the command that applies cfg; nil for settings
-	// fields, which send SetSettings.
-	command func(cfg scenario.Config) loop.Command
+	get   func(c *settings.Scenario) float64
+	set   func(c *settings.Scenario, v float64)
+	// command builds the command that applies cfg; nil for the physics
+	// settings' fields, which send SetSettings.
+	command func(cfg settings.Scenario) frame.Command
 	text    string
 	err     string
 }
 
 // newFields returns the fields in FieldID order.
 func newFields() []*numberField {
-	phys := func(get func(c *scenario.Config) *float64) (func(*scenario.Config) float64, func(*scenario.Config, float64)) {
-		return func(c *scenario.Config) float64 { return *get(c) }, func(c *scenario.Config, v float64) { *get(c) = v }
+	phys := func(get func(c *settings.Scenario) *float64) (func(*settings.Scenario) float64, func(*settings.Scenario, float64)) {
+		return func(c *settings.Scenario) float64 { return *get(c) }, func(c *settings.Scenario, v float64) { *get(c) = v }
 	}
-	integer := func(get func(c *scenario.Config) *int) (func(*scenario.Config) float64, func(*scenario.Config, float64)) {
-		return func(c *scenario.Config) float64 { return float64(*get(c)) }, func(c *scenario.Config, v float64) { *get(c) = int(v) }
+	integer := func(get func(c *settings.Scenario) *int) (func(*settings.Scenario) float64, func(*settings.Scenario, float64)) {
+		return func(c *settings.Scenario) float64 { return float64(*get(c)) }, func(c *settings.Scenario, v float64) { *get(c) = int(v) }
 	}
 	fs := make([]*numberField, fieldCount)
-	add := func(id FieldID, label string, isInt bool, scale float64, get func(*scenario.Config) float64, set func(*scenario.Config, float64)) {
+	add := func(id FieldID, label string, isInt bool, scale float64, get func(*settings.Scenario) float64, set func(*settings.Scenario, float64)) {
 		fs[id] = &numberField{label: label, integer: isInt, scale: scale, get: get, set: set}
 	}
-	g, st := phys(func(c *scenario.Config) *float64 { return &c.Physics.TimeStep })
+	g, st := phys(func(c *settings.Scenario) *float64 { return &c.Physics.TimeStep })
 	add(FieldTimeStep, "h (ms)", false, 1e3, g, st)
-	g, st = integer(func(c *scenario.Config) *int { return &c.Physics.NewtonIterations })
+	g, st = integer(func(c *settings.Scenario) *int { return &c.Physics.NewtonIterations })
 	add(FieldNewton, "Newton K", true, 1, g, st)
-	g, st = phys(func(c *scenario.Config) *float64 { return &c.Physics.NewtonTolerance })
+	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Physics.NewtonTolerance })
 	add(FieldNewtonTol, "Newton tol (rad)", false, 1, g, st)
-	g, st = integer(func(c *scenario.Config) *int { return &c.Physics.PGSIterations })
+	g, st = integer(func(c *settings.Scenario) *int { return &c.Physics.PGSIterations })
 	add(FieldPGS, "PGS sweeps", true, 1, g, st)
-	g, st = phys(func(c *scenario.Config) *float64 { return &c.Physics.PGSTolerance })
+	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Physics.PGSTolerance })
 	add(FieldPGSTol, "PGS tol", false, 1, g, st)
-	g, st = phys(func(c *scenario.Config) *float64 { return &c.Physics.Friction })
+	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Physics.Friction })
 	add(FieldFriction, "friction μ", false, 1, g, st)
-	g, st = phys(func(c *scenario.Config) *float64 { return &c.Physics.Material.YoungModulus })
+	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Physics.Material.YoungModulus })
 	add(FieldYoung, "E (kPa)", false, 1e-3, g, st)
-	g, st = phys(func(c *scenario.Config) *float64 { return &c.Physics.Material.PoissonRatio })
+	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Physics.Material.PoissonRatio })
 	add(FieldPoisson, "Poisson ν", false, 1, g, st)
-	g, st = integer(func(c *scenario.Config) *int { return &c.Physics.TargetDOFs })
+	g, st = integer(func(c *settings.Scenario) *int { return &c.TargetDOFs })
 	add(FieldDOFs, "DOFs", true, 1, g, st)
-	g, st = phys(func(c *scenario.Config) *float64 { return &c.Omega })
+	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Omega })
 	add(FieldOmega, "ω (rad/s)", false, 1, g, st)
-	fs[FieldOmega].command = func(cfg scenario.Config) loop.Command { return loop.SetOmega{Omega: cfg.Omega} }
+	fs[FieldOmega].command = func(cfg settings.Scenario) frame.Command { return frame.SetOmega{Omega: cfg.Omega} }
+	fs[FieldDOFs].command = func(cfg settings.Scenario) frame.Command { return frame.SetScene{Config: cfg} }
 	return fs
 }
 
 // format writes the field's value of cfg as it is shown.
-func (f *numberField) format(cfg *scenario.Config) string {
+func (f *numberField) format(cfg *settings.Scenario) string {
 	v := f.get(cfg) * f.scale
 	if f.integer {
 		return strconv.Itoa(int(v))
@@ -124,9 +125,8 @@ func (s *State) FieldText(id FieldID) (text, err string) {
 }
 
 // CommitField parses text as the new value of field id, validates the
-// configuration it gives (physics.Settings.Validate for the settings,
-// scenario.Config.Validate for ω) and only then sends the command that
-// applies it live. A bad value sends nothing: the error is returned and
+// command that applies the configuration it gives (frame.Command.Validate)
+// and only then sends it. A bad value sends nothing: the error is returned and
 // kept for the panel to show in red under the field; the field keeps the
 // text as typed so that the user can correct it.
 func (s *State) CommitField(id FieldID, text string, out Sender) error {
@@ -154,8 +154,8 @@ func (s *State) commit(f *numberField, text string, out Sender) error {
 		f.text = f.format(&cfg)
 		return nil // unchanged: nothing to apply
 	}
-	c, err := f.validated(cfg)
-	if err != nil {
+	c := f.commandFor(cfg)
+	if err := c.Validate(); err != nil {
 		return fmt.Errorf("%s = %s: %w", f.label, strings.TrimSpace(text), err)
 	}
 	if err := send(out, c); err != nil {
@@ -166,21 +166,19 @@ func (s *State) commit(f *numberField, text string, out Sender) error {
 	return nil
 }
 
-// validated checks cfg as the command that applies the field sees it
-// (settings fields: the physics settings; the others: the whole
-// configuration) and returns that command.
-func (f *numberField) validated(cfg scenario.Config) (loop.Command, error) {
+// commandFor returns the command that applies cfg's value of the field.
+func (f *numberField) commandFor(cfg settings.Scenario) frame.Command {
 	if f.command != nil {
-		return f.command(cfg), cfg.Validate()
+		return f.command(cfg)
 	}
-	return loop.SetSettings{Settings: cfg.Physics}, cfg.Physics.Validate()
+	return frame.SetSettings{Settings: cfg.Physics}
 }
 
 // errBusy is what a refused command reports.
 var errBusy = errors.New("the physics loop is busy (command queue full): try again")
 
 // send queues c, or reports that it could not.
-func send(out Sender, c loop.Command) error {
+func send(out Sender, c frame.Command) error {
 	if out == nil || !out.Send(c) {
 		return errBusy
 	}

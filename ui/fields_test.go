@@ -5,13 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"softgrasp/physics"
-	"softgrasp/physics/loop"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 func newTestState() (*State, *capture) {
-	return NewState(scenario.DefaultConfig(scenario.GraspRotate), 1), &capture{}
+	return NewState(settings.DefaultScenario(settings.GraspRotate), 1), &capture{}
 }
 
 func TestCommitFieldRejectsBadValues(t *testing.T) {
@@ -60,29 +59,28 @@ func TestCommitFieldSendsTheEditedSettings(t *testing.T) {
 	tests := []struct {
 		field FieldID
 		text  string
-		edit  func(s *physics.Settings)
+		edit  func(s *settings.Settings)
 	}{
-		{FieldTimeStep, "2.5", func(s *physics.Settings) { s.TimeStep = 0.0025 }},
-		{FieldNewton, "3", func(s *physics.Settings) { s.NewtonIterations = 3 }},
-		{FieldNewtonTol, "0", func(s *physics.Settings) { s.NewtonTolerance = 0 }},
-		{FieldPGS, "50", func(s *physics.Settings) { s.PGSIterations = 50 }},
-		{FieldPGSTol, "1e-4", func(s *physics.Settings) { s.PGSTolerance = 1e-4 }},
-		{FieldFriction, " 0.3 ", func(s *physics.Settings) { s.Friction = 0.3 }},
-		{FieldYoung, "120", func(s *physics.Settings) { s.Material.YoungModulus = 120e3 }},
-		{FieldPoisson, "0.3", func(s *physics.Settings) { s.Material.PoissonRatio = 0.3 }},
-		{FieldDOFs, "900", func(s *physics.Settings) { s.TargetDOFs = 900 }},
+		{FieldTimeStep, "2.5", func(s *settings.Settings) { s.TimeStep = 0.0025 }},
+		{FieldNewton, "3", func(s *settings.Settings) { s.NewtonIterations = 3 }},
+		{FieldNewtonTol, "0", func(s *settings.Settings) { s.NewtonTolerance = 0 }},
+		{FieldPGS, "50", func(s *settings.Settings) { s.PGSIterations = 50 }},
+		{FieldPGSTol, "1e-4", func(s *settings.Settings) { s.PGSTolerance = 1e-4 }},
+		{FieldFriction, " 0.3 ", func(s *settings.Settings) { s.Friction = 0.3 }},
+		{FieldYoung, "120", func(s *settings.Settings) { s.Material.YoungModulus = 120e3 }},
+		{FieldPoisson, "0.3", func(s *settings.Settings) { s.Material.PoissonRatio = 0.3 }},
 	}
 	for _, tc := range tests {
 		t.Run(fieldItemNames[tc.field], func(t *testing.T) {
 			s, out := newTestState()
-			want := physics.DefaultSettings()
+			want := settings.Default()
 			tc.edit(&want)
 			if err := s.CommitField(tc.field, tc.text, out); err != nil {
 				t.Fatalf("CommitField(%q): %v", tc.text, err)
 			}
-			c, ok := out.only(t).(loop.SetSettings)
+			c, ok := out.only(t).(frame.SetSettings)
 			if !ok {
-				t.Fatalf("sent %T, want loop.SetSettings", out.cmds[0])
+				t.Fatalf("sent %T, want frame.SetSettings", out.cmds[0])
 			}
 			if c.Settings != want {
 				t.Fatalf("sent %+v, want %+v", c.Settings, want)
@@ -97,13 +95,27 @@ func TestCommitFieldSendsTheEditedSettings(t *testing.T) {
 	}
 }
 
+func TestCommitDOFsRebuildsTheScene(t *testing.T) {
+	s, out := newTestState()
+	if err := s.CommitField(FieldDOFs, "900", out); err != nil {
+		t.Fatal(err)
+	}
+	c, ok := out.only(t).(frame.SetScene)
+	if !ok || c.Config.TargetDOFs != 900 || c.Config.Physics != settings.Default() {
+		t.Fatalf("sent %#v, want frame.SetScene with TargetDOFs 900 and the settings unchanged", out.cmds[0])
+	}
+	if s.Config.TargetDOFs != 900 {
+		t.Fatal("the working configuration does not hold the new resolution")
+	}
+}
+
 func TestCommitOmegaSendsSetOmega(t *testing.T) {
 	s, out := newTestState()
 	if err := s.CommitField(FieldOmega, "-3.5", out); err != nil {
 		t.Fatal(err)
 	}
-	if c, ok := out.only(t).(loop.SetOmega); !ok || c.Omega != -3.5 {
-		t.Fatalf("sent %#v, want loop.SetOmega{Omega: -3.5}", out.cmds[0])
+	if c, ok := out.only(t).(frame.SetOmega); !ok || c.Omega != -3.5 {
+		t.Fatalf("sent %#v, want frame.SetOmega{Omega: -3.5}", out.cmds[0])
 	}
 }
 
@@ -129,9 +141,9 @@ func TestCommitFieldQueueFull(t *testing.T) {
 
 func TestFieldsShowTheRunningConfig(t *testing.T) {
 	s, _ := newTestState()
-	cfg := scenario.DefaultConfig(scenario.Drop)
+	cfg := settings.DefaultScenario(settings.Drop)
 	cfg.Physics.TimeStep, cfg.Physics.Material.YoungModulus = 0.004, 75e3
-	s.Observe(&loop.Frame{Seq: 1, SceneVersion: 2, Config: cfg}, true)
+	s.Observe(&frame.Frame{Seq: 1, SceneVersion: 2, ConfigVersion: 2}, &frame.Config{Version: 2, Scenario: cfg}, true)
 	for _, c := range []struct {
 		id   FieldID
 		want string

@@ -6,18 +6,18 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/inkyblackness/imgui-go/v4"
 
-	"softgrasp/physics/loop"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // capture is a Sender that records commands; with refuse set it refuses
 // them like a full queue.
 type capture struct {
-	cmds   []loop.Command
+	cmds   []frame.Command
 	refuse bool
 }
 
-func (c *capture) Send(cmd loop.Command) bool {
+func (c *capture) Send(cmd frame.Command) bool {
 	if c.refuse {
 		return false
 	}
@@ -26,7 +26,7 @@ func (c *capture) Send(cmd loop.Command) bool {
 }
 
 // only returns the single captured command, failing otherwise.
-func (c *capture) only(t *testing.T) loop.Command {
+func (c *capture) only(t *testing.T) frame.Command {
 	t.Helper()
 	if len(c.cmds) != 1 {
 		t.Fatalf("sent %d commands %v, want exactly one", len(c.cmds), c.cmds)
@@ -38,13 +38,14 @@ func (c *capture) only(t *testing.T) loop.Command {
 // input path, without a window or GL: ImGui lays out and hit-tests
 // widgets without drawing them.
 type harness struct {
-	t     *testing.T
-	ctx   *imgui.Context
-	io    imgui.IO
-	in    *Input
-	state *State
-	out   *capture
-	frame loop.Frame
+	t      *testing.T
+	ctx    *imgui.Context
+	io     imgui.IO
+	in     *Input
+	state  *State
+	out    *capture
+	frame  frame.Frame
+	config frame.Config
 }
 
 // newHarness creates the ImGui context (1280×800) and a state for the
@@ -59,13 +60,14 @@ func newHarness(t *testing.T) *harness {
 	h.io.Fonts().TextureDataRGBA32() // builds the atlas, which NewFrame needs
 	ConfigureKeyMap(h.io)
 	ApplyStyle()
-	cfg := scenario.DefaultConfig(scenario.GraspRotate)
+	cfg := settings.DefaultScenario(settings.GraspRotate)
 	h.state = NewState(cfg, 1)
-	h.frame = loop.Frame{Seq: 1, SceneVersion: 1, Config: cfg}
+	h.config = frame.Config{Version: 1, Scenario: cfg}
+	h.frame = frame.Frame{Seq: 1, SceneVersion: 1, ConfigVersion: 1}
 	h.frame.Stats.Scheme = "fast"
 	h.frame.Stats.Phase = "manual"
-	h.frame.Gripper = loop.GripperView{Present: true, Opening: 0.05, TargetOpening: 0.05}
-	h.state.Observe(&h.frame, true)
+	h.frame.Gripper = frame.GripperView{Present: true, Opening: 0.05, TargetOpening: 0.05}
+	h.state.Observe(&h.frame, &h.config, true)
 	h.step(2) // let ImGui place the windows
 	return h
 }

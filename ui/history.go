@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 // DefaultHistoryLength is how many steps the time plots keep: ten
@@ -100,7 +100,7 @@ func NewHistory(length int) History {
 }
 
 // Add appends one step's measurements.
-func (h *History) Add(st *loop.Stats) {
+func (h *History) Add(st *frame.Stats) {
 	h.Step.Push(float32(st.Step))
 	h.Total.Push(float32(st.Total))
 	h.BuildWH.Push(float32(st.BuildWH))

@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 func TestRingMatchesASliceModel(t *testing.T) {
@@ -42,32 +42,33 @@ func TestRingMatchesASliceModel(t *testing.T) {
 
 func TestObserveRecordsEachStepOnce(t *testing.T) {
 	s, _ := newTestState()
-	frame := func(version, seq uint64, scheme string, stepMS float64) *loop.Frame {
-		f := &loop.Frame{Seq: seq, SceneVersion: version, Config: s.Config}
+	cfg := &frame.Config{Version: 1, Scenario: s.Config}
+	mk := func(version, seq uint64, scheme string, stepMS float64) *frame.Frame {
+		f := &frame.Frame{Seq: seq, SceneVersion: version, ConfigVersion: cfg.Version}
 		f.Stats.Scheme, f.Stats.Step = scheme, stepMS
 		return f
 	}
 	steps := []struct {
-		f     *loop.Frame
+		f     *frame.Frame
 		fresh bool
 		want  int // steps recorded after it
 	}{
-		{frame(1, 0, "", 0), true, 0},          // the scene before its first step
-		{frame(1, 1, "fast", 4), true, 1},      // a step
-		{frame(1, 1, "fast", 4), true, 1},      // republished while paused
-		{frame(1, 2, "fast", 5), false, 1},     // not fresh: already seen
-		{frame(1, 3, "standard", 12), true, 2}, // the scheme switch, no reset
-		{frame(2, 1, "standard", 11), true, 1}, // a reset starts over
+		{mk(1, 0, "", 0), true, 0},          // the scene before its first step
+		{mk(1, 1, "fast", 4), true, 1},      // a step
+		{mk(1, 1, "fast", 4), true, 1},      // republished while paused
+		{mk(1, 2, "fast", 5), false, 1},     // not fresh: already seen
+		{mk(1, 3, "standard", 12), true, 2}, // the scheme switch, no reset
+		{mk(2, 1, "standard", 11), true, 1}, // a reset starts over
 	}
 	for i, st := range steps {
-		s.Observe(st.f, st.fresh)
+		s.Observe(st.f, cfg, st.fresh)
 		if got := s.History.Len(); got != st.want {
 			t.Fatalf("after frame %d: %d steps recorded, want %d", i, got, st.want)
 		}
 	}
 	s2, _ := newTestState()
-	s2.Observe(frame(1, 1, "fast", 4), true)
-	s2.Observe(frame(1, 2, "standard", 12), true)
+	s2.Observe(mk(1, 1, "fast", 4), cfg, true)
+	s2.Observe(mk(1, 2, "standard", 12), cfg, true)
 	if a, b := s2.History.Standard.At(0), s2.History.Standard.At(1); a != 0 || b != 1 {
 		t.Fatalf("scheme marks %g, %g: want 0 for fast then 1 for standard", a, b)
 	}

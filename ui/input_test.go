@@ -43,9 +43,9 @@ func (r *recorder) handlers() Handlers {
 	}
 }
 
-// frame routes the queued input and runs one ImGui frame; build adds
+// runFrame routes the queued input and runs one ImGui frame; build adds
 // windows.
-func frame(in *Input, io imgui.IO, build func()) {
+func runFrame(in *Input, io imgui.IO, build func()) {
 	in.Route(io)
 	imgui.NewFrame()
 	if build != nil {
@@ -68,7 +68,7 @@ func mustPush(t *testing.T, in *Input, events ...Event) {
 func drain(in *Input, io imgui.IO) int {
 	n := 0
 	for ; in.Pending() > 0 && n < 10; n++ {
-		frame(in, io, nil)
+		runFrame(in, io, nil)
 	}
 	return n
 }
@@ -156,14 +156,14 @@ func TestImGuiWindowCapturesTheMouse(t *testing.T) {
 			{"drag over the panel", []Event{CursorEvent(60, 60)}, 1, false},
 			{"release over the panel", []Event{ButtonEvent(MouseLeft, Release, 0)}, 2, false},
 		}
-		frame(in, io, panel)
+		runFrame(in, io, panel)
 		for _, s := range steps {
 			mustPush(t, in, s.events...)
 			moves := len(rec.moves)
 			// Routing may take two frames, and the capture flag follows
 			// one frame after the cursor.
 			for i := 0; i < 3; i++ {
-				frame(in, io, panel)
+				runFrame(in, io, panel)
 			}
 			if len(rec.buttons) != s.wantButtons {
 				t.Errorf("%s: %d button hook calls %v, want %d", s.name, len(rec.buttons), rec.buttons, s.wantButtons)
@@ -186,7 +186,7 @@ func TestFastClickIsSplitAcrossFrames(t *testing.T) {
 		defer ctx.Destroy()
 		in := NewInput()
 		mustPush(t, in, CursorEvent(300, 300))
-		frame(in, io, nil)
+		runFrame(in, io, nil)
 		mustPush(t, in, ButtonEvent(MouseLeft, Press, 0), ButtonEvent(MouseLeft, Release, 0))
 		in.Route(io)
 		imgui.NewFrame()
@@ -216,7 +216,7 @@ func TestKeysAndModifiers(t *testing.T) {
 		in, rec := NewInput(), &recorder{}
 		in.SetHandlers(rec.handlers())
 		mustPush(t, in, KeyEvent(Key(glfw.KeyLeftShift), Press, 0), KeyEvent(Key(glfw.KeyR), Press, ModShift))
-		frame(in, io, nil)
+		runFrame(in, io, nil)
 		if !io.KeyShiftPressed() {
 			t.Error("ImGui does not see shift")
 		}
@@ -227,7 +227,7 @@ func TestKeysAndModifiers(t *testing.T) {
 			t.Errorf("key hooks %v, want [shift R]", rec.keys)
 		}
 		mustPush(t, in, KeyEvent(Key(glfw.KeyLeftShift), Release, ModShift))
-		frame(in, io, nil)
+		runFrame(in, io, nil)
 		if io.KeyShiftPressed() || in.Pointer().Mods&ModShift != 0 {
 			t.Error("shift still down after its release")
 		}

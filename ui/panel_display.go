@@ -5,13 +5,13 @@ import (
 
 	"github.com/inkyblackness/imgui-go/v4"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 // The Display panel: what the 3D view draws, the colour map and its
 // range, and the camera reset.
 
-func drawDisplay(s *State, _ *loop.Frame, _ Sender) {
+func drawDisplay(s *State, _ *frame.Frame, _ Sender) {
 	d := &s.Display
 	checkboxPair("wireframe", &d.Wireframe, "floor", &d.Floor)
 	checkboxPair("contacts", &d.Contacts, "jaws", &d.Bodies)

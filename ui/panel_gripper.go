@@ -6,8 +6,7 @@ import (
 
 	"github.com/inkyblackness/imgui-go/v4"
 
-	"softgrasp/physics/loop"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/frame"
 )
 
 // The Gripper panel: open and close, the squeeze opening, the spin speed
@@ -18,14 +17,14 @@ const SpinStep = 15 * math.Pi / 180
 
 var omegaFields = [...]gridField{{FieldOmega, "omega", "spin speed of the grasp-and-rotate script, rad/s (next run)"}}
 
-func drawGripper(s *State, f *loop.Frame, out Sender) {
+func drawGripper(s *State, f *frame.Frame, out Sender) {
 	g := &f.Gripper
 	if !g.Present {
 		colouredText(colourDim, "this scene has no gripper")
 		return
 	}
 	mode := "scripted: " + f.Stats.Phase
-	if f.Stats.Phase == string(scenario.PhaseManual) {
+	if !g.Scripted {
 		mode = "manual (mouse and panel)"
 	}
 	imgui.Text(mode)
@@ -70,12 +69,12 @@ func drawGripperButtons(s *State, out Sender) {
 // drawOpeningSlider shows the target opening and sends each change.
 // While the slider is dragged it shows the dragged value, not the
 // frame's, which lags by the steps the command takes to arrive.
-func drawOpeningSlider(s *State, g *loop.GripperView, out Sender) {
+func drawOpeningSlider(s *State, g *frame.GripperView, out Sender) {
 	if !s.openingDrag {
 		s.openingMM = float32(1e3 * g.TargetOpening)
 	}
 	imgui.SetNextItemWidth(150)
-	if imgui.SliderFloatV("opening (mm)", &s.openingMM, 0, 1e3*MaxOpening, "%.1f", imgui.SliderFlagsAlwaysClamp) {
+	if imgui.SliderFloatV("opening (mm)", &s.openingMM, 0, 1e3*SliderOpening, "%.1f", imgui.SliderFlagsAlwaysClamp) {
 		_ = s.SetOpening(float64(s.openingMM)*1e-3, out)
 	}
 	s.openingDrag = imgui.IsItemActive()

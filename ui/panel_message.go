@@ -3,7 +3,7 @@ package ui
 import (
 	"github.com/inkyblackness/imgui-go/v4"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 // The message banner: what went wrong, where the user looks (the top of
@@ -13,7 +13,7 @@ import (
 // refused, a mesh that did not load, a divergence) and the last action
 // the panels refused (a full command queue, an out-of-range value). After
 // a divergence the loop is paused and the banner offers a reset.
-func drawMessage(s *State, f *loop.Frame, out Sender, view imgui.Vec2) {
+func drawMessage(s *State, f *frame.Frame, out Sender, view imgui.Vec2) {
 	frameMsg := f.Message
 	if frameMsg == s.dismissed {
 		frameMsg = ""
@@ -41,7 +41,7 @@ func drawMessage(s *State, f *loop.Frame, out Sender, view imgui.Vec2) {
 }
 
 // drawMessageButtons offers a reset after a divergence and a dismissal.
-func drawMessageButtons(s *State, f *loop.Frame, frameMsg string, out Sender) {
+func drawMessageButtons(s *State, f *frame.Frame, frameMsg string, out Sender) {
 	if frameMsg != "" && f.Stats.Paused && f.Stats.Error != "" {
 		if imgui.Button("Reset") {
 			_ = s.Reset(out)

@@ -5,16 +5,15 @@ import (
 
 	"github.com/inkyblackness/imgui-go/v4"
 
-	"softgrasp/physics"
-	"softgrasp/physics/loop"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // The Simulation panel: run, pause, step and reset; the real-time factor;
 // the scheme as a live toggle; the solver and material parameters; the
 // scenario, object, resolution and mesh file.
 
-func drawSimulation(s *State, f *loop.Frame, out Sender) {
+func drawSimulation(s *State, f *frame.Frame, out Sender) {
 	drawRunControls(s, f, out)
 	drawPace(s, out)
 	drawSchemeToggle(s, out)
@@ -25,7 +24,7 @@ func drawSimulation(s *State, f *loop.Frame, out Sender) {
 }
 
 // drawRunControls draws run/pause, step and reset and the clock.
-func drawRunControls(s *State, f *loop.Frame, out Sender) {
+func drawRunControls(s *State, f *frame.Frame, out Sender) {
 	label := "Pause###run"
 	if f.Stats.Paused {
 		label = "Run###run"
@@ -81,10 +80,10 @@ func drawSchemeToggle(s *State, out Sender) {
 	imgui.AlignTextToFramePadding()
 	imgui.Text("scheme")
 	for _, o := range []struct {
-		scheme physics.Scheme
+		scheme settings.Scheme
 		item   string
 		colour imgui.Vec4
-	}{{physics.Fast, ItemSchemeFast, colourFast}, {physics.Standard, ItemSchemeStandard, colourStandard}} {
+	}{{settings.Fast, ItemSchemeFast, colourFast}, {settings.Standard, ItemSchemeStandard, colourStandard}} {
 		imgui.SameLine()
 		imgui.PushStyleColor(imgui.StyleColorCheckMark, o.colour)
 		if imgui.RadioButton(o.scheme.String(), s.Config.Physics.Scheme == o.scheme) && s.Config.Physics.Scheme != o.scheme {
@@ -95,7 +94,7 @@ func drawSchemeToggle(s *State, out Sender) {
 	}
 	imgui.AlignTextToFramePadding()
 	imgui.Text("solver")
-	for _, sv := range []physics.Solver{physics.ExactSolver, physics.AsyncSolver} {
+	for _, sv := range []settings.Solver{settings.ExactSolver, settings.AsyncSolver} {
 		imgui.SameLine()
 		if imgui.RadioButton(sv.String(), s.Config.Physics.Solver == sv) && s.Config.Physics.Solver != sv {
 			_ = s.SetSolver(sv, out)
@@ -174,7 +173,7 @@ func (s *State) numberInput(id FieldID, width float32, out Sender) {
 func drawScene(s *State, out Sender) {
 	imgui.SetNextItemWidth(130)
 	if imgui.BeginCombo("scenario", string(s.Config.Kind)) {
-		for _, k := range scenario.Kinds() {
+		for _, k := range settings.Kinds() {
 			if imgui.SelectableV(string(k), k == s.Config.Kind, 0, imgui.Vec2{}) && k != s.Config.Kind {
 				_ = s.SetScenario(k, out)
 			}
@@ -187,7 +186,7 @@ func drawScene(s *State, out Sender) {
 	}
 	imgui.SetNextItemWidth(130)
 	if imgui.BeginCombo("object", object) {
-		for _, o := range []scenario.Object{scenario.BoxObject, scenario.CylinderObject} {
+		for _, o := range []settings.Object{settings.BoxObject, settings.CylinderObject} {
 			if imgui.SelectableV(string(o), object == string(o), 0, imgui.Vec2{}) && object != string(o) {
 				_ = s.SetObject(o, out)
 			}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/inkyblackness/imgui-go/v4"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 // The Stats panel: the paper's Table-1 stages of the last step as numbers
@@ -25,7 +25,7 @@ var (
 	colourShade    = imgui.Vec4{X: 1, Y: 0.55, Z: 0.25, W: 0.16}
 )
 
-func drawStats(s *State, f *loop.Frame) {
+func drawStats(s *State, f *frame.Frame) {
 	st := &f.Stats
 	drawSchemeLine(st)
 	drawStageTable(st)
@@ -39,7 +39,7 @@ func drawStats(s *State, f *loop.Frame) {
 }
 
 // drawSchemeLine names the scheme of the last step, in its colour.
-func drawSchemeLine(st *loop.Stats) {
+func drawSchemeLine(st *frame.Stats) {
 	c := colourFast
 	if st.Scheme == "standard" {
 		c = colourStandard
@@ -54,7 +54,7 @@ func drawSchemeLine(st *loop.Stats) {
 }
 
 // drawStageTable lists the Table-1 stages of the last step.
-func drawStageTable(st *loop.Stats) {
+func drawStageTable(st *frame.Stats) {
 	flags := imgui.TableFlagsRowBg | imgui.TableFlagsBordersInnerV | imgui.TableFlagsSizingStretchProp
 	if !imgui.BeginTableV("table1", 3, flags, imgui.Vec2{}, 0) {
 		return
@@ -91,7 +91,7 @@ func drawStageTable(st *loop.Stats) {
 // StepSegments splits the wall time of a step into the Table-1 stages
 // summed over its Newton iterations and the rest (assembly, factorisation,
 // collision detection), in ms.
-func StepSegments(st *loop.Stats) []BarSegment {
+func StepSegments(st *frame.Stats) []BarSegment {
 	k := float64(st.NewtonIterations)
 	scheme := st.BuildWH + k*(st.RebuildW+st.PGS+st.Corr)
 	return []BarSegment{
@@ -104,7 +104,7 @@ func StepSegments(st *loop.Stats) []BarSegment {
 }
 
 // drawRates shows the loop's speed and the grasp measurements.
-func drawRates(s *State, f *loop.Frame) {
+func drawRates(s *State, f *frame.Frame) {
 	st := &f.Stats
 	pace := "max"
 	if s.Pace > 0 {
@@ -123,8 +123,8 @@ func drawRates(s *State, f *loop.Frame) {
 }
 
 // drawConvergence plots the last step's Newton convergence on log axes.
-func drawConvergence(s *State, st *loop.Stats) {
-	n := min(st.NewtonIterations, loop.MaxNewton)
+func drawConvergence(s *State, st *frame.Stats) {
+	n := min(st.NewtonIterations, frame.MaxNewton)
 	imgui.Text(fmt.Sprintf("Newton convergence of the last step (%d it.)", n))
 	// Iteration 0 takes its directions from collision detection: it has
 	// no previous direction to change from, so the plot starts at k = 1.

@@ -3,7 +3,7 @@ package ui
 import (
 	"github.com/inkyblackness/imgui-go/v4"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 // Panel layout, in window coordinates: the Simulation, Gripper and
@@ -33,12 +33,12 @@ var (
 )
 
 // emptyFrame stands in before the first published frame.
-var emptyFrame loop.Frame
+var emptyFrame frame.Frame
 
 // DrawPanels builds every panel for the current ImGui frame, between
 // Platform.NewFrame and imgui.Render. f is the newest frame (nil before
 // the first); edits become commands sent to out.
-func DrawPanels(s *State, f *loop.Frame, out Sender) {
+func DrawPanels(s *State, f *frame.Frame, out Sender) {
 	if f == nil {
 		f = &emptyFrame
 	}
@@ -48,7 +48,7 @@ func DrawPanels(s *State, f *loop.Frame, out Sender) {
 	y := float32(panelMargin)
 	for _, p := range []struct {
 		title string
-		draw  func(*State, *loop.Frame, Sender)
+		draw  func(*State, *frame.Frame, Sender)
 	}{{PanelSimulation, drawSimulation}, {PanelGripper, drawGripper}, {PanelDisplay, drawDisplay}} {
 		if s.beginColumnPanel(p.title, panelMargin, y, LeftColumnWidth) {
 			p.draw(s, f, out)

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"softgrasp/physics"
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 func TestPanelsStayInTheirColumns(t *testing.T) {
@@ -42,12 +42,12 @@ func TestPanelsStayInTheirColumns(t *testing.T) {
 func TestSchemeRadioSwitchesLive(t *testing.T) {
 	h := newHarness(t)
 	h.click(ItemSchemeStandard)
-	c, ok := h.out.only(t).(loop.SetSettings)
+	c, ok := h.out.only(t).(frame.SetSettings)
 	if !ok {
-		t.Fatalf("the standard radio sent %T, want loop.SetSettings", h.out.cmds[0])
+		t.Fatalf("the standard radio sent %T, want frame.SetSettings", h.out.cmds[0])
 	}
-	want := h.frame.Config.Physics
-	want.Scheme = physics.Standard
+	want := h.config.Scenario.Physics
+	want.Scheme = settings.Standard
 	if c.Settings != want {
 		t.Fatalf("settings sent %+v, want the running ones with the standard scheme %+v", c.Settings, want)
 	}
@@ -63,16 +63,16 @@ func TestTypedFieldValues(t *testing.T) {
 		name    string
 		field   FieldID
 		text    string
-		wantErr string                    // substring of the error; "" for a valid value
-		edit    func(s *physics.Settings) // the change a valid value makes
+		wantErr string                     // substring of the error; "" for a valid value
+		edit    func(s *settings.Settings) // the change a valid value makes
 	}{
 		{"h too large", FieldTimeStep, "500", "TimeStep", nil},
 		{"mu not a number", FieldFriction, "1e", "not a number", nil},
 		{"K fractional", FieldNewton, "2.5", "whole number", nil},
 		{"nu incompressible", FieldPoisson, "0.5", "PoissonRatio", nil},
-		{"mu valid", FieldFriction, "0.4", "", func(s *physics.Settings) { s.Friction = 0.4 }},
-		{"h in ms", FieldTimeStep, "5", "", func(s *physics.Settings) { s.TimeStep = 0.005 }},
-		{"E in kPa", FieldYoung, "20", "", func(s *physics.Settings) { s.Material.YoungModulus = 20e3 }},
+		{"mu valid", FieldFriction, "0.4", "", func(s *settings.Settings) { s.Friction = 0.4 }},
+		{"h in ms", FieldTimeStep, "5", "", func(s *settings.Settings) { s.TimeStep = 0.005 }},
+		{"E in kPa", FieldYoung, "20", "", func(s *settings.Settings) { s.Material.YoungModulus = 20e3 }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,11 +91,11 @@ func TestTypedFieldValues(t *testing.T) {
 				}
 				return
 			}
-			c, ok := h.out.only(t).(loop.SetSettings)
+			c, ok := h.out.only(t).(frame.SetSettings)
 			if !ok || errText != "" {
-				t.Fatalf("valid %q sent %T (error %q), want loop.SetSettings", tc.text, h.out.cmds[0], errText)
+				t.Fatalf("valid %q sent %T (error %q), want frame.SetSettings", tc.text, h.out.cmds[0], errText)
 			}
-			want := h.frame.Config.Physics
+			want := h.config.Scenario.Physics
 			tc.edit(&want)
 			if c.Settings != want {
 				t.Fatalf("settings sent %+v, want %+v", c.Settings, want)
@@ -113,8 +113,8 @@ func TestDivergenceBannerOffersReset(t *testing.T) {
 		t.Fatal("no message banner for a divergence")
 	}
 	h.click(ItemMessageReset)
-	if _, ok := h.out.only(t).(loop.Reset); !ok {
-		t.Fatalf("banner button sent %T, want loop.Reset", h.out.cmds[0])
+	if _, ok := h.out.only(t).(frame.Reset); !ok {
+		t.Fatalf("banner button sent %T, want frame.Reset", h.out.cmds[0])
 	}
 	h.click(ItemMessageDismiss)
 	h.step(1)
@@ -147,7 +147,7 @@ func TestGripperPanelWithoutGripper(t *testing.T) {
 	if _, ok := h.state.Layout.Items[ItemToggleJaws]; !ok {
 		t.Fatal("the grasp scene's gripper panel has no open/close button")
 	}
-	h.frame.Gripper = loop.GripperView{}
+	h.frame.Gripper = frame.GripperView{}
 	h.step(1)
 	if _, ok := h.state.Layout.Items[ItemToggleJaws]; ok {
 		t.Fatal("the gripper buttons are drawn in a scene without a gripper")

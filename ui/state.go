@@ -1,17 +1,17 @@
 package ui
 
 import (
-	"softgrasp/physics/loop"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // Sender queues a command for the physics loop without blocking. Send
 // returns false when the command could not be queued (the queue is full
 // or the loop stopped); the panels then keep their edit and say so, and
-// the user may try again. *loop.Runner is a Sender; tests capture the
-// commands with their own.
+// the user may try again. The physics loop's Runner is a Sender; tests
+// capture the commands with their own.
 type Sender interface {
-	Send(c loop.Command) bool
+	Send(c frame.Command) bool
 }
 
 // State is everything the panels edit and show between frames: a working
@@ -23,9 +23,9 @@ type Sender interface {
 // State is used on the main thread only.
 type State struct {
 	// Config is the working copy of the running configuration. It follows
-	// the running one (Frame.Config) whenever that changes, and each
-	// accepted edit updates it at once.
-	Config scenario.Config
+	// the running one (Observe) whenever that changes, and each accepted
+	// edit updates it at once.
+	Config settings.Scenario
 	// Pace is the real-time factor asked of the physics loop (0: as fast
 	// as possible).
 	Pace float64
@@ -55,7 +55,7 @@ type State struct {
 	openingMM   float32 // the opening slider's value while dragged
 	openingDrag bool
 
-	running  scenario.Config // the running configuration last adopted
+	running  uint64 // Version of the running configuration last adopted
 	haveRun  bool
 	lastSeq  uint64
 	lastVer  uint64
@@ -66,7 +66,7 @@ type State struct {
 
 // NewState returns the panels' state for a scene starting from cfg at
 // the given pace, with the default display.
-func NewState(cfg scenario.Config, pace float64) *State {
+func NewState(cfg settings.Scenario, pace float64) *State {
 	s := &State{Config: cfg, Pace: pace, Display: DefaultDisplay(), meshFile: cfg.MeshFile}
 	s.fields = newFields()
 	s.refreshFields()
@@ -75,19 +75,19 @@ func NewState(cfg scenario.Config, pace float64) *State {
 	return s
 }
 
-// Observe takes in the newest frame once per rendered frame (fresh is
-// what loop.Runner.Acquire reported). A frame of a new step is appended
-// to the histories; a new scene version clears them; a change of the
-// running configuration (a rebuild, an applied setting) is adopted as the
-// working copy.
-func (s *State) Observe(f *loop.Frame, fresh bool) {
+// Observe takes in the newest frame and the running configuration once
+// per rendered frame (fresh is what the frame source's Acquire reported).
+// A frame of a new step is appended to the histories; a new scene version
+// clears them; a new version of the running configuration (a rebuild, an
+// applied setting) is adopted as the working copy.
+func (s *State) Observe(f *frame.Frame, cfg *frame.Config, fresh bool) {
 	if f == nil {
 		return
 	}
-	if !s.haveRun || f.Config != s.running {
-		s.running, s.haveRun = f.Config, true
-		s.Config = f.Config
-		s.meshFile = f.Config.MeshFile
+	if cfg != nil && (!s.haveRun || cfg.Version != s.running) {
+		s.running, s.haveRun = cfg.Version, true
+		s.Config = cfg.Scenario
+		s.meshFile = cfg.Scenario.MeshFile
 		s.refreshFields()
 	}
 	if !fresh {

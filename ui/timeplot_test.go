@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"softgrasp/physics/loop"
+	"softgrasp/physics/frame"
 )
 
 func TestDecimateKeepsEachBinsMaximum(t *testing.T) {
@@ -62,7 +62,7 @@ func TestNiceCeil(t *testing.T) {
 }
 
 func TestStepSegmentsAddUpToTheStep(t *testing.T) {
-	st := loop.Stats{NewtonIterations: 3, BuildWH: 2, RebuildW: 0.5, PGS: 1, Corr: 0.25, Step: 20}
+	st := frame.Stats{NewtonIterations: 3, BuildWH: 2, RebuildW: 0.5, PGS: 1, Corr: 0.25, Step: 20}
 	segs := StepSegments(&st)
 	sum := 0.0
 	for _, s := range segs {

@@ -13,6 +13,7 @@ import (
 
 	"softgrasp/physics/m3"
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/settings"
 	"softgrasp/physics/sparse"
 )
 
@@ -21,7 +22,7 @@ import (
 // 4×4 barycentric matrix, K_e = V·Bᵀ·D·B in Voigt notation, the 12×12
 // rotation blockdiag(R, R, R, R), and the elastic force from absolute
 // rest positions f_e = R̂·K_e·(R̂ᵀ·x_e − X_e).
-func denseReference(t *testing.T, msh *mesh.TetMesh, mt Material, q, v []float64, h float64, g r3.Vec) (*mat.SymDense, []float64) {
+func denseReference(t *testing.T, msh *mesh.TetMesh, mt settings.Material, q, v []float64, h float64, g r3.Vec) (*mat.SymDense, []float64) {
 	t.Helper()
 	n := 3 * len(msh.Nodes)
 	K := mat.NewDense(n, n, nil)
@@ -62,7 +63,7 @@ func denseReference(t *testing.T, msh *mesh.TetMesh, mt Material, q, v []float64
 
 // referenceElement returns the rotated stiffness R̂·K_e·R̂ᵀ, the elastic
 // force and the rest volume of one tetrahedron at positions q.
-func referenceElement(t *testing.T, msh *mesh.TetMesh, tet [4]int, mt Material, q []float64) (*mat.Dense, *mat.VecDense, float64) {
+func referenceElement(t *testing.T, msh *mesh.TetMesh, tet [4]int, mt settings.Material, q []float64) (*mat.Dense, *mat.VecDense, float64) {
 	t.Helper()
 	C := mat.NewDense(4, 4, nil)
 	for r, i := range tet {
@@ -114,7 +115,7 @@ func referenceElement(t *testing.T, msh *mesh.TetMesh, tet [4]int, mt Material, 
 
 // voigtElasticity returns the 6×6 isotropic elasticity matrix D for
 // engineering strains (εxx, εyy, εzz, γxy, γyz, γxz).
-func voigtElasticity(mt Material) *mat.Dense {
+func voigtElasticity(mt settings.Material) *mat.Dense {
 	lambda, mu := mt.Lame()
 	D := mat.NewDense(6, 6, nil)
 	for i := 0; i < 3; i++ {

@@ -9,6 +9,7 @@ import (
 
 	"softgrasp/physics/m3"
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/settings"
 )
 
 // Small meshes built by hand for the tests, independent of the mesh
@@ -70,11 +71,11 @@ func orient(nodes []r3.Vec, tet [4]int) [4]int {
 }
 
 // testMaterial is a soft rubber-like material.
-func testMaterial() Material {
-	return Material{YoungModulus: 1e5, PoissonRatio: 0.3, Density: 1000, MassDamping: 0.2, StiffnessDamping: 0.01}
+func testMaterial() settings.Material {
+	return settings.Material{YoungModulus: 1e5, PoissonRatio: 0.3, Density: 1000, MassDamping: 0.2, StiffnessDamping: 0.01}
 }
 
-func newTestModel(t testing.TB, msh *mesh.TetMesh, mat Material) *Model {
+func newTestModel(t testing.TB, msh *mesh.TetMesh, mat settings.Material) *Model {
 	t.Helper()
 	m, err := NewModel(msh, mat)
 	if err != nil {

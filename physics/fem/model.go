@@ -9,6 +9,7 @@ import (
 
 	"softgrasp/physics/m3"
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/settings"
 	"softgrasp/physics/sparse"
 )
 
@@ -25,7 +26,7 @@ import (
 type Model struct {
 	nodes int
 	elems []element
-	mat   Material
+	mat   settings.Material
 	// lambda and mu are the Lamé parameters of mat.
 	lambda, mu float64
 
@@ -53,7 +54,7 @@ type Model struct {
 // out-of-range or repeated node indices, inverted or degenerate rest
 // elements, and nodes that belong to no element (their mass would be
 // zero and A singular).
-func NewModel(msh *mesh.TetMesh, mat Material) (*Model, error) {
+func NewModel(msh *mesh.TetMesh, mat settings.Material) (*Model, error) {
 	if msh == nil {
 		return nil, fmt.Errorf("fem: nil mesh")
 	}
@@ -200,7 +201,7 @@ func (m *Model) Pattern() *sparse.SymCSC {
 // SetMaterial replaces the material in place: the Lamé parameters that
 // scale every element stiffness and the lumped masses. The pattern of A
 // does not change, so a solver's symbolic analysis stays valid.
-func (m *Model) SetMaterial(mat Material) error {
+func (m *Model) SetMaterial(mat settings.Material) error {
 	if err := mat.Validate(); err != nil {
 		return fmt.Errorf("fem: %w", err)
 	}
@@ -211,7 +212,7 @@ func (m *Model) SetMaterial(mat Material) error {
 // setMaterial applies an already validated material. The element
 // stiffness matrices are never stored (see element.go), so only the
 // Lamé parameters and the masses change.
-func (m *Model) setMaterial(mat Material) {
+func (m *Model) setMaterial(mat settings.Material) {
 	m.mat = mat
 	m.lambda, m.mu = mat.Lame()
 	m.totalMass = 0
@@ -222,7 +223,7 @@ func (m *Model) setMaterial(mat Material) {
 }
 
 // Material returns the current material.
-func (m *Model) Material() Material { return m.mat }
+func (m *Model) Material() settings.Material { return m.mat }
 
 // Nodes returns the number of nodes N; vectors have length 3N.
 func (m *Model) Nodes() int { return m.nodes }

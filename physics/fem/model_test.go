@@ -8,31 +8,32 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/settings"
 )
 
 func TestMaterialValidate(t *testing.T) {
 	good := testMaterial()
-	with := func(f func(*Material)) Material { m := good; f(&m); return m }
+	with := func(f func(*settings.Material)) settings.Material { m := good; f(&m); return m }
 	tests := []struct {
 		name    string
-		mat     Material
+		mat     settings.Material
 		wantErr string // substring of the error, "" for valid
 	}{
 		{"valid", good, ""},
-		{"zero damping", with(func(m *Material) { m.MassDamping, m.StiffnessDamping = 0, 0 }), ""},
-		{"auxetic", with(func(m *Material) { m.PoissonRatio = -0.9 }), ""},
-		{"nearly incompressible", with(func(m *Material) { m.PoissonRatio = 0.499 }), ""},
-		{"NaN E", with(func(m *Material) { m.YoungModulus = math.NaN() }), "YoungModulus"},
-		{"Inf E", with(func(m *Material) { m.YoungModulus = math.Inf(1) }), "YoungModulus"},
-		{"negative E", with(func(m *Material) { m.YoungModulus = -1 }), "YoungModulus"},
-		{"zero E", with(func(m *Material) { m.YoungModulus = 0 }), "YoungModulus"},
-		{"nu = 0.5", with(func(m *Material) { m.PoissonRatio = 0.5 }), "PoissonRatio"},
-		{"nu = -1", with(func(m *Material) { m.PoissonRatio = -1 }), "PoissonRatio"},
-		{"NaN nu", with(func(m *Material) { m.PoissonRatio = math.NaN() }), "PoissonRatio"},
-		{"zero density", with(func(m *Material) { m.Density = 0 }), "Density"},
-		{"negative alpha", with(func(m *Material) { m.MassDamping = -0.1 }), "MassDamping"},
-		{"negative beta", with(func(m *Material) { m.StiffnessDamping = -1e-3 }), "StiffnessDamping"},
-		{"Inf beta", with(func(m *Material) { m.StiffnessDamping = math.Inf(1) }), "StiffnessDamping"},
+		{"zero damping", with(func(m *settings.Material) { m.MassDamping, m.StiffnessDamping = 0, 0 }), ""},
+		{"auxetic", with(func(m *settings.Material) { m.PoissonRatio = -0.9 }), ""},
+		{"nearly incompressible", with(func(m *settings.Material) { m.PoissonRatio = 0.499 }), ""},
+		{"NaN E", with(func(m *settings.Material) { m.YoungModulus = math.NaN() }), "YoungModulus"},
+		{"Inf E", with(func(m *settings.Material) { m.YoungModulus = math.Inf(1) }), "YoungModulus"},
+		{"negative E", with(func(m *settings.Material) { m.YoungModulus = -1 }), "YoungModulus"},
+		{"zero E", with(func(m *settings.Material) { m.YoungModulus = 0 }), "YoungModulus"},
+		{"nu = 0.5", with(func(m *settings.Material) { m.PoissonRatio = 0.5 }), "PoissonRatio"},
+		{"nu = -1", with(func(m *settings.Material) { m.PoissonRatio = -1 }), "PoissonRatio"},
+		{"NaN nu", with(func(m *settings.Material) { m.PoissonRatio = math.NaN() }), "PoissonRatio"},
+		{"zero density", with(func(m *settings.Material) { m.Density = 0 }), "Density"},
+		{"negative alpha", with(func(m *settings.Material) { m.MassDamping = -0.1 }), "MassDamping"},
+		{"negative beta", with(func(m *settings.Material) { m.StiffnessDamping = -1e-3 }), "StiffnessDamping"},
+		{"Inf beta", with(func(m *settings.Material) { m.StiffnessDamping = math.Inf(1) }), "StiffnessDamping"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,7 +54,7 @@ func TestMaterialValidate(t *testing.T) {
 // E = μ(3λ+2μ)/(λ+μ) and ν = λ/(2(λ+μ)).
 func TestLame(t *testing.T) {
 	for _, nu := range []float64{-0.5, 0, 0.3, 0.45, 0.49} {
-		m := Material{YoungModulus: 2e6, PoissonRatio: nu, Density: 1}
+		m := settings.Material{YoungModulus: 2e6, PoissonRatio: nu, Density: 1}
 		l, mu := m.Lame()
 		if E := mu * (3*l + 2*mu) / (l + mu); math.Abs(E-2e6) > 1e-6 {
 			t.Errorf("ν=%v: recovered E = %v", nu, E)
@@ -69,11 +70,11 @@ func TestNewModelRejects(t *testing.T) {
 	tests := []struct {
 		name    string
 		msh     *mesh.TetMesh
-		mat     Material
+		mat     settings.Material
 		wantErr string
 	}{
 		{"nil mesh", nil, testMaterial(), "nil mesh"},
-		{"bad material", tet, Material{YoungModulus: 1, PoissonRatio: 0.5, Density: 1}, "PoissonRatio"},
+		{"bad material", tet, settings.Material{YoungModulus: 1, PoissonRatio: 0.5, Density: 1}, "PoissonRatio"},
 		{"no tets", &mesh.TetMesh{Nodes: tet.Nodes}, testMaterial(), "no tetrahedron"},
 		{"no nodes", &mesh.TetMesh{Tets: tet.Tets}, testMaterial(), "no node"},
 		{"index out of range", &mesh.TetMesh{Nodes: tet.Nodes, Tets: [][4]int{{0, 1, 2, 4}}}, testMaterial(), "out of range"},

@@ -7,20 +7,83 @@ import (
 	"gonum.org/v1/gonum/num/quat"
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"softgrasp/physics/frame"
 	"softgrasp/physics/scenario"
 )
 
-// This file applies each command on the physics goroutine.
+// This file applies each command on the physics goroutine, after the
+// command validated itself (frame.Command.Validate, the check the viewer
+// ran before sending it).
 
-func (c SetSettings) apply(r *Runner) error {
-	if err := c.Settings.Validate(); err != nil {
-		return fmt.Errorf("settings rejected: %w", err)
+// apply validates c and applies it.
+func (r *Runner) apply(c frame.Command) error {
+	if err := c.Validate(); err != nil {
+		return fmt.Errorf("command rejected: %w", err)
 	}
-	if c.Settings.TargetDOFs != r.sc.Config.Physics.TargetDOFs {
-		cfg := r.sc.Config
-		cfg.Physics = c.Settings
-		return r.rebuild(cfg)
+	switch c := c.(type) {
+	case frame.SetSettings:
+		return r.setSettings(c)
+	case frame.SetScene:
+		return r.rebuild(c.Config)
+	case frame.Reset:
+		return r.reset()
+	case frame.Pause:
+		r.paused = c.Paused
+	case frame.TogglePause:
+		r.paused = !r.paused
+	case frame.SingleStep:
+		r.paused, r.stepOnce = true, true
+	case frame.SetPace:
+		r.pace = c.RealtimeFactor
+	case frame.SetOmega:
+		return r.sc.SetOmega(c.Omega)
+	case frame.RunScript:
+		return r.runScript()
+	default:
+		return r.applyGripper(c)
 	}
+	return nil
+}
+
+// applyGripper applies the commands that drive the gripper by hand: each
+// takes it off the script.
+func (r *Runner) applyGripper(c frame.Command) error {
+	cmd, err := r.manual()
+	if err != nil {
+		return err
+	}
+	switch c := c.(type) {
+	case frame.MoveGripper:
+		p := r3.Add(cmd.Target.Position, c.Delta)
+		// Keep the jaws above the floor and within reach.
+		p.Z = math.Max(p.Z, r.sc.Driver.Gripper.JawHeight/2+1e-3)
+		cmd.Target.Position = clampVec(p, frame.Reach)
+	case frame.SpinGripper:
+		axis := cmd.Target.Rotation.Rotate(r3.Vec{Z: 1})
+		q := quat.Mul(quat.Number(r3.NewRotation(c.Angle, axis)), quat.Number(cmd.Target.Rotation))
+		cmd.Target.Rotation = r3.Rotation(quat.Scale(1/quat.Abs(q), q))
+	case frame.SetGripperTarget:
+		cmd.Target = c.Target
+		cmd.Target.Position = clampVec(c.Target.Position, frame.Reach)
+		cmd.Opening = c.Opening
+	case frame.SetOpening:
+		cmd.Opening = c.Opening
+	case frame.ToggleJaws:
+		open, closed := r.sc.Openings()
+		if cmd.Opening > (open+closed)/2 {
+			cmd.Opening = closed
+		} else {
+			cmd.Opening = open
+		}
+	case frame.StopScript:
+	default:
+		return fmt.Errorf("command %T is not known to the physics loop", c)
+	}
+	return nil
+}
+
+// setSettings applies new settings to the running simulation.
+func (r *Runner) setSettings(c frame.SetSettings) error {
 	if err := r.sc.SetSettings(c.Settings); err != nil {
 		return fmt.Errorf("settings rejected: %w", err)
 	}
@@ -28,30 +91,22 @@ func (c SetSettings) apply(r *Runner) error {
 	return nil
 }
 
-func (c SetScene) apply(r *Runner) error { return r.rebuild(c.Config) }
-
-func (Reset) apply(r *Runner) error {
-	if err := r.rebuild(r.sc.Config); err != nil {
+// reset rebuilds the scene from its configuration and runs it.
+func (r *Runner) reset() error {
+	if err := r.rebuild(r.sc.Config()); err != nil {
 		return err
 	}
 	r.paused = false
 	return nil
 }
 
-func (c Pause) apply(r *Runner) error { r.paused = c.Paused; return nil }
-
-func (TogglePause) apply(r *Runner) error { r.paused = !r.paused; return nil }
-
-func (SingleStep) apply(r *Runner) error {
-	r.paused, r.stepOnce = true, true
-	return nil
-}
-
-func (c SetPace) apply(r *Runner) error {
-	if math.IsNaN(c.RealtimeFactor) || c.RealtimeFactor < 0 || c.RealtimeFactor > 100 {
-		return fmt.Errorf("real-time factor %g is out of range: must be in [0, 100] (0 = as fast as possible)", c.RealtimeFactor)
+// runScript hands the gripper to the grasp script and runs.
+func (r *Runner) runScript() error {
+	if r.sc.Driver == nil {
+		return errNoGripper
 	}
-	r.pace = c.RealtimeFactor
+	r.sc.SetScripted(true)
+	r.paused = false
 	return nil
 }
 
@@ -62,97 +117,6 @@ func (r *Runner) manual() (*scenario.GripperCommand, error) {
 	}
 	r.sc.SetScripted(false)
 	return &r.sc.Driver.Command, nil
-}
-
-func (c MoveGripper) apply(r *Runner) error {
-	if !finiteVec(c.Delta) {
-		return fmt.Errorf("gripper move %v is not finite", c.Delta)
-	}
-	cmd, err := r.manual()
-	if err != nil {
-		return err
-	}
-	p := r3.Add(cmd.Target.Position, c.Delta)
-	// Keep the jaws above the floor and near the scene.
-	p.Z = math.Max(p.Z, r.sc.Driver.Gripper.JawHeight/2+1e-3)
-	p = clampVec(p, 0.25)
-	cmd.Target.Position = p
-	return nil
-}
-
-func (c SpinGripper) apply(r *Runner) error {
-	if math.IsNaN(c.Angle) || math.IsInf(c.Angle, 0) {
-		return fmt.Errorf("gripper spin %g is not finite", c.Angle)
-	}
-	cmd, err := r.manual()
-	if err != nil {
-		return err
-	}
-	axis := cmd.Target.Rotation.Rotate(r3.Vec{Z: 1})
-	q := quat.Mul(quat.Number(r3.NewRotation(c.Angle, axis)), quat.Number(cmd.Target.Rotation))
-	cmd.Target.Rotation = r3.Rotation(quat.Scale(1/quat.Abs(q), q))
-	return nil
-}
-
-func (c SetGripperTarget) apply(r *Runner) error {
-	if !finiteVec(c.Target.Position) || math.IsNaN(c.Opening) || c.Opening < 0 || c.Opening > 0.2 {
-		return fmt.Errorf("gripper target %v with opening %g m is invalid (opening must be in [0, 0.2] m)", c.Target.Position, c.Opening)
-	}
-	cmd, err := r.manual()
-	if err != nil {
-		return err
-	}
-	cmd.Target = c.Target
-	cmd.Target.Position = clampVec(c.Target.Position, 0.25)
-	cmd.Opening = c.Opening
-	return nil
-}
-
-func (c SetOpening) apply(r *Runner) error {
-	if math.IsNaN(c.Opening) || c.Opening < 0 || c.Opening > 0.2 {
-		return fmt.Errorf("opening %g m is out of range: must be in [0, 0.2] m", c.Opening)
-	}
-	cmd, err := r.manual()
-	if err != nil {
-		return err
-	}
-	cmd.Opening = c.Opening
-	return nil
-}
-
-func (ToggleJaws) apply(r *Runner) error {
-	cmd, err := r.manual()
-	if err != nil {
-		return err
-	}
-	open, closed := r.sc.Openings()
-	if cmd.Opening > (open+closed)/2 {
-		cmd.Opening = closed
-	} else {
-		cmd.Opening = open
-	}
-	return nil
-}
-
-func (RunScript) apply(r *Runner) error {
-	if r.sc.Driver == nil {
-		return errNoGripper
-	}
-	r.sc.SetScripted(true)
-	r.paused = false
-	return nil
-}
-
-func (StopScript) apply(r *Runner) error {
-	_, err := r.manual()
-	return err
-}
-
-func (c SetOmega) apply(r *Runner) error { return r.sc.SetOmega(c.Omega) }
-
-func finiteVec(v r3.Vec) bool {
-	s := v.X + v.Y + v.Z
-	return !math.IsNaN(s) && !math.IsInf(s, 0)
 }
 
 // clampVec keeps each coordinate within ±l.

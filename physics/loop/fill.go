@@ -6,15 +6,18 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics"
+	"softgrasp/physics/frame"
+	"softgrasp/physics/m3"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 )
 
 // newScene extracts the static drawing data of a scene.
-func newScene(sc *scenario.Scene, version uint64) *Scene {
+func newScene(sc *scenario.Scene, version uint64) *frame.Scene {
 	sim := sc.Sim
 	surf := sim.Surface()
-	s := &Scene{Version: version, MeshName: sc.MeshName(), DOFs: sim.Mesh().DOFs()}
+	s := &frame.Scene{Version: version, MeshName: sc.MeshName(), DOFs: sim.Mesh().DOFs()}
 	s.SurfaceTris = make([]uint32, 0, 3*len(surf.Tris))
 	for _, t := range surf.Tris {
 		for _, n := range t {
@@ -30,7 +33,7 @@ func newScene(sc *scenario.Scene, version uint64) *Scene {
 	}
 	for _, b := range sim.Bodies() {
 		verts, tris := b.Shape.Triangulate()
-		bm := BodyMesh{Name: b.Name, Vertices: make([]float32, 0, 3*len(verts)), Indices: make([]uint32, 0, 3*len(tris))}
+		bm := frame.BodyMesh{Name: b.Name, Vertices: make([]float32, 0, 3*len(verts)), Indices: make([]uint32, 0, 3*len(tris))}
 		for _, v := range verts {
 			bm.Vertices = append(bm.Vertices, float32(v.X), float32(v.Y), float32(v.Z))
 		}
@@ -52,7 +55,7 @@ func (r *Runner) publish(st *physics.StepStats) {
 	f := r.buf.Back()
 	sim := r.sc.Sim
 	f.Seq, f.SceneVersion, f.Time = r.seq, r.version, sim.Time()
-	f.Config = r.sc.Config
+	f.ConfigVersion = r.config.Load().Version
 	f.Message = r.message
 	r.fillSurface(f)
 	r.fillBodies(f)
@@ -65,7 +68,7 @@ func (r *Runner) publish(st *physics.StepStats) {
 
 // fillSurface copies the surface positions, displacements and von Mises
 // stresses as float32.
-func (r *Runner) fillSurface(f *Frame) {
+func (r *Runner) fillSurface(f *frame.Frame) {
 	sim := r.sc.Sim
 	q, rest := sim.Positions(), sim.RestPositions()
 	verts := sim.Surface().Vertices
@@ -86,7 +89,7 @@ func (r *Runner) fillSurface(f *Frame) {
 }
 
 // fillBodies writes each rigid body's model matrix.
-func (r *Runner) fillBodies(f *Frame) {
+func (r *Runner) fillBodies(f *frame.Frame) {
 	bodies := r.sc.Sim.Bodies()
 	if cap(f.BodyPoses) < len(bodies) {
 		f.BodyPoses = make([][16]float32, len(bodies))
@@ -112,15 +115,15 @@ func modelMatrix(p rigid.Pose) [16]float32 {
 }
 
 // fillGripper copies the gripper driver's state and command.
-func (r *Runner) fillGripper(f *Frame) {
+func (r *Runner) fillGripper(f *frame.Frame) {
 	d := r.sc.Driver
 	if d == nil {
-		f.Gripper = GripperView{}
+		f.Gripper = frame.GripperView{}
 		return
 	}
 	g := &d.Gripper
-	f.Gripper = GripperView{
-		Present:  true,
+	f.Gripper = frame.GripperView{
+		Present: true, Scripted: r.sc.Scripted(),
 		Position: g.Pose.Position, Rotation: g.Pose.Rotation, Opening: g.Opening,
 		Target: d.Command.Target.Position, TargetOpening: d.Command.Opening,
 	}
@@ -128,7 +131,7 @@ func (r *Runner) fillGripper(f *Frame) {
 
 // fillContacts writes each contact's point, directions, deviation and
 // forces.
-func (r *Runner) fillContacts(f *Frame) {
+func (r *Runner) fillContacts(f *frame.Frame) {
 	sim := r.sc.Sim
 	pairs := sim.Pairs()
 	f.Contacts = f.Contacts[:0]
@@ -141,11 +144,11 @@ func (r *Runner) fillContacts(f *Frame) {
 		n0, n := C0[a].Row(0), C[a].Row(0)
 		fn := r3.Scale(lambda[3*a], n)
 		ft := r3.Add(r3.Scale(lambda[3*a+1], C[a].Row(1)), r3.Scale(lambda[3*a+2], C[a].Row(2)))
-		cv := ContactView{
+		cv := frame.ContactView{
 			Point:     [3]float32{float32(p[3*a]), float32(p[3*a+1]), float32(p[3*a+2])},
 			Normal0:   vec32(n0),
 			Normal:    vec32(n),
-			Deviation: float32(math.Atan2(r3.Norm(r3.Cross(n0, n)), r3.Dot(n0, n))),
+			Deviation: float32(m3.AngleBetween(n0, n)),
 			ForceN:    vec32(fn),
 			ForceT:    vec32(ft),
 		}
@@ -158,18 +161,18 @@ func (r *Runner) fillContacts(f *Frame) {
 
 // fillStats copies the step's measurements (the previous frame's when no
 // step ran).
-func (r *Runner) fillStats(f *Frame, st *physics.StepStats) {
+func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 	if st == nil {
 		f.Stats = r.lastStats
 		f.Stats.Paused = r.paused
 		return
 	}
 	s := &f.Stats
-	*s = Stats{Scheme: st.Scheme.String(), Paused: r.paused, Contacts: st.Contacts,
+	*s = frame.Stats{Scheme: st.Scheme.String(), Paused: r.paused, Contacts: st.Contacts,
 		NewtonIterations: len(st.Newton), Penetration: st.Penetration}
 	for k, rec := range st.Newton {
 		s.PGSIterations += rec.PGSIterations
-		if k < MaxNewton {
+		if k < settings.MaxNewton {
 			s.DirectionChange[k], s.PositionChange[k] = rec.DirectionChange, rec.PositionChange
 		}
 	}

@@ -6,8 +6,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"softgrasp/physics"
+	"softgrasp/physics/frame"
 	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 )
 
 // Options configure a Runner.
@@ -23,37 +24,38 @@ type Options struct {
 	// first scene is built and whenever a command changes it, on the
 	// physics goroutine between two steps: the application sets its
 	// thread policy there.
-	SolverChanged func(physics.Solver)
+	SolverChanged func(settings.Solver)
 }
 
 // Runner owns a scene on its own goroutine. Viewers send it commands and
 // read its frames; neither side ever waits for the other.
 type Runner struct {
-	cmds chan Command
+	cmds chan frame.Command
 	stop chan struct{}
 	done chan struct{}
-	buf  *TripleBuffer
+	buf  *frame.TripleBuffer
 
-	scene atomic.Pointer[Scene]
+	scene  atomic.Pointer[frame.Scene]
+	config atomic.Pointer[frame.Config]
 
 	// Owned by the physics goroutine.
 	sc        *scenario.Scene
 	opt       Options
-	solver    physics.Solver // the solver last reported to SolverChanged
+	solver    settings.Solver // the solver last reported to SolverChanged
 	paused    bool
 	stepOnce  bool
 	pace      float64
 	message   string // last command error or divergence, shown in frames
 	seq       uint64
-	version   uint64
+	version   uint64 // of the Scene
 	vm        []float64
 	rate      rateMeter
-	lastStats Stats
+	lastStats frame.Stats
 }
 
 // Start builds the scene of cfg and starts its physics goroutine. An
 // error building the scene is returned here, before anything runs.
-func Start(cfg scenario.Config, opt Options) (*Runner, error) {
+func Start(cfg settings.Scenario, opt Options) (*Runner, error) {
 	sc, err := scenario.Build(cfg)
 	if err != nil {
 		return nil, err
@@ -62,10 +64,10 @@ func Start(cfg scenario.Config, opt Options) (*Runner, error) {
 		opt.QueueLength = 1024
 	}
 	r := &Runner{
-		cmds: make(chan Command, opt.QueueLength),
+		cmds: make(chan frame.Command, opt.QueueLength),
 		stop: make(chan struct{}),
 		done: make(chan struct{}),
-		buf:  NewTripleBuffer(),
+		buf:  frame.NewTripleBuffer(),
 		pace: opt.Pace, paused: opt.Paused, opt: opt,
 	}
 	r.install(sc)
@@ -77,7 +79,7 @@ func Start(cfg scenario.Config, opt Options) (*Runner, error) {
 
 // Send queues a command without blocking; it returns false when the queue
 // is full or the runner stopped.
-func (r *Runner) Send(c Command) bool {
+func (r *Runner) Send(c frame.Command) bool {
 	select {
 	case <-r.done:
 		return false
@@ -94,11 +96,15 @@ func (r *Runner) Send(c Command) bool {
 // Acquire returns the newest frame and whether it is new since the last
 // call. Only one goroutine (the renderer) may call it; the frame is valid
 // until its next call.
-func (r *Runner) Acquire() (*Frame, bool) { return r.buf.Acquire() }
+func (r *Runner) Acquire() (*frame.Frame, bool) { return r.buf.Acquire() }
 
 // Scene returns the static scene of the newest frames (check
 // Frame.SceneVersion against Scene.Version).
-func (r *Runner) Scene() *Scene { return r.scene.Load() }
+func (r *Runner) Scene() *frame.Scene { return r.scene.Load() }
+
+// Config returns the running configuration as last published (check
+// Frame.ConfigVersion against Config.Version).
+func (r *Runner) Config() *frame.Config { return r.config.Load() }
 
 // Stop ends the physics goroutine, waits for it and releases the scene.
 func (r *Runner) Stop() {
@@ -171,11 +177,28 @@ func (r *Runner) drain() (applied int, ok bool) {
 	}
 }
 
-// exec applies one command, keeping its error for the next frame.
-func (r *Runner) exec(c Command) {
-	if err := c.apply(r); err != nil {
+// exec applies one command, keeping its error for the next frame, and
+// publishes the configuration if the command changed it.
+func (r *Runner) exec(c frame.Command) {
+	if err := r.apply(c); err != nil {
 		r.message = err.Error()
 	}
+	r.publishConfig()
+}
+
+// publishConfig publishes the running configuration when it differs from
+// the last one published: once per change, never into every frame.
+func (r *Runner) publishConfig() {
+	cfg := r.sc.Config()
+	last := r.config.Load()
+	if last != nil && cfg == last.Scenario {
+		return
+	}
+	v := uint64(1)
+	if last != nil {
+		v = last.Version + 1
+	}
+	r.config.Store(&frame.Config{Version: v, Scenario: cfg})
 }
 
 // wait sleeps until the paced time of the next step, waking early to stop.
@@ -212,8 +235,9 @@ func (r *Runner) install(sc *scenario.Scene) {
 	r.version++
 	r.seq = 0
 	r.rate = rateMeter{}
-	r.lastStats = Stats{}
+	r.lastStats = frame.Stats{}
 	r.scene.Store(newScene(sc, r.version))
+	r.publishConfig()
 }
 
 // reportSolver calls Options.SolverChanged when the scene's solver is not
@@ -228,7 +252,7 @@ func (r *Runner) reportSolver(first bool) {
 
 // rebuild replaces the scene by one built from cfg; on failure the
 // current scene stays.
-func (r *Runner) rebuild(cfg scenario.Config) error {
+func (r *Runner) rebuild(cfg settings.Scenario) error {
 	sc, err := scenario.Build(cfg)
 	if err != nil {
 		return fmt.Errorf("could not build the scene: %w", err)

@@ -10,21 +10,21 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics"
+	"softgrasp/physics/frame"
 	"softgrasp/physics/rigid"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 )
 
 // smallConfig is a coarse grasp scene that steps in about a millisecond.
-func smallConfig() scenario.Config {
-	cfg := scenario.DefaultConfig(scenario.GraspRotate)
-	cfg.Physics.TargetDOFs = 300
+func smallConfig() settings.Scenario {
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.TargetDOFs = 300
 	cfg.Physics.NewtonIterations = 2
 	return cfg
 }
 
 // waitFrame polls the runner until cond holds for a fresh frame.
-func waitFrame(t *testing.T, r *Runner, what string, cond func(*Frame) bool) *Frame {
+func waitFrame(t *testing.T, r *Runner, what string, cond func(*frame.Frame) bool) *frame.Frame {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
@@ -105,49 +105,49 @@ func readUntil(t *testing.T, r *Runner, done <-chan struct{}) (frames, steps int
 // spamCommand draws a random command, valid or not: every kind of
 // command, scene rebuilds and solver switches (which start and stop the
 // background factorisation) among them, rarely, since they are slow.
-func spamCommand(rng *rand.Rand, set physics.Settings) Command {
+func spamCommand(rng *rand.Rand, set settings.Settings) frame.Command {
 	if rng.Intn(200) == 0 {
 		switch rng.Intn(3) {
 		case 0:
-			return Reset{}
+			return frame.Reset{}
 		case 1:
-			return SetScene{Config: smallConfig()}
+			return frame.SetScene{Config: smallConfig()}
 		default:
-			set.Solver = physics.Solver(rng.Intn(2))
-			return SetSettings{Settings: set}
+			set.Solver = settings.Solver(rng.Intn(2))
+			return frame.SetSettings{Settings: set}
 		}
 	}
 	switch rng.Intn(14) {
 	case 9:
-		return SetGripperTarget{Target: rigid.Translation(r3.Vec{Z: 0.03 + 0.01*rng.Float64()}), Opening: 0.03}
+		return frame.SetGripperTarget{Target: rigid.Translation(r3.Vec{Z: 0.03 + 0.01*rng.Float64()}), Opening: 0.03}
 	case 10:
-		return SetOpening{Opening: 0.02 + 0.03*rng.Float64()}
+		return frame.SetOpening{Opening: 0.02 + 0.03*rng.Float64()}
 	case 11:
-		return SetOmega{Omega: rng.NormFloat64() * 5}
+		return frame.SetOmega{Omega: rng.NormFloat64() * 5}
 	case 12:
-		return RunScript{}
+		return frame.RunScript{}
 	case 13:
-		return StopScript{}
+		return frame.StopScript{}
 	case 0:
-		return MoveGripper{Delta: r3.Vec{X: rng.NormFloat64() * 1e-3, Y: rng.NormFloat64() * 1e-3, Z: rng.NormFloat64() * 1e-3}}
+		return frame.MoveGripper{Delta: r3.Vec{X: rng.NormFloat64() * 1e-3, Y: rng.NormFloat64() * 1e-3, Z: rng.NormFloat64() * 1e-3}}
 	case 1:
-		return SpinGripper{Angle: rng.NormFloat64() * 0.05}
+		return frame.SpinGripper{Angle: rng.NormFloat64() * 0.05}
 	case 2:
-		set.Scheme = physics.Scheme(rng.Intn(2))
-		return SetSettings{Settings: set}
+		set.Scheme = settings.Scheme(rng.Intn(2))
+		return frame.SetSettings{Settings: set}
 	case 3:
 		set.TimeStep = math.NaN() // rejected, must not stop anything
-		return SetSettings{Settings: set}
+		return frame.SetSettings{Settings: set}
 	case 4:
-		return TogglePause{}
+		return frame.TogglePause{}
 	case 5:
-		return SingleStep{}
+		return frame.SingleStep{}
 	case 6:
-		return ToggleJaws{}
+		return frame.ToggleJaws{}
 	case 7:
-		return SetPace{RealtimeFactor: float64(rng.Intn(3))}
+		return frame.SetPace{RealtimeFactor: float64(rng.Intn(3))}
 	default:
-		return Pause{Paused: false}
+		return frame.Pause{Paused: false}
 	}
 }
 
@@ -157,14 +157,14 @@ func TestSchemeToggleAppliesAtNextStepWithoutReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Stop()
-	first := waitFrame(t, r, "a fast-scheme step", func(f *Frame) bool { return f.Seq >= 3 && f.Stats.Scheme == "fast" })
+	first := waitFrame(t, r, "a fast-scheme step", func(f *frame.Frame) bool { return f.Seq >= 3 && f.Stats.Scheme == "fast" })
 	version, seq := first.SceneVersion, first.Seq
-	set := first.Config.Physics
-	set.Scheme = physics.Standard
-	if !r.Send(SetSettings{Settings: set}) {
+	set := r.Config().Scenario.Physics
+	set.Scheme = settings.Standard
+	if !r.Send(frame.SetSettings{Settings: set}) {
 		t.Fatal("command queue refused the scheme switch")
 	}
-	f := waitFrame(t, r, "a standard-scheme step", func(f *Frame) bool { return f.Stats.Scheme == "standard" })
+	f := waitFrame(t, r, "a standard-scheme step", func(f *frame.Frame) bool { return f.Stats.Scheme == "standard" })
 	if f.SceneVersion != version {
 		t.Fatalf("scheme switch rebuilt the scene (version %d → %d); it must apply live", version, f.SceneVersion)
 	}
@@ -181,17 +181,17 @@ func TestBadCommandsReportAndKeepRunning(t *testing.T) {
 	defer r.Stop()
 	set := smallConfig().Physics
 	set.Friction = -1
-	r.Send(SetSettings{Settings: set})
-	f := waitFrame(t, r, "the rejection message", func(f *Frame) bool { return f.Message != "" })
+	r.Send(frame.SetSettings{Settings: set})
+	f := waitFrame(t, r, "the rejection message", func(f *frame.Frame) bool { return f.Message != "" })
 	if !strings.Contains(f.Message, "Friction") {
 		t.Fatalf("message %q does not name the bad field", f.Message)
 	}
 	bad := smallConfig()
 	bad.MeshFile = "/nonexistent/mesh.msh"
-	r.Send(SetScene{Config: bad})
-	f = waitFrame(t, r, "the mesh error", func(f *Frame) bool { return strings.Contains(f.Message, "mesh.msh") })
+	r.Send(frame.SetScene{Config: bad})
+	f = waitFrame(t, r, "the mesh error", func(f *frame.Frame) bool { return strings.Contains(f.Message, "mesh.msh") })
 	seq := f.Seq
-	waitFrame(t, r, "steps after the errors", func(f *Frame) bool { return f.Seq > seq+2 })
+	waitFrame(t, r, "steps after the errors", func(f *frame.Frame) bool { return f.Seq > seq+2 })
 }
 
 func TestDivergencePausesWithAMessage(t *testing.T) {
@@ -202,10 +202,10 @@ func TestDivergencePausesWithAMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Stop()
-	f := waitFrame(t, r, "the divergence report", func(f *Frame) bool { return f.Stats.Paused && f.Message != "" })
+	f := waitFrame(t, r, "the divergence report", func(f *frame.Frame) bool { return f.Stats.Paused && f.Message != "" })
 	if !strings.Contains(f.Message, "diverged") {
 		t.Fatalf("message %q does not report the divergence", f.Message)
 	}
-	r.Send(Reset{})
-	waitFrame(t, r, "a new scene after reset", func(f *Frame) bool { return f.SceneVersion > 1 })
+	r.Send(frame.Reset{})
+	waitFrame(t, r, "a new scene after reset", func(f *frame.Frame) bool { return f.SceneVersion > 1 })
 }

@@ -3,7 +3,7 @@ package scenario
 import (
 	"testing"
 
-	"softgrasp/physics"
+	"softgrasp/physics/settings"
 )
 
 // TestWarmStepsAllocateNothing steps the default grasp into the spin and
@@ -14,10 +14,10 @@ func TestWarmStepsAllocateNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the grasp scene twice")
 	}
-	for _, solver := range []physics.Solver{physics.ExactSolver, physics.AsyncSolver} {
+	for _, solver := range []settings.Solver{settings.ExactSolver, settings.AsyncSolver} {
 		t.Run(solver.String(), func(t *testing.T) {
-			cfg := DefaultConfig(GraspRotate)
-			cfg.Physics.TargetDOFs = 1000
+			cfg := settings.DefaultScenario(settings.GraspRotate)
+			cfg.TargetDOFs = 1000
 			cfg.Physics.Solver = solver
 			sc, err := Build(cfg)
 			if err != nil {

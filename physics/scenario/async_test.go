@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"softgrasp/physics"
+	"softgrasp/physics/settings"
 )
 
 // TestAsyncSolverStaysCloseToExact runs the grasp-and-rotate scene with
@@ -18,10 +18,10 @@ func TestAsyncSolverStaysCloseToExact(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the grasp-and-rotate scene twice")
 	}
-	cfg := DefaultConfig(GraspRotate)
-	cfg.Physics.TargetDOFs = 1000
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.TargetDOFs = 1000
 	exact := runScene(t, cfg)
-	cfg.Physics.Solver = physics.AsyncSolver
+	cfg.Physics.Solver = settings.AsyncSolver
 	cfg.Physics.AsyncLag = 4
 	async := runScene(t, cfg)
 	t.Logf("exact: penetration %.4g mm, slip %.4g mm", exact.MaxPenetration*1e3, exact.Slip*1e3)

@@ -3,11 +3,11 @@ package scenario
 import (
 	"math"
 
-	"softgrasp/physics"
 	"softgrasp/physics/rigid"
+	"softgrasp/physics/settings"
 )
 
-// Squeeze is the scene of the paper's Table 1 benchmark: a soft box
+// The squeeze scene (settings.Squeeze) is the scene of the paper's Table 1 benchmark: a soft box
 // squeezed between two flat jaws over a large part of two opposite faces,
 // lifted off the floor and then turned slowly about the gripper's axis for
 // as long as the measurement lasts. The jaws are sized to the box so that
@@ -19,7 +19,6 @@ import (
 // step, so the Newton iterations re-linearise real motion: the normals at
 // the start of the step (collision detection) differ from those of the
 // jaws' end-of-step poses.
-const Squeeze Kind = "squeeze"
 
 // Geometry and timeline of the squeeze scene.
 const (
@@ -50,13 +49,13 @@ const (
 // Newton iterations of exactly 30 PGS sweeps each (both tolerances 0, so
 // that the two schemes do the same amount of work per step), the exact
 // factorisation of A in every step, and the slow turn of the gripper.
-func BenchConfig(dofs int) Config {
-	cfg := DefaultConfig(Squeeze)
+func BenchConfig(dofs int) settings.Scenario {
+	cfg := settings.DefaultScenario(settings.Squeeze)
 	p := &cfg.Physics
-	p.TargetDOFs = dofs
+	cfg.TargetDOFs = dofs
 	p.NewtonIterations, p.NewtonTolerance = 5, 0
 	p.PGSIterations, p.PGSTolerance = 30, 0
-	p.Solver = physics.ExactSolver
+	p.Solver = settings.ExactSolver
 	p.AlarmDistance = benchAlarm
 	cfg.JawStyle = rigid.FlatJaws
 	cfg.Omega = benchOmega
@@ -81,7 +80,7 @@ func squeezeGripper(size float64) rigid.Gripper {
 // the squeeze opening (closed), lifts the object by squeezeLift and turns
 // at cfg.Omega for SpinTurns turns (1 s when zero). There is no approach
 // from above: the scene reaches its measured state in about 0.6 s.
-func newSqueezeScript(cfg Config, height, open, closed float64) *graspScript {
+func newSqueezeScript(cfg settings.Scenario, height, open, closed float64) *graspScript {
 	z := height / 2
 	s := &graspScript{
 		zHigh:    z,
@@ -100,7 +99,7 @@ func newSqueezeScript(cfg Config, height, open, closed float64) *graspScript {
 // scene of cfg holds the object lifted and turns at full speed: the end of
 // the spin's ramp, plus five steps for the contact forces to settle. The
 // benchmark measures from there.
-func BenchWarmupSteps(cfg Config) int {
+func BenchWarmupSteps(cfg settings.Scenario) int {
 	s := newSqueezeScript(cfg, 0, 0, 0)
 	settled := s.spinStart() + s.spinRamp
 	return int(math.Ceil(settled/cfg.Physics.TimeStep-1e-9)) + 5

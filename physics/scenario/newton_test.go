@@ -3,6 +3,8 @@ package scenario
 import (
 	"math"
 	"testing"
+
+	"softgrasp/physics/settings"
 )
 
 // fastSpin is the grasp-and-rotate scene spun at ω = 4π rad/s with h = 10
@@ -11,11 +13,11 @@ import (
 // directions matter. (A firm grasp sticks everywhere, and a sticking
 // contact's end position does not depend on the basis its three
 // directions are written in.)
-func fastSpin(k int) Config {
-	cfg := DefaultConfig(GraspRotate)
+func fastSpin(k int) settings.Scenario {
+	cfg := settings.DefaultScenario(settings.GraspRotate)
 	cfg.Omega = 4 * math.Pi
 	cfg.Physics.TimeStep = 0.01
-	cfg.Physics.TargetDOFs = 1000
+	cfg.TargetDOFs = 1000
 	cfg.Physics.Friction = 0.1
 	cfg.Physics.NewtonIterations = k
 	return cfg

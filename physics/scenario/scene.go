@@ -9,6 +9,7 @@ import (
 	"softgrasp/physics"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/rigid"
+	"softgrasp/physics/settings"
 )
 
 // Body indices of the scenes' rigid bodies.
@@ -21,7 +22,9 @@ const (
 // Scene is a built scenario: the simulation, the driver of its kinematic
 // bodies and its metrics. Like the simulation it belongs to one goroutine.
 type Scene struct {
-	Config  Config
+	// cfg is the scene's own configuration. Its Physics field is left
+	// zero: the simulation owns its settings (Config reads them back).
+	cfg     settings.Scenario
 	Sim     *physics.Simulation
 	Driver  *GripperDriver // nil when the scene has no gripper
 	script  *graspScript   // nil when not scripted
@@ -35,7 +38,7 @@ type Scene struct {
 }
 
 // Build creates the scene described by cfg.
-func Build(cfg Config) (*Scene, error) {
+func Build(cfg settings.Scenario) (*Scene, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -44,15 +47,15 @@ func Build(cfg Config) (*Scene, error) {
 		return nil, err
 	}
 	b := obj.Bounds()
-	sc := &Scene{Config: cfg, meshName: name, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
+	sc := &Scene{cfg: cfg, meshName: name, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
 	var bodies []rigid.Body
 	switch cfg.Kind {
-	case GraspRotate, Squeeze:
+	case settings.GraspRotate, settings.Squeeze:
 		bodies = sc.graspBodies()
 		lift(obj, cfg.Physics.ContactDistance)
-	case Incline:
+	case settings.Incline:
 		bodies = inclineBodies(cfg, obj)
-	case Drop:
+	case settings.Drop:
 		bodies = []rigid.Body{floorBody()}
 		lift(obj, cfg.Physics.ContactDistance+cfg.DropHeight)
 	}
@@ -61,6 +64,7 @@ func Build(cfg Config) (*Scene, error) {
 		return nil, err
 	}
 	sc.Sim = sim
+	sc.cfg.Physics = settings.Settings{}
 	sc.mass = sim.Model().Mass()
 	sc.total = sim.Model().TotalMass()
 	sc.metrics.reset(sc)
@@ -69,7 +73,7 @@ func Build(cfg Config) (*Scene, error) {
 
 // objectMesh builds or loads the soft object, bottom at z = 0, centred in
 // x and y.
-func objectMesh(cfg Config) (*mesh.TetMesh, string, error) {
+func objectMesh(cfg settings.Scenario) (*mesh.TetMesh, string, error) {
 	size := cfg.ObjectSize
 	if cfg.MeshFile != "" {
 		m, err := mesh.Load(cfg.MeshFile)
@@ -81,8 +85,8 @@ func objectMesh(cfg Config) (*mesh.TetMesh, string, error) {
 		}
 		return m, cfg.MeshFile, nil
 	}
-	dofs := cfg.Physics.TargetDOFs
-	if cfg.Object == CylinderObject {
+	dofs := cfg.TargetDOFs
+	if cfg.Object == settings.CylinderObject {
 		m, err := mesh.CylinderForDOFs(size/2, size, dofs)
 		return m, fmt.Sprintf("cylinder %.0f mm", size*1e3), err
 	}
@@ -106,10 +110,10 @@ func floorBody() rigid.Body {
 // when scripted, the script of the scene's kind (grasp-and-rotate or
 // squeeze).
 func (sc *Scene) graspBodies() []rigid.Body {
-	cfg := sc.Config
+	cfg := sc.cfg
 	g := rigid.DefaultGripper()
 	g.Style = cfg.JawStyle
-	if cfg.Kind == Squeeze {
+	if cfg.Kind == settings.Squeeze {
 		g = squeezeGripper(cfg.ObjectSize)
 	}
 	script := sc.newScript(g)
@@ -134,15 +138,15 @@ func (sc *Scene) graspBodies() []rigid.Body {
 // newScript lays out the script of the scene's kind for gripper g.
 func (sc *Scene) newScript(g rigid.Gripper) *graspScript {
 	open, closed := sc.Openings()
-	if sc.Config.Kind == Squeeze {
-		return newSqueezeScript(sc.Config, sc.height, open, closed)
+	if sc.cfg.Kind == settings.Squeeze {
+		return newSqueezeScript(sc.cfg, sc.height, open, closed)
 	}
-	return newGraspScript(sc.Config, g, sc.height, open, closed)
+	return newGraspScript(sc.cfg, g, sc.height, open, closed)
 }
 
 // inclineBodies tilts the floor by the incline angle about the x axis and
 // lays the object on it.
-func inclineBodies(cfg Config, obj *mesh.TetMesh) []rigid.Body {
+func inclineBodies(cfg settings.Scenario, obj *mesh.TetMesh) []rigid.Body {
 	rot := r3.NewRotation(cfg.InclineAngle, r3.Vec{X: 1})
 	n := rot.Rotate(r3.Vec{Z: 1})
 	off := r3.Scale(cfg.Physics.ContactDistance, n)
@@ -164,9 +168,9 @@ func (sc *Scene) Duration() float64 {
 	switch {
 	case sc.script != nil:
 		return sc.script.duration()
-	case sc.Config.Kind == Incline:
+	case sc.cfg.Kind == settings.Incline:
 		return 1.2
-	case sc.Config.Kind == Drop:
+	case sc.cfg.Kind == settings.Drop:
 		return 1.5
 	}
 	return 3
@@ -174,7 +178,7 @@ func (sc *Scene) Duration() float64 {
 
 // DefaultSteps is the number of steps of Duration at the scene's h.
 func (sc *Scene) DefaultSteps() int {
-	return int(math.Ceil(sc.Duration()/sc.Config.Physics.TimeStep - 1e-9))
+	return int(math.Ceil(sc.Duration()/sc.Sim.Settings().TimeStep - 1e-9))
 }
 
 // Phase returns the current phase of the script.
@@ -187,6 +191,9 @@ func (sc *Scene) Phase() Phase {
 	}
 	return sc.script.phaseAt(sc.Sim.Time())
 }
+
+// Scripted reports whether the script drives the gripper.
+func (sc *Scene) Scripted() bool { return sc.script != nil }
 
 // SetScripted turns the grasp-and-rotate script on (restarting it from the
 // current time) or off (commands drive the gripper).
@@ -241,34 +248,34 @@ func (sc *Scene) DriveBodies() {
 	sc.Sim.SetBodyEnd(RightJawBody, poses[1])
 }
 
+// Config returns the scene's configuration with the simulation's current
+// settings.
+func (sc *Scene) Config() settings.Scenario {
+	cfg := sc.cfg
+	cfg.Physics = sc.Sim.Settings()
+	return cfg
+}
+
 // SetSettings applies new physics settings from the next step on (see
 // physics.Simulation.SetSettings).
-func (sc *Scene) SetSettings(set physics.Settings) error {
-	if err := sc.Sim.SetSettings(set); err != nil {
-		return err
-	}
-	sc.Config.Physics = set
-	return nil
-}
+func (sc *Scene) SetSettings(set settings.Settings) error { return sc.Sim.SetSettings(set) }
 
 // SetOmega sets the spin speed used by the next run of the script.
 func (sc *Scene) SetOmega(omega float64) error {
-	c := sc.Config
-	c.Omega = omega
-	if err := c.Validate(); err != nil {
+	if err := settings.CheckOmega(omega); err != nil {
 		return err
 	}
-	sc.Config.Omega = omega
+	sc.cfg.Omega = omega
 	return nil
 }
 
 // Openings returns the gripper openings of the script: wide open around
 // the object and closed to squeeze it.
 func (sc *Scene) Openings() (open, closed float64) {
-	if sc.Config.Kind == Squeeze {
-		return sc.width + 2*squeezeGap, sc.width - 2*sc.Config.Squeeze
+	if sc.cfg.Kind == settings.Squeeze {
+		return sc.width + 2*squeezeGap, sc.width - 2*sc.cfg.Squeeze
 	}
-	return sc.width + 16e-3, sc.width - 2*sc.Config.Squeeze
+	return sc.width + 16e-3, sc.width - 2*sc.cfg.Squeeze
 }
 
 // CentreOfMass returns the soft body's centre of mass.

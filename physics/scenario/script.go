@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/rigid"
+	"softgrasp/physics/settings"
 )
 
 // Phase names a stage of the grasp-and-rotate script.
@@ -43,7 +44,7 @@ type timedPhase struct {
 // newGraspScript lays out the timeline for an object of the given height
 // resting on the floor, opening the jaws to open around it and closing
 // them to closed.
-func newGraspScript(cfg Config, g rigid.Gripper, height, open, closed float64) *graspScript {
+func newGraspScript(cfg settings.Scenario, g rigid.Gripper, height, open, closed float64) *graspScript {
 	s := &graspScript{
 		zHigh:    height + g.JawHeight/2 + 5e-3,
 		zGrasp:   math.Max(height/2, g.JawHeight/2+3e-3),
@@ -59,7 +60,7 @@ func newGraspScript(cfg Config, g rigid.Gripper, height, open, closed float64) *
 
 // spinDuration is how long the spin phase turns at full speed: SpinTurns
 // turns at ω when set, else one second.
-func spinDuration(cfg Config) float64 {
+func spinDuration(cfg settings.Scenario) float64 {
 	if cfg.SpinTurns > 0 && cfg.Omega != 0 {
 		return cfg.SpinTurns * 2 * math.Pi / math.Abs(cfg.Omega)
 	}

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics"
+	"softgrasp/physics/settings"
 )
 
 // StageMS are mean stage times in milliseconds. BuildWH, Total and the
@@ -87,7 +88,7 @@ type DropResult struct {
 // Summary reports the scene's measurements so far.
 func (sc *Scene) Summary() Summary {
 	m := &sc.metrics
-	cfg := sc.Config
+	cfg := sc.cfg
 	set := sc.Sim.Settings()
 	s := Summary{
 		Scenario: string(cfg.Kind), Scheme: set.Scheme.String(), Newton: set.NewtonIterations,
@@ -111,9 +112,9 @@ func (sc *Scene) Summary() Summary {
 	}
 	s.MS = m.stageMS()
 	switch cfg.Kind {
-	case Incline:
+	case settings.Incline:
 		s.Incline = sc.inclineResult()
-	case Drop:
+	case settings.Drop:
 		s.Drop = sc.dropResult()
 	}
 	return s
@@ -146,7 +147,7 @@ func (m *metrics) stageMS() StageMS {
 // inclineResult measures the block's motion down the slope.
 func (sc *Scene) inclineResult() *InclineResult {
 	set := sc.Sim.Settings()
-	theta := sc.Config.InclineAngle
+	theta := sc.cfg.InclineAngle
 	n := sc.Sim.Bodies()[FloorBody].End.Rotate(r3.Vec{Z: 1})
 	g := set.Gravity
 	down := r3.Sub(g, r3.Scale(r3.Dot(g, n), n))
@@ -171,7 +172,7 @@ func (sc *Scene) inclineResult() *InclineResult {
 // dropResult measures the object at rest.
 func (sc *Scene) dropResult() *DropResult {
 	f := sc.metrics.floorForces
-	k := int(math.Round(0.2 / sc.Config.Physics.TimeStep))
+	k := int(math.Round(0.2 / sc.Sim.Settings().TimeStep))
 	if k > len(f) {
 		k = len(f)
 	}

@@ -3,10 +3,12 @@ package scenario
 import (
 	"math"
 	"testing"
+
+	"softgrasp/physics/settings"
 )
 
 // runScene builds cfg, runs its scripted length and returns the summary.
-func runScene(t *testing.T, cfg Config) Summary {
+func runScene(t *testing.T, cfg settings.Scenario) Summary {
 	t.Helper()
 	sc, err := Build(cfg)
 	if err != nil {
@@ -22,9 +24,9 @@ func runScene(t *testing.T, cfg Config) Summary {
 }
 
 // inclineConfig is a coarse block on a slope whose tangent is ratio·μ.
-func inclineConfig(ratio float64) Config {
-	cfg := DefaultConfig(Incline)
-	cfg.Physics.TargetDOFs = 600
+func inclineConfig(ratio float64) settings.Scenario {
+	cfg := settings.DefaultScenario(settings.Incline)
+	cfg.TargetDOFs = 600
 	cfg.Physics.Friction = 0.5
 	cfg.Physics.PGSIterations = 100
 	cfg.InclineAngle = math.Atan(ratio * cfg.Physics.Friction)
@@ -64,8 +66,8 @@ func TestInclineFrictionThreshold(t *testing.T) {
 // floor comes to rest without penetrating it, carried by a normal force
 // equal to its weight.
 func TestDropRestsOnTheFloor(t *testing.T) {
-	cfg := DefaultConfig(Drop)
-	cfg.Physics.TargetDOFs = 800
+	cfg := settings.DefaultScenario(settings.Drop)
+	cfg.TargetDOFs = 800
 	s := runScene(t, cfg)
 	d := s.Drop
 	t.Logf("floor force %.5f N, weight %.5f N, penetration %.3g m, speed %.3g m/s", d.NormalForce, d.Weight, d.Penetration, d.Speed)

@@ -1,10 +1,19 @@
-package loop
+// Package frame is what passes between the physics goroutine and a
+// viewer: the frames published after each step (positions as float32
+// ready for a vertex buffer, contacts, stage timings, the gripper), the
+// static Scene they refer to, the running Config, the lock-free
+// TripleBuffer that hands frames over, the checksum that proves a frame
+// was read whole, and the Commands a viewer sends back, each of which
+// validates itself.
+//
+// It imports the settings it shows and nothing of the simulation, so a
+// viewer builds without the solver behind it (no cgo, no CHOLMOD).
+package frame
 
 import (
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 )
 
 // Scene is the static part of what a viewer draws. It changes only when the
@@ -33,7 +42,7 @@ type BodyMesh struct {
 }
 
 // MaxNewton bounds the Newton iterations whose convergence a frame records.
-const MaxNewton = physics.MaxNewton
+const MaxNewton = settings.MaxNewton
 
 // Frame is the state of one physics step as a viewer needs it. Frames are
 // preallocated and filled by the physics goroutine, then published whole;
@@ -43,12 +52,13 @@ type Frame struct {
 	// within a Scene version).
 	Seq          uint64
 	SceneVersion uint64
-	Time         float64 // simulated time, s
+	// ConfigVersion is the Version of the running Config when the frame
+	// was made: a viewer reloads the Config when it changes.
+	ConfigVersion uint64
+	Time          float64 // simulated time, s
 
-	// Config is the scene's configuration (settings included) when the
-	// frame was made, for panels to show; Message is the last command
-	// error or divergence report ("" when all is well).
-	Config  scenario.Config
+	// Message is the last command error or divergence report ("" when all
+	// is well).
 	Message string
 
 	// Surface holds the current surface vertex positions, three float32
@@ -82,6 +92,9 @@ type Frame struct {
 // commands from it.
 type GripperView struct {
 	Present bool
+	// Scripted is true while the grasp script drives the gripper, false
+	// when commands do.
+	Scripted bool
 	// Position is the grasp centre, Rotation the gripper frame (closing
 	// axis x, own axis z), Opening the distance between the jaws' contact
 	// surfaces (m), all at the end of the step.
@@ -133,6 +146,14 @@ type Stats struct {
 	// DirectionChange[k] and PositionChange[k] record, for Newton
 	// iteration k, the largest change of a contact direction (rad) and of a
 	// proximity position (m) against the previous iteration.
-	DirectionChange [MaxNewton]float64
-	PositionChange  [MaxNewton]float64
+	DirectionChange [settings.MaxNewton]float64
+	PositionChange  [settings.MaxNewton]float64
+}
+
+// Config is a running scene's configuration, published once per change
+// (a rebuild, an applied setting) and never modified after: frames carry
+// only its Version.
+type Config struct {
+	Version  uint64
+	Scenario settings.Scenario
 }

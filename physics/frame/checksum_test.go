@@ -1,26 +1,27 @@
-package loop
+package frame
 
 import (
 	"reflect"
 	"testing"
-
-	"softgrasp/physics/scenario"
 )
 
 // TestChecksumCoversEveryField changes every leaf field of a frame's
-// Config and Stats, one at a time, and checks that the checksum changes:
-// a field the checksum missed could be torn unseen.
+// header, message, stats and gripper, one at a time, and checks that the
+// checksum changes: a field the checksum missed could be torn unseen.
 func TestChecksumCoversEveryField(t *testing.T) {
 	var f Frame
-	f.Config = scenario.DefaultConfig(scenario.GraspRotate)
 	f.Message = "m"
 	for _, root := range []struct {
 		name string
 		v    reflect.Value
 	}{
-		{"Config", reflect.ValueOf(&f.Config).Elem()},
+		{"Seq", reflect.ValueOf(&f.Seq).Elem()},
+		{"SceneVersion", reflect.ValueOf(&f.SceneVersion).Elem()},
+		{"ConfigVersion", reflect.ValueOf(&f.ConfigVersion).Elem()},
+		{"Time", reflect.ValueOf(&f.Time).Elem()},
 		{"Stats", reflect.ValueOf(&f.Stats).Elem()},
 		{"Message", reflect.ValueOf(&f.Message).Elem()},
+		{"Gripper", reflect.ValueOf(&f.Gripper).Elem()},
 	} {
 		forEachLeaf(root.name, root.v, func(name string, leaf reflect.Value) {
 			before := f.ComputeChecksum()

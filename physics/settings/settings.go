@@ -1,4 +1,13 @@
-package physics
+// Package settings holds what a user sets up, apart from what a step
+// changes: the simulation's Settings (time step, Newton and PGS
+// iterations, friction, scheme, solver of A, material, contact
+// distances), the soft body's Material, and a Scenario's configuration
+// (which scene, which object at which resolution, the gripper's script).
+// Each validates itself and names the first field out of range.
+//
+// It imports nothing of the simulation, so that the viewer's packages can
+// edit and show settings without building the solver behind them.
+package settings
 
 import (
 	"fmt"
@@ -6,8 +15,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/spatial/r3"
-
-	"softgrasp/physics/fem"
 )
 
 // Scheme selects how the constraint matrices are updated in the Newton
@@ -108,7 +115,8 @@ type Settings struct {
 	// Solver is the factorisation mode of A (exact every step, or
 	// asynchronous with PCG); PCGTolerance and PCGMaxIterations bound the
 	// conjugate gradient of the asynchronous mode (relative residual).
-	// The solver is chosen when the simulation is built.
+	// Like every setting it applies from the next step on: switching it
+	// live starts or stops the background factorisation.
 	Solver           Solver
 	PCGTolerance     float64
 	PCGMaxIterations int
@@ -119,12 +127,9 @@ type Settings struct {
 	// uses depends on the machine's load. For tests and reproducible runs.
 	AsyncLag int
 	// Material is the soft body's constitutive law and damping.
-	Material fem.Material
+	Material Material
 	// Gravity is the gravitational acceleration (m/s²).
 	Gravity r3.Vec
-	// TargetDOFs is the resolution knob of the procedural meshes: the
-	// scenario builds the mesh nearest to this many degrees of freedom.
-	TargetDOFs int
 	// AlarmDistance is the proximity within which collision detection
 	// creates a pair (m). It must cover the relative motion of one step.
 	AlarmDistance float64
@@ -146,15 +151,15 @@ type Settings struct {
 	FreezeMapping bool
 }
 
-// DefaultSettings returns the settings of the default interactive scene:
+// Default returns the settings of the default interactive scene:
 // h = 10 ms, K = 5 Newton iterations, 30 PGS sweeps, μ = 0.8, the fast
 // scheme, a soft silicone-like material (E = 50 kPa, ν = 0.45,
 // ρ = 1100 kg/m³, stiffness damping β = 5 ms and no mass damping, which
 // would act as an unphysical drag on rigid motion such as sliding or
-// spinning), about 3000 DOFs, a 4 mm alarm distance and a 10 µm contact
+// spinning), a 4 mm alarm distance and a 10 µm contact
 // distance (surfaces are kept just touching, so the measured penetration is
 // the contact law's own error).
-func DefaultSettings() Settings {
+func Default() Settings {
 	return Settings{
 		TimeStep:         0.01,
 		NewtonIterations: 5,
@@ -166,7 +171,7 @@ func DefaultSettings() Settings {
 		Solver:           ExactSolver,
 		PCGTolerance:     1e-6,
 		PCGMaxIterations: 200,
-		Material: fem.Material{
+		Material: Material{
 			YoungModulus:     5e4,
 			PoissonRatio:     0.45,
 			Density:          1100,
@@ -174,7 +179,6 @@ func DefaultSettings() Settings {
 			StiffnessDamping: 0.005,
 		},
 		Gravity:             r3.Vec{Z: -9.81},
-		TargetDOFs:          3000,
 		AlarmDistance:       4e-3,
 		ContactDistance:     1e-5,
 		MaxSpeed:            50,
@@ -216,7 +220,6 @@ func (s Settings) Validate() error {
 		intCheck("PGSIterations", s.PGSIterations, 1, 100000),
 		rangeCheck("PGSTolerance", s.PGSTolerance, 0, 1, false, true, ""),
 		rangeCheck("Friction", s.Friction, 0, 10, false, false, ""),
-		intCheck("TargetDOFs", s.TargetDOFs, 24, 200000),
 		rangeCheck("PCGTolerance", s.PCGTolerance, 0, 1, true, true, "(relative residual)"),
 		intCheck("PCGMaxIterations", s.PCGMaxIterations, 1, 100000),
 		intCheck("AsyncLag", s.AsyncLag, 0, 1000),

@@ -1,10 +1,6 @@
-package loop
+package frame
 
-import (
-	"math"
-
-	"softgrasp/physics/scenario"
-)
+import "math"
 
 // ComputeChecksum hashes every field that a frame's Checksum covers
 // (FNV-1a over their bits). The physics goroutine stores it when it
@@ -14,6 +10,7 @@ func (f *Frame) ComputeChecksum() uint64 {
 	h := fnv{sum: 14695981039346656037}
 	h.u64(f.Seq)
 	h.u64(f.SceneVersion)
+	h.u64(f.ConfigVersion)
 	h.f64(f.Time)
 	h.f32s(f.Surface)
 	h.f32s(f.Displacement)
@@ -30,7 +27,6 @@ func (f *Frame) ComputeChecksum() uint64 {
 		h.f32s(c.ForceT[:])
 		h.u64(uint64(math.Float32bits(c.Deviation)) | uint64(c.State)<<32)
 	}
-	h.config(&f.Config)
 	h.str(f.Message)
 	s := &f.Stats
 	h.str(s.Scheme)
@@ -49,37 +45,12 @@ func (f *Frame) ComputeChecksum() uint64 {
 		h.f64(s.PositionChange[k])
 	}
 	g := &f.Gripper
-	present := uint64(0)
-	if g.Present {
-		present = 1
-	}
-	h.u64(present)
+	h.bools(g.Present, g.Scripted)
 	for _, v := range [...]float64{g.Position.X, g.Position.Y, g.Position.Z, g.Rotation.Real, g.Rotation.Imag,
 		g.Rotation.Jmag, g.Rotation.Kmag, g.Opening, g.Target.X, g.Target.Y, g.Target.Z, g.TargetOpening} {
 		h.f64(v)
 	}
 	return h.sum
-}
-
-// config hashes every field of a scene configuration.
-func (h *fnv) config(c *scenario.Config) {
-	h.str(string(c.Kind))
-	h.str(string(c.Object))
-	h.str(c.MeshFile)
-	h.u64(uint64(c.JawStyle))
-	h.bools(c.Scripted, c.Physics.FreezeMapping)
-	p := &c.Physics
-	for _, v := range [...]int{int(p.Scheme), int(p.Solver), p.NewtonIterations, p.PGSIterations,
-		p.PCGMaxIterations, p.AsyncLag, p.TargetDOFs} {
-		h.u64(uint64(v))
-	}
-	m := &p.Material
-	for _, v := range [...]float64{c.ObjectSize, c.Omega, c.Squeeze, c.SpinTurns, c.InclineAngle, c.DropHeight,
-		p.TimeStep, p.NewtonTolerance, p.PGSTolerance, p.Friction, p.PCGTolerance,
-		m.YoungModulus, m.PoissonRatio, m.Density, m.MassDamping, m.StiffnessDamping,
-		p.Gravity.X, p.Gravity.Y, p.Gravity.Z, p.AlarmDistance, p.ContactDistance, p.MaxSpeed, p.MaxInvertedFraction} {
-		h.f64(v)
-	}
 }
 
 // str hashes a string's length and bytes.

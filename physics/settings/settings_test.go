@@ -1,4 +1,4 @@
-package physics
+package settings
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 )
 
 func TestDefaultSettingsAreValid(t *testing.T) {
-	if err := DefaultSettings().Validate(); err != nil {
+	if err := Default().Validate(); err != nil {
 		t.Fatalf("default settings rejected: %v", err)
 	}
 }
@@ -31,7 +31,6 @@ func TestSettingsValidateNamesTheField(t *testing.T) {
 		{"PGSTolerance", func(s *Settings) { s.PGSTolerance = nan }},
 		{"Friction", func(s *Settings) { s.Friction = -0.1 }},
 		{"Friction", func(s *Settings) { s.Friction = math.Inf(1) }},
-		{"TargetDOFs", func(s *Settings) { s.TargetDOFs = 3 }},
 		{"AlarmDistance", func(s *Settings) { s.AlarmDistance = 0 }},
 		{"ContactDistance", func(s *Settings) { s.ContactDistance = s.AlarmDistance }},
 		{"ContactDistance", func(s *Settings) { s.ContactDistance = -1e-4 }},
@@ -44,7 +43,7 @@ func TestSettingsValidateNamesTheField(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.field, func(t *testing.T) {
-			s := DefaultSettings()
+			s := Default()
 			c.edit(&s)
 			err := s.Validate()
 			if err == nil {
@@ -70,5 +69,35 @@ func TestParseScheme(t *testing.T) {
 		if c.ok && got.String() != strings.ToLower(strings.TrimSpace(c.in)) {
 			t.Errorf("%v.String() = %q", got, got.String())
 		}
+	}
+}
+
+func TestScenarioValidateNamesTheField(t *testing.T) {
+	cases := []struct {
+		field string
+		edit  func(*Scenario)
+	}{
+		{"TargetDOFs", func(c *Scenario) { c.TargetDOFs = 3 }},
+		{"ObjectSize", func(c *Scenario) { c.ObjectSize = 0 }},
+		{"Omega", func(c *Scenario) { c.Omega = math.NaN() }},
+		{"Omega", func(c *Scenario) { c.Omega = MaxOmega + 1 }},
+		{"Squeeze", func(c *Scenario) { c.Squeeze = c.ObjectSize }},
+		{"Friction", func(c *Scenario) { c.Physics.Friction = -1 }},
+		{"Object", func(c *Scenario) { c.Object = "sphere" }},
+	}
+	for _, c := range cases {
+		t.Run(c.field, func(t *testing.T) {
+			for _, k := range Kinds() {
+				cfg := DefaultScenario(k)
+				if err := cfg.Validate(); err != nil {
+					t.Fatalf("default %s scenario rejected: %v", k, err)
+				}
+				c.edit(&cfg)
+				err := cfg.Validate()
+				if err == nil || !strings.HasPrefix(err.Error(), c.field) {
+					t.Fatalf("%s: error %v does not name %s", k, err, c.field)
+				}
+			}
+		})
 	}
 }

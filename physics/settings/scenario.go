@@ -1,28 +1,24 @@
-// Package scenario builds the scenes that softgrasp runs — the grasp-and-
-// rotate demo, two validation scenes (a block on an incline for friction,
-// an object dropped on the floor for Signorini) and the squeeze scene of
-// the Table-1 benchmark (bench.go) — drives their kinematic bodies, and
-// measures what the paper cares about: penetration, slip of the grasped
-// object, whether it is still held, and the step-to-step jitter of the
-// grip force.
-package scenario
+package settings
 
 import (
 	"fmt"
 	"math"
 	"strings"
 
-	"softgrasp/physics"
 	"softgrasp/physics/rigid"
 )
 
 // Kind names a scenario.
 type Kind string
 
+// The scenarios: the grasp-and-rotate demo, two validation scenes (a block
+// on an incline for friction, an object dropped on the floor for
+// Signorini) and the squeeze scene of the Table-1 benchmark.
 const (
 	GraspRotate Kind = "grasp-rotate"
 	Incline     Kind = "incline"
 	Drop        Kind = "drop"
+	Squeeze     Kind = "squeeze"
 )
 
 // Kinds lists the scenarios.
@@ -46,11 +42,11 @@ const (
 	CylinderObject Object = "cylinder"
 )
 
-// Config describes a scene. Physics holds the simulation settings
-// (TargetDOFs is the mesh resolution); the rest is the scene's own.
-type Config struct {
+// Scenario describes a scene: the simulation's Settings and the scene's
+// own configuration.
+type Scenario struct {
 	Kind    Kind
-	Physics physics.Settings
+	Physics Settings
 
 	// Object is the procedural soft object, ObjectSize its edge (box) or
 	// diameter and height (cylinder), m. MeshFile, when set, loads a Gmsh
@@ -58,6 +54,9 @@ type Config struct {
 	Object     Object
 	ObjectSize float64
 	MeshFile   string
+	// TargetDOFs is the resolution of the procedural meshes: the scene
+	// builds the mesh nearest to this many degrees of freedom.
+	TargetDOFs int
 
 	// Grasp-and-rotate: the spin speed of the gripper about its own axis
 	// (rad/s), its jaws, how deep the jaws squeeze the object (m, per
@@ -74,16 +73,17 @@ type Config struct {
 	DropHeight   float64
 }
 
-// DefaultConfig returns the default configuration of a scenario: the
-// default physics settings, a 4 cm soft box, the gripper spinning at 2π
-// rad/s with round fingertips squeezing 3 mm per side, a 25° incline and a
-// 2 cm drop.
-func DefaultConfig(k Kind) Config {
-	return Config{
+// DefaultScenario returns the default configuration of a scenario: the
+// default physics settings, a 4 cm soft box of about 3000 DOFs, the
+// gripper spinning at 2π rad/s with round fingertips squeezing 3 mm per
+// side, a 25° incline and a 2 cm drop.
+func DefaultScenario(k Kind) Scenario {
+	return Scenario{
 		Kind:         k,
-		Physics:      physics.DefaultSettings(),
+		Physics:      Default(),
 		Object:       BoxObject,
 		ObjectSize:   0.04,
+		TargetDOFs:   3000,
 		Omega:        2 * math.Pi,
 		JawStyle:     rigid.RoundJaws,
 		Squeeze:      3e-3,
@@ -93,8 +93,16 @@ func DefaultConfig(k Kind) Config {
 	}
 }
 
+// MaxOmega bounds the spin speed of the grasp-and-rotate script, rad/s.
+const MaxOmega = 100
+
+// CheckOmega reports a spin speed outside [−MaxOmega, MaxOmega] rad/s.
+func CheckOmega(omega float64) error {
+	return rangeCheck("Omega", omega, -MaxOmega, MaxOmega, false, false, "rad/s")
+}
+
 // Validate names the first field out of range.
-func (c Config) Validate() error {
+func (c Scenario) Validate() error {
 	if _, err := ParseKind(string(c.Kind)); err != nil {
 		return err
 	}
@@ -104,21 +112,18 @@ func (c Config) Validate() error {
 	if c.Object != BoxObject && c.Object != CylinderObject {
 		return fmt.Errorf("Object = %q: want box or cylinder", c.Object)
 	}
-	checks := []struct {
-		name      string
-		v, lo, hi float64
-		unit      string
-	}{
-		{"ObjectSize", c.ObjectSize, 0.005, 0.5, "m"},
-		{"Omega", c.Omega, -100, 100, "rad/s"},
-		{"Squeeze", c.Squeeze, 0, c.ObjectSize / 4, "m (a quarter of ObjectSize)"},
-		{"SpinTurns", c.SpinTurns, 0, 100, "turns"},
-		{"InclineAngle", c.InclineAngle, 0, math.Pi / 2.5, "rad"},
-		{"DropHeight", c.DropHeight, 0, 1, "m"},
+	checks := []error{
+		rangeCheck("ObjectSize", c.ObjectSize, 0.005, 0.5, false, false, "m"),
+		intCheck("TargetDOFs", c.TargetDOFs, 24, 200000),
+		CheckOmega(c.Omega),
+		rangeCheck("Squeeze", c.Squeeze, 0, c.ObjectSize/4, false, false, "m (a quarter of ObjectSize)"),
+		rangeCheck("SpinTurns", c.SpinTurns, 0, 100, false, false, "turns"),
+		rangeCheck("InclineAngle", c.InclineAngle, 0, math.Pi/2.5, false, false, "rad"),
+		rangeCheck("DropHeight", c.DropHeight, 0, 1, false, false, "m"),
 	}
-	for _, ch := range checks {
-		if math.IsNaN(ch.v) || math.IsInf(ch.v, 0) || ch.v < ch.lo || ch.v > ch.hi {
-			return fmt.Errorf("%s = %g is out of range: must be in [%g, %g] %s", ch.name, ch.v, ch.lo, ch.hi, ch.unit)
+	for _, err := range checks {
+		if err != nil {
+			return err
 		}
 	}
 	return nil

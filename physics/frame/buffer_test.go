@@ -1,4 +1,4 @@
-package loop
+package frame
 
 import (
 	"sync"
@@ -9,8 +9,8 @@ import (
 // reader can tell a whole frame from a mix of two.
 func fillPattern(f *Frame, seq uint64, n int) {
 	f.Seq = seq
-	f.Surface = growF32(f.Surface, 3*n)
-	f.Displacement = growF32(f.Displacement, n)
+	f.Surface = make([]float32, 3*n)
+	f.Displacement = make([]float32, n)
 	for i := range f.Surface {
 		f.Surface[i] = float32(seq) + float32(i)
 	}
