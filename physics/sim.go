@@ -74,7 +74,7 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simula
 	if err != nil {
 		return nil, fmt.Errorf("surface: %w", err)
 	}
-	solver, err := linsolve.New(model.Pattern(), model.Mass(), linearOptions(set))
+	solver, err := linsolve.New(model.Pattern(), model.Mass(), linsolve.OptionsFrom(set))
 	if err != nil {
 		return nil, err
 	}
@@ -97,12 +97,6 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simula
 	}
 	copy(s.q, s.qRest)
 	return s, nil
-}
-
-// linearOptions are the linear solver's options of set.
-func linearOptions(set settings.Settings) linsolve.Options {
-	return linsolve.Options{Async: set.Solver == settings.AsyncSolver, Lag: set.AsyncLag,
-		PCGTolerance: set.PCGTolerance, PCGMaxIterations: set.PCGMaxIterations}
 }
 
 // Close releases the solver's native memory and the backend.
@@ -143,7 +137,7 @@ func (s *Simulation) SetSettings(set settings.Settings) error {
 			return fmt.Errorf("Material: %w", err)
 		}
 	}
-	if err := s.solver.SetOptions(linearOptions(set)); err != nil {
+	if err := s.solver.SetOptions(linsolve.OptionsFrom(set)); err != nil {
 		return fmt.Errorf("Solver: %w", err)
 	}
 	// The asynchronous worker takes one core and the step the other: the

@@ -100,11 +100,12 @@ type StepStats struct {
 	BodyForce       []r3.Vec
 	BodyNormalForce []float64
 
-	// PCGIterations counts the conjugate-gradient iterations of the step's
-	// solves (asynchronous solver only) and FactorAge the steps since the
-	// A of the factor in use was assembled (0 in exact mode).
-	PCGIterations int
-	FactorAge     int
+	// SolveIterations counts the iterations of the step's solves with A
+	// (the asynchronous solver's conjugate gradient; 0 with the exact
+	// solver) and FactorAge the steps since the A of the factor in use was
+	// assembled (0 in exact mode).
+	SolveIterations int
+	FactorAge       int
 
 	Inverted int     // inverted elements at the start of the step
 	MaxSpeed float64 // largest node speed at the end of the step, m/s

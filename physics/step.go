@@ -31,7 +31,7 @@ func (s *Simulation) Step() (*StepStats, error) {
 	st.Step, st.Scheme = s.steps, s.set.Scheme
 	s.newtonLog = s.newtonLog[:0]
 	st.Converged = false
-	st.PCGIterations = 0
+	st.SolveIterations = 0
 	sw := stopwatch{t: &st.Times}
 	stepStart := time.Now()
 	sw.begin()
@@ -73,7 +73,7 @@ func (s *Simulation) Step() (*StepStats, error) {
 
 // refactor factors A (linsolve.Solver.Refactor): the fast scheme takes
 // whatever factor the solver's mode gives (in asynchronous mode, the
-// latest background one), the standard scheme an exact one, since its
+// latest one the solver refreshed), the standard scheme an exact one, since its
 // corrective solves with the true A would fight an approximate W: only the
 // fast scheme's self-consistent update p = p_free + h²·W_H·Cᵀλ tolerates
 // one.
@@ -164,9 +164,9 @@ func (s *Simulation) commit() {
 }
 
 // solve computes x = A⁻¹·b with the linear solver and counts its
-// conjugate-gradient iterations in the step's stats.
+// iterations in the step's stats.
 func (s *Simulation) solve(x, b []float64) error {
 	it, err := s.solver.Solve(x, b)
-	s.stats.PCGIterations += it
+	s.stats.SolveIterations += it
 	return err
 }

@@ -21,6 +21,7 @@ import (
 
 	"softgrasp/physics/collide"
 	"softgrasp/physics/m3"
+	"softgrasp/physics/settings"
 	"softgrasp/physics/sparse"
 )
 
@@ -37,6 +38,12 @@ type Options struct {
 	// the conjugate gradient stops, and PCGMaxIterations its bound.
 	PCGTolerance     float64
 	PCGMaxIterations int
+}
+
+// OptionsFrom returns the options that the simulation's settings select.
+func OptionsFrom(set settings.Settings) Options {
+	return Options{Async: set.Solver == settings.AsyncSolver, Lag: set.AsyncLag,
+		PCGTolerance: set.PCGTolerance, PCGMaxIterations: set.PCGMaxIterations}
 }
 
 // Solver solves with the system matrix A of the current step.

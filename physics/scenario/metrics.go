@@ -47,7 +47,7 @@ func (m *metrics) reset(sc *Scene) {
 func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.steps++
 	m.newtonIters += len(st.Newton)
-	m.pcgIters += st.PCGIterations
+	m.pcgIters += st.SolveIterations
 	m.factorAge += st.FactorAge
 	m.contacts += float64(st.Contacts)
 	m.maxPen = math.Max(m.maxPen, st.Penetration)
