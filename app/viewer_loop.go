@@ -25,7 +25,7 @@ type viewer struct {
 	stdout   io.Writer
 	platform *ui.Platform
 	renderer *render.Renderer
-	imgui    *ui.ImGuiRenderer
+	imgui    *render.ImGuiRenderer
 	runner   *loop.Runner
 	cam      *render.Camera
 	state    *ui.State
@@ -56,7 +56,7 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	if v.renderer, err = render.New(); err != nil {
 		return v, err
 	}
-	if v.imgui, err = ui.NewImGuiRenderer(); err != nil {
+	if v.imgui, err = render.NewImGuiRenderer(); err != nil {
 		return v, err
 	}
 	// The thread policy (threads.go) follows the solver, which the panels

@@ -8,10 +8,10 @@ import (
 )
 
 // TestPackageBoundaries holds the rule that the renderer only reads
-// published frames: it depends on neither the UI layer (window, input)
-// nor the application, nor on the simulation (the physics loop, the
-// scenarios, the solver and its CHOLMOD binding); of the project it
-// imports only the frames (physics/frame) and the shaders.
+// published frames (and ImGui's draw data): it depends on neither the UI
+// layer (window, input) nor the application, nor on the simulation (the
+// physics loop, the scenarios, the solver and its CHOLMOD binding); of the
+// project it imports only the frames (physics/frame) and the shaders.
 func TestPackageBoundaries(t *testing.T) {
 	deps, err := boundary.List("-deps", "softgrasp/render")
 	if err != nil {

@@ -9,9 +9,14 @@
 // reaches into the simulation. A Renderer and everything it owns must be
 // used on the thread that owns the GL context (the main OS thread).
 //
-// Files: camera.go (orbit camera and picking, pure math), program.go (GLSL
-// programs), colourmap.go and robust.go (colour maps and their data
-// range), surface.go, bodies.go and contacts.go (one kind of drawable
+// Every GL call of the viewer is in this package, the panels' too: the
+// ImGui draw data that package ui builds is drawn by ImGuiRenderer, whose
+// program comes from the same loader as the 3D programs.
+//
+// Files: camera.go (orbit camera and picking, pure math), program.go (the
+// GLSL program loader), colourmap.go and robust.go (colour maps and their
+// data range), surface.go, bodies.go and contacts.go (one kind of drawable
 // each), renderer.go (the renderer, its options and scene), draw.go (one
-// frame), screenshot.go (read-back and PNG).
+// frame), imgui.go (ImGui's draw lists), screenshot.go (read-back and
+// PNG).
 package render

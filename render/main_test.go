@@ -62,7 +62,7 @@ type glFixture struct {
 	err      error
 	platform *ui.Platform
 	renderer *render.Renderer
-	imgui    *ui.ImGuiRenderer
+	imgui    *render.ImGuiRenderer
 }
 
 var shared glFixture
@@ -81,8 +81,8 @@ func (f *glFixture) open() error {
 		f.err = fmt.Errorf("render.New: %w", f.err)
 		return f.err
 	}
-	if f.imgui, f.err = ui.NewImGuiRenderer(); f.err != nil {
-		f.err = fmt.Errorf("ui.NewImGuiRenderer: %w", f.err)
+	if f.imgui, f.err = render.NewImGuiRenderer(); f.err != nil {
+		f.err = fmt.Errorf("render.NewImGuiRenderer: %w", f.err)
 	}
 	return f.err
 }

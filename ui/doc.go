@@ -1,9 +1,9 @@
 // Package ui is the viewer's platform layer and immediate-mode UI
 // plumbing: the GLFW window with its OpenGL 4.1 core context (Platform),
 // an input path that both GLFW callbacks and tests feed (Input, a queue of
-// Events routed to ImGui and to the application's 3D handlers), an ImGui
-// renderer for OpenGL 4.1 core (ImGuiRenderer), small plot widgets, and
-// the viewer's panels.
+// Events routed to ImGui and to the application's 3D handlers), small plot
+// widgets, and the viewer's panels. It makes no GL call of its own: ImGui's
+// draw data is drawn by render.ImGuiRenderer.
 //
 // The panels (Simulation, Gripper, Stats, Display, Help, one file each)
 // are plain functions over a State: a working copy of the scene

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/inkyblackness/imgui-go/v4"
 )
@@ -62,11 +61,6 @@ func NewPlatform(cfg Config) (*Platform, error) {
 		return nil, err
 	}
 	window.MakeContextCurrent()
-	if err := gl.Init(); err != nil {
-		window.Destroy()
-		glfw.Terminate()
-		return nil, fmt.Errorf("load OpenGL 4.1 functions: %w", err)
-	}
 	if cfg.VSync {
 		glfw.SwapInterval(1)
 	} else {

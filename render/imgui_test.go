@@ -1,43 +1,14 @@
-package ui
+package render_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/inkyblackness/imgui-go/v4"
 )
 
-// withWindow runs f on the main thread with a 640×480 platform and an
-// ImGui renderer; it skips the test when no display or GL context exists.
-func withWindow(t *testing.T, f func(p *Platform, r *ImGuiRenderer)) {
-	t.Helper()
-	var skip error
-	onMain(func() {
-		p, err := NewPlatform(Config{Title: "ui test", Width: 640, Height: 480})
-		if err != nil {
-			skip = err
-			return
-		}
-		defer p.Dispose()
-		r, err := NewImGuiRenderer()
-		if err != nil {
-			t.Errorf("NewImGuiRenderer: %v", err)
-			return
-		}
-		defer r.Dispose()
-		f(p, r)
-	})
-	if skip != nil {
-		if !errors.Is(skip, ErrNoDisplay) {
-			t.Errorf("NewPlatform failed with a display present: %v", skip)
-		}
-		t.Skipf("no GL window: %v", skip)
-	}
-}
-
 // pixel reads the back buffer at (x, y) in top-down window pixels.
-func pixel(x, y, fbHeight int) [4]uint8 {
+func imguiPixel(x, y, fbHeight int) [4]uint8 {
 	var px [4]uint8
 	gl.ReadBuffer(gl.BACK)
 	gl.ReadPixels(int32(x), int32(fbHeight-1-y), 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(&px[0]))
@@ -45,7 +16,8 @@ func pixel(x, y, fbHeight int) [4]uint8 {
 }
 
 func TestImGuiRendererDrawsAWindowWhereImGuiPutsIt(t *testing.T) {
-	withWindow(t, func(p *Platform, r *ImGuiRenderer) {
+	withGL(t, func(fx *glFixture) {
+		p, r := fx.platform, fx.imgui
 		fw, fh := p.FramebufferSize()
 		dw, dh := p.DisplaySize()
 		gl.Viewport(0, 0, int32(fw), int32(fh))
@@ -83,13 +55,13 @@ func TestImGuiRendererDrawsAWindowWhereImGuiPutsIt(t *testing.T) {
 			{"far corner", 600, 440, true},
 		}
 		for _, tc := range tests {
-			px := pixel(tc.x*sx, tc.y*sy, fh)
+			px := imguiPixel(tc.x*sx, tc.y*sy, fh)
 			isBackground := px[0] == 0 && px[1] == 0 && px[2] == 0
 			if isBackground != tc.background {
 				t.Errorf("%s (%d, %d): pixel %v, background = %v, want %v", tc.name, tc.x, tc.y, px, isBackground, tc.background)
 			}
 		}
-		if px := pixel(150*sx, 88*sy, fh); !(px[2] > px[0]+20) {
+		if px := imguiPixel(150*sx, 88*sy, fh); !(px[2] > px[0]+20) {
 			t.Errorf("title bar pixel %v is not ImGui's blue", px)
 		}
 
@@ -102,39 +74,5 @@ func TestImGuiRendererDrawsAWindowWhereImGuiPutsIt(t *testing.T) {
 			t.Error("enable flags not restored (depth on, blend and scissor off)")
 		}
 		p.SwapBuffers()
-	})
-}
-
-// TestInjectedEventsReachImGuiThroughThePlatform drives the platform's own
-// input path: an injected cursor move and press show in ImGui's IO and in
-// the handlers after NewFrame.
-func TestInjectedEventsReachImGuiThroughThePlatform(t *testing.T) {
-	withWindow(t, func(p *Platform, r *ImGuiRenderer) {
-		var pressed []MouseButton
-		p.SetHandlers(Handlers{MouseButton: func(b MouseButton, a Action, _ Pointer) {
-			if a == Press {
-				pressed = append(pressed, b)
-			}
-		}})
-		events := []Event{CursorEvent(320, 240), ButtonEvent(MouseRight, Press, 0)}
-		for _, e := range events {
-			if err := p.Inject(e); err != nil {
-				t.Errorf("inject: %v", err)
-			}
-		}
-		for i := 0; i < 3; i++ {
-			p.NewFrame()
-			imgui.Render()
-		}
-		io := imgui.CurrentIO()
-		if pos := io.MousePosition(); pos.X != 320 || pos.Y != 240 {
-			t.Errorf("ImGui mouse at %v, want (320, 240)", pos)
-		}
-		if len(pressed) != 1 || pressed[0] != MouseRight {
-			t.Errorf("handler saw presses %v, want [right]", pressed)
-		}
-		if p.WantCaptureMouse() {
-			t.Error("ImGui captures the mouse with no window under it")
-		}
 	})
 }

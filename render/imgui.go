@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"fmt"
@@ -7,13 +7,14 @@ import (
 	"github.com/inkyblackness/imgui-go/v4"
 )
 
-// ImGuiRenderer draws ImGui's draw lists with OpenGL 4.1 core: one
-// orthographic program, the font atlas as a texture, a vertex array whose
-// vertex and index buffers are re-filled for every command list, and a
-// scissor rectangle per draw command. It saves and restores the GL state
-// it touches, so the 3D renderer and it can draw in either order.
+// ImGuiRenderer draws ImGui's draw lists (the panels that package ui
+// builds) with OpenGL 4.1 core: one orthographic program, the font atlas
+// as a texture, a vertex array whose vertex and index buffers are
+// re-filled for every command list, and a scissor rectangle per draw
+// command. It saves and restores the GL state it touches, so the 3D
+// Renderer and it can draw in either order.
 type ImGuiRenderer struct {
-	program          uint32
+	program          *Program
 	locTex, locProj  int32
 	vao, vbo, ebo    uint32
 	fontTexture      uint32
@@ -26,19 +27,19 @@ type ImGuiRenderer struct {
 // NewImGuiRenderer creates the GL objects and uploads the current ImGui
 // context's font atlas. A GL context and an ImGui context must be current.
 func NewImGuiRenderer() (*ImGuiRenderer, error) {
-	prog, err := linkProgram("imgui")
+	if err := gl.Init(); err != nil {
+		return nil, fmt.Errorf("load OpenGL functions (is a 4.1 context current?): %w", err)
+	}
+	prog, err := LoadProgram("imgui")
 	if err != nil {
 		return nil, err
 	}
 	r := &ImGuiRenderer{program: prog}
-	if r.locTex, err = uniformLocation(prog, "imgui", "uTexture"); err != nil {
+	if err := prog.RequireUniforms("uTexture", "uProjection"); err != nil {
 		r.Dispose()
 		return nil, err
 	}
-	if r.locProj, err = uniformLocation(prog, "imgui", "uProjection"); err != nil {
-		r.Dispose()
-		return nil, err
-	}
+	r.locTex, r.locProj = prog.Uniform("uTexture"), prog.Uniform("uProjection")
 	switch size := imgui.IndexBufferLayout(); size {
 	case 2:
 		r.indexType, r.indexSize = gl.UNSIGNED_SHORT, 2
@@ -50,9 +51,9 @@ func NewImGuiRenderer() (*ImGuiRenderer, error) {
 	}
 	r.createBuffers()
 	r.createFontTexture()
-	if code := gl.GetError(); code != gl.NO_ERROR {
+	if err := glError("create ImGui renderer"); err != nil {
 		r.Dispose()
-		return nil, fmt.Errorf("create ImGui renderer: GL error 0x%04x", code)
+		return nil, err
 	}
 	return r, nil
 }
@@ -107,9 +108,7 @@ func (r *ImGuiRenderer) Dispose() {
 	if r.fontTexture != 0 {
 		gl.DeleteTextures(1, &r.fontTexture)
 	}
-	if r.program != 0 {
-		gl.DeleteProgram(r.program)
-	}
+	r.program.Delete()
 	*r = ImGuiRenderer{}
 }
 
@@ -139,10 +138,10 @@ func (r *ImGuiRenderer) Render(displaySize, framebufferSize [2]float32, data img
 	saved.restore()
 }
 
-// setup sets the state ImGui needs: straight (not premultiplied) alpha blending, no
-// culling or depth, scissor on, and the orthographic projection that maps
-// the display rectangle [L, R]×[T, B] to clip space (y flipped: ImGui's y
-// grows downwards).
+// setup sets the state ImGui needs: straight (not premultiplied) alpha
+// blending, no culling or depth, scissor on, and the orthographic
+// projection that maps the display rectangle [L, R]×[T, B] to clip space
+// (y flipped: ImGui's y grows downwards).
 func (r *ImGuiRenderer) setup(data imgui.DrawData, fbW, fbH int32) {
 	gl.Enable(gl.BLEND)
 	gl.BlendEquation(gl.FUNC_ADD)
@@ -163,7 +162,7 @@ func (r *ImGuiRenderer) setup(data imgui.DrawData, fbW, fbH int32) {
 		0, 0, -1, 0,
 		(R + L) / (L - R), (T + B) / (B - T), 0, 1,
 	}
-	gl.UseProgram(r.program)
+	r.program.Use()
 	gl.Uniform1i(r.locTex, 0)
 	gl.UniformMatrix4fv(r.locProj, 1, false, &r.proj[0])
 	gl.BindSampler(0, 0)
