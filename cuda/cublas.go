@@ -47,8 +47,8 @@ import (
 // pointers (its routines take Go slices, host memory), so this file binds
 // the three C functions it needs. The handle belongs to the context that
 // is current when it is created (the device's primary context) and runs on
-// the legacy default stream, like the driver calls of gpu.go, so every
-// operation is ordered after the previous one.
+// the legacy default stream, where a device's driver calls would run too,
+// so every operation is ordered after the previous one.
 
 // blasHandle is a cuBLAS handle.
 type blasHandle struct {

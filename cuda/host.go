@@ -11,8 +11,10 @@ import (
 // device is what the backend needs of a GPU: float64 arrays named by
 // buffer, the int32 arrays of the PGS kernel (a state per contact and the
 // status {code, contact, sweeps}), the two cuBLAS routines of the plans and
-// the PGS kernel. The cuda-tagged gpuDevice is the real one; emulatedDevice
-// runs the same calls on the host.
+// the PGS kernel. emulatedDevice runs these calls on the host and is the
+// only implementation so far: a device on a GPU would make them with the
+// CUDA driver, the cuBLAS binding of cublas.go and the kernel of
+// cuda/kernels (all under the cuda build tag), and none is written yet.
 type device interface {
 	// reserve sizes every array for c contacts and a PGS of at most
 	// maxIterations sweeps (bufferLen), keeping storage that is large enough.
