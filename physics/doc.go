@@ -28,11 +28,13 @@
 // the final corrective motion, and the measurements with their divergence
 // checks (measure.go).
 //
-// The sub-packages hold one concept each: mesh (tetrahedral meshes and
-// their surfaces), fem (the finite elements), sparse (the Cholesky solver
-// binding and compliance products), linsolve (the linear solver of A:
-// exact or asynchronous), rigid (kinematic shapes and the gripper),
-// collide (proximity detection), contact (projected Gauss–Seidel and the
-// fast-update kernels), scenario (scripted scenes and their metrics) and
-// loop (the physics goroutine and its frames).
+// The sub-packages hold one concept each: settings (what a user sets up:
+// these settings, the material, a scenario's configuration), mesh
+// (tetrahedral meshes and their surfaces), fem (the finite elements),
+// sparse (the Cholesky solver binding and compliance products), linsolve
+// (the linear solver of A: exact or asynchronous), rigid (kinematic
+// shapes and the gripper), collide (proximity detection), contact
+// (projected Gauss–Seidel and the fast-update kernels), scenario
+// (scripted scenes and their metrics), loop (the physics goroutine) and
+// frame (what it publishes to a viewer and the commands it takes back).
 package physics
