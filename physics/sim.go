@@ -125,9 +125,9 @@ func (s *Simulation) Backend() Backend { return s.fast.backend }
 // Settings returns the current settings.
 func (s *Simulation) Settings() settings.Settings { return s.set }
 
-// SetSettings validates and applies new settings from the next step on.
-// The mesh resolution (TargetDOFs) is not applied here: it needs a new
-// mesh, hence a new Simulation.
+// SetSettings validates and applies new settings from the next step on,
+// the scheme and the solver of A included (a switch to the asynchronous
+// solver starts its background factorisation, a switch back stops it).
 func (s *Simulation) SetSettings(set settings.Settings) error {
 	if err := set.Validate(); err != nil {
 		return err
