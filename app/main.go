@@ -29,6 +29,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runHeadless(args[1:], stdout, stderr)
 		case "bench":
 			return runBench(args[1:], stdout, stderr)
+		case "accuracy":
+			return runAccuracy(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			fmt.Fprintln(stdout, usage)
 			return 0
@@ -42,5 +44,6 @@ const usage = `softgrasp — real-time FE soft bodies in frictional contact
   softgrasp [-frames N -screenshot FILE]   open the grasp-and-rotate demo
   softgrasp headless [flags]               run a scenario without a window
   softgrasp bench [flags]                  reproduce the paper's Table 1
+  softgrasp accuracy [flags]               contact accuracy against a fine-step reference
 
 Run a subcommand with -h for its flags.`

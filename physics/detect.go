@@ -6,7 +6,6 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/collide"
-	"softgrasp/physics/rigid"
 )
 
 // detection finds the proximity pairs of each step (METHOD.md step 1):
@@ -48,45 +47,41 @@ func (s *Simulation) nearNodes() []int {
 const alarmMargin = 1.5
 
 // stepAlarm returns the alarm distance of the step about to run:
-// AlarmDistance, widened when the bodies move fast enough to close a wider
-// gap within one step. Discrete detection only sees pairs within the alarm
-// distance at the start of the step; a soft vertex that crosses it in one
-// step (a dropped object at impact, a quick swipe of the gripper) would
-// sink into the rigid body unseen. The prediction is the larger of the
-// soft surface's largest motion at its current speed plus one step of
-// gravity, h·max‖v‖ + h²·‖g‖, and the largest displacement of any rigid
-// body's bounding-box corner between its start and end poses, times
-// alarmMargin. The larger, not the sum: a grasped object moves with the
-// jaws, and the sum would double the alarm of every fast grasp; the cost
-// is that a soft body and a rigid one rushing at each other are covered
-// only for the faster of the two motions.
+// AlarmDistance, widened when the two sides move relative to each other
+// fast enough to close a wider gap within one step. Discrete detection
+// only sees pairs within the alarm distance at the start of the step; a
+// soft vertex that crosses it in one step (a dropped object at impact, a
+// quick swipe of the gripper) would sink into the rigid body unseen.
+//
+// The prediction is relative, per soft surface vertex x and rigid body:
+// the vertex's own predicted motion h·v + h²·g against the motion of the
+// body's material point at x over the step, End·Start⁻¹·x − x. A grasped
+// object spinning with the jaws moves with them, so its relative motion
+// is small however fast the spin, and the alarm stays narrow instead of
+// pairing every soft point within the jaws' whole sweep (docs/method.md).
+// Only vertices that could reach the body within the step count: those
+// closer than AlarmDistance plus alarmMargin times their relative motion.
+// The alarm is alarmMargin times the largest such motion.
 func (s *Simulation) stepAlarm() float64 {
 	h := s.set.TimeStep
-	v2 := 0.0
-	for _, n := range s.surf.Vertices {
-		vx, vy, vz := s.v[3*n], s.v[3*n+1], s.v[3*n+2]
-		v2 = math.Max(v2, vx*vx+vy*vy+vz*vz)
-	}
-	soft := h*math.Sqrt(v2) + h*h*r3.Norm(s.set.Gravity)
-	rigidMove := 0.0
-	for i := range s.bodies {
-		rigidMove = math.Max(rigidMove, bodyMotion(&s.bodies[i]))
-	}
-	return math.Max(s.set.AlarmDistance, alarmMargin*math.Max(soft, rigidMove))
-}
-
-// bodyMotion returns the largest displacement between b's start and end
-// poses of a corner of its bounding box (of its origin, for an unbounded
-// shape such as the floor).
-func bodyMotion(b *rigid.Body) float64 {
-	moved := func(x r3.Vec) float64 { return r3.Norm(r3.Sub(b.End.Apply(x), b.Start.Apply(x))) }
-	box, ok := b.Shape.Bounds()
-	if !ok {
-		return moved(r3.Vec{})
-	}
+	base := s.set.AlarmDistance
+	gh2 := r3.Scale(h*h, s.set.Gravity)
 	worst := 0.0
-	for i := 0; i < 8; i++ {
-		worst = math.Max(worst, moved(rigid.BoxCorner(box, i)))
+	for _, n := range s.surf.Vertices {
+		x := point(s.q, n)
+		soft := r3.Add(r3.Scale(h, point(s.v, n)), gh2)
+		for i := range s.bodies {
+			b := &s.bodies[i]
+			local := b.Start.ApplyInverse(x)
+			rel := r3.Norm(r3.Sub(soft, r3.Sub(b.End.Apply(local), x)))
+			if alarmMargin*rel <= math.Max(base, alarmMargin*worst) {
+				continue
+			}
+			if _, _, d := b.Shape.Closest(local); d > base+alarmMargin*rel {
+				continue
+			}
+			worst = rel
+		}
 	}
-	return worst
+	return math.Max(base, alarmMargin*worst)
 }

@@ -105,33 +105,38 @@ func (ct *contactState) buildH(dofs int) {
 // relinearise computes the candidate directions Cnext and normal reference
 // points rNext from the proximity points p against the bodies' END poses
 // (METHOD.md, Newton iterations k ≥ 1), and returns the largest angle by
-// which a normal turned against the current directions C.
+// which the normal of an engaged pair turned against the current
+// directions C.
 //
 // A soft-vertex pair takes the outward normal of the rigid surface at the
 // point closest to p_a and that point as the reference of its normal gap,
 // so δn = n·(p_free − r) − d is the signed distance linearised at p_a.
 //
-// A rigid-vertex pair takes the reversed normal of its soft triangle and
-// the rigid vertex itself as reference. The standard scheme reads the
-// triangle's nodes from triPos = q_k. The fast scheme has no q_k (it only
-// moves p), so it passes triPos = nil and the triangle's start-of-step
-// normal is carried by the rigid body's rotation over the step,
-// R_end·R_startᵀ: the soft surface under a pressing rigid vertex turns
-// with the body that presses it. Tangents are carried over from C so that
-// the warm-started friction forces keep their meaning.
-func (s *Simulation) relinearise(triPos []float64) float64 {
+// A rigid-vertex pair takes the reversed normal of its soft triangle at
+// the start of the step, carried by the rigid body's rotation over the
+// step, R_end·R_startᵀ (the soft surface under a pressing rigid vertex
+// turns with the body that presses it), and the rigid vertex itself as
+// reference, in both schemes (docs/method.md: the triangle's normal at q_k,
+// dented by the pair's own force, let rigid vertices slide in). Tangents
+// are carried over from C so that the warm-started friction forces keep
+// their meaning.
+//
+// Only engaged pairs decide convergence: those pushing (λn > 0) or whose
+// gap is within reach (the last correction's largest move of p) of the
+// contact distance. A separated pair far from the surface may turn a lot,
+// its closest rigid point jumping between features, without changing the
+// solution, and it used to keep every step from converging.
+func (s *Simulation) relinearise(reach float64) float64 {
 	ct := &s.ct
 	maxAngle := 0.0
+	engaged := s.set.ContactDistance + reach
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
+		pa := point(ct.p, a)
 		var n, r r3.Vec
-		switch {
-		case pr.Kind == collide.SoftVertex:
-			_, n, r = collide.SignedDistance(&s.bodies[pr.Body], point(ct.p, a))
-		case triPos != nil:
-			n = r3.Scale(-1, collide.TriangleNormal(triPos, s.surf.Tris[pr.Tri]))
-			r = ct.rEnd[a]
-		default:
+		if pr.Kind == collide.SoftVertex {
+			_, n, r = collide.SignedDistance(&s.bodies[pr.Body], pa)
+		} else {
 			body := &s.bodies[pr.Body]
 			n = body.End.Rotate(body.Start.InverseRotate(pr.Normal))
 			r = ct.rEnd[a]
@@ -139,6 +144,9 @@ func (s *Simulation) relinearise(triPos []float64) float64 {
 		old := ct.C[a].Row(0)
 		ct.Cnext[a] = m3.FrameFromTangent(n, ct.C[a].Row(1))
 		ct.rNext[a] = r
+		if ct.lambda[3*a] <= 0 && r3.Dot(n, r3.Sub(pa, r)) > engaged {
+			continue
+		}
 		if ang := m3.AngleBetween(old, n); ang > maxAngle {
 			maxAngle = ang
 		}

@@ -14,9 +14,8 @@ import (
 )
 
 // measure checks the end-of-step state for divergence and records the
-// contact measurements: the true penetration against the rigid bodies at
-// their end poses (every soft surface vertex, and the rigid vertices of the
-// step's pairs against their soft triangles), the force each body applies,
+// contact measurements: the true overlap of the two sides at the bodies'
+// end poses (measureOverlap), the force each body applies,
 // and the number of active contacts. It leaves p = G(q_{t+h}) for drawing.
 func (s *Simulation) measure() error {
 	if err := s.checkState(); err != nil {
@@ -32,7 +31,7 @@ func (s *Simulation) measure() error {
 	for i := range st.BodyForce {
 		st.BodyForce[i], st.BodyNormalForce[i] = r3.Vec{}, 0
 	}
-	st.Penetration, st.Active = 0, 0
+	st.Active = 0
 	ct := &s.ct
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
@@ -43,12 +42,9 @@ func (s *Simulation) measure() error {
 		f := ct.C[a].MulVecT(point(ct.lambda, a))
 		st.BodyForce[pr.Body] = r3.Add(st.BodyForce[pr.Body], f)
 		st.BodyNormalForce[pr.Body] += ln
-		if pen := s.penetration(a); pen > st.Penetration {
-			st.Penetration = pen
-		}
 	}
-	if pen := s.vertexPenetration(); pen > st.Penetration {
-		st.Penetration = pen
+	if err := s.measureOverlap(); err != nil {
+		return err
 	}
 	if len(ct.pairs) > 0 {
 		ct.H.MulVec(ct.p, s.qNew)
@@ -56,43 +52,45 @@ func (s *Simulation) measure() error {
 	return nil
 }
 
-// vertexPenetration returns the deepest signed distance below a rigid
-// body, at its end pose, of any soft surface vertex at q_{t+h} (0 when none
-// is inside): also the vertices that no pair watched, such as one that
-// crossed the whole alarm distance in one step, so that the measured
-// penetration is the true one and not only the solved pairs' residual.
-func (s *Simulation) vertexPenetration() float64 {
-	worst := 0.0
+// measureOverlap records the true end-of-step overlap of the two sides at
+// the bodies' end poses, over everything and not only the step's pairs:
+//
+//   - every soft surface vertex against every rigid body (its signed
+//     distance to the body), and
+//   - every rigid surface sample (corners and edge samples, Shape.Vertices)
+//     against the closed soft surface at q_{t+h} (inside by ray parity,
+//     depth to the nearest soft triangle: collide.SurfaceDepth).
+//
+// Penetration is the deepest overlap (≥ 0). Violation is the largest
+// amount by which two points came closer than the contact distance d that
+// the contact law keeps: the penetration plus d when the surfaces cross,
+// and also surfaces touching closer than d without crossing.
+func (s *Simulation) measureOverlap() error {
+	st := &s.stats
+	dc := s.set.ContactDistance
+	soft, viol := 0.0, 0.0
 	for _, v := range s.surf.Vertices {
 		x := point(s.qNew, v)
 		for i := range s.bodies {
-			if d, _, _ := collide.SignedDistance(&s.bodies[i], x); -d > worst {
-				worst = -d
-			}
+			d, _, _ := collide.SignedDistance(&s.bodies[i], x)
+			soft, viol = math.Max(soft, -d), math.Max(viol, dc-d)
 		}
 	}
-	return worst
-}
-
-// penetration returns how deep pair a's soft and rigid sides overlap at
-// the end of the step (0 when apart): for a soft vertex its signed distance
-// to the body at its end pose; for a rigid vertex its depth below the soft
-// triangle's plane at q_{t+h}, counted when it lies within the alarm
-// distance of the triangle.
-func (s *Simulation) penetration(a int) float64 {
-	pr := &s.ct.pairs[a]
-	if pr.Kind == collide.SoftVertex {
-		d, _, _ := collide.SignedDistance(&s.bodies[pr.Body], point(s.qNew, pr.Nodes[0]))
-		return math.Max(0, -d)
+	if err := s.depth.Refit(s.qNew); err != nil {
+		return s.diverged(fmt.Sprintf("measuring the penetration: %v", err))
 	}
-	tri := s.surf.Tris[pr.Tri]
-	r := s.ct.rEnd[a]
-	p, _ := collide.ClosestOnTriangle(r, point(s.qNew, tri[0]), point(s.qNew, tri[1]), point(s.qNew, tri[2]))
-	if r3.Norm(r3.Sub(r, p)) > s.detection.alarm {
-		return 0
+	rigidPen := 0.0
+	for i := range s.bodies {
+		b := &s.bodies[i]
+		for _, v := range b.Shape.Vertices() {
+			d := s.depth.SignedDistance(b.End.Apply(v), s.detection.alarm, dc)
+			rigidPen, viol = math.Max(rigidPen, -d), math.Max(viol, dc-d)
+		}
 	}
-	n := collide.TriangleNormal(s.qNew, tri)
-	return math.Max(0, -r3.Dot(n, r3.Sub(r, p)))
+	st.SoftPenetration, st.RigidPenetration = soft, rigidPen
+	st.Penetration = math.Max(soft, rigidPen)
+	st.Violation = viol
+	return nil
 }
 
 // checkState rejects NaN or infinite values and nodes faster than

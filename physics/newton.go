@@ -20,8 +20,8 @@ type scheme interface {
 	prepare() (Stage, error)
 	// relinearise computes the candidate directions C_{k+1} at p_k (and,
 	// standard, re-evaluates H at q_k) and returns the largest angle by
-	// which a normal turned.
-	relinearise() float64
+	// which the normal of a pair within reach of contact turned.
+	relinearise(reach float64) float64
 	// rebuildW builds W_k for the current directions C_k (Rebuild W).
 	rebuildW() error
 	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it,
@@ -46,7 +46,7 @@ func (s *Simulation) scheme() scheme {
 
 // newton runs the recursive corrective motion with scheme sc: iteration
 // k = 0 … K−1 re-linearises the directions at p_k (k ≥ 1, stopping early
-// when no normal turned by more than NewtonTolerance), evaluates the gaps
+// when converged: newtonConverged), evaluates the gaps
 // δ_free(C_k), rebuilds W_k, solves the contact problem by projected
 // Gauss–Seidel and corrects the proximity points (METHOD.md step 4).
 //
@@ -63,8 +63,8 @@ func (s *Simulation) newton(sc scheme, sw *stopwatch) error {
 	for k := 0; k < s.set.NewtonIterations; k++ {
 		var rec NewtonRecord
 		if k > 0 {
-			rec.DirectionChange = sc.relinearise()
-			if s.set.NewtonTolerance > 0 && rec.DirectionChange <= s.set.NewtonTolerance {
+			rec.DirectionChange = sc.relinearise(s.newtonLog[k-1].PositionChange)
+			if s.newtonConverged(rec.DirectionChange) {
 				s.stats.Converged = true
 				break
 			}
@@ -80,6 +80,19 @@ func (s *Simulation) newton(sc scheme, sw *stopwatch) error {
 	ct.states = sc.states()
 	sw.lap(StageNewton)
 	return nil
+}
+
+// newtonConverged reports whether the Newton iterations may stop: the
+// engaged pairs' normals turned by at most NewtonTolerance in the last
+// re-linearisation and the last correction moved no proximity point by
+// more than NewtonPositionTolerance (METHOD.md: the directions and p stop
+// changing). A tolerance of 0 runs all K iterations.
+func (s *Simulation) newtonConverged(turn float64) bool {
+	if s.set.NewtonTolerance <= 0 {
+		return false
+	}
+	last := s.newtonLog[len(s.newtonLog)-1]
+	return turn <= s.set.NewtonTolerance && last.PositionChange <= s.set.NewtonPositionTolerance
 }
 
 // iterate runs the timed stages of one Newton iteration: Rebuild W, PGS

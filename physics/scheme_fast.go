@@ -49,7 +49,7 @@ func (f *fastScheme) prepare() (Stage, error) {
 
 // relinearise turns the normals at p_k; the fast scheme has no q_k, so
 // rigid-vertex pairs turn theirs with the rigid body (Simulation.relinearise).
-func (f *fastScheme) relinearise() float64 { return f.sim.relinearise(nil) }
+func (f *fastScheme) relinearise(reach float64) float64 { return f.sim.relinearise(reach) }
 
 // rebuildW computes W_k = C_k·W_H·C_kᵀ on the backend.
 func (f *fastScheme) rebuildW() error {

@@ -41,14 +41,12 @@ func (st *standardScheme) prepare() (Stage, error) {
 }
 
 // relinearise re-evaluates H at q_k (unless FreezeMapping) and turns the
-// normals at p_k, rigid-vertex pairs to their soft triangle's normal at
-// q_k.
-func (st *standardScheme) relinearise() float64 {
-	if st.sim.set.FreezeMapping {
-		return st.sim.relinearise(nil) // as the fast scheme: no re-evaluation of G
+// normals at p_k.
+func (st *standardScheme) relinearise(reach float64) float64 {
+	if !st.sim.set.FreezeMapping {
+		st.refindMapping()
 	}
-	st.refindMapping()
-	return st.sim.relinearise(st.qK)
+	return st.sim.relinearise(reach)
 }
 
 // rebuildW writes J_k = C_k·H and W_k = J_k·A⁻¹·J_kᵀ.

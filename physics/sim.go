@@ -27,6 +27,7 @@ type Simulation struct {
 	model     *fem.Model
 	solver    *linsolve.Solver // the linear solver of A
 	detection detection
+	depth     *collide.SurfaceDepth // the soft surface, for the rigid side's penetration
 	bodies    []rigid.Body
 
 	// Mechanical state and per-step vectors of length 3N.
@@ -83,6 +84,7 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simula
 	s := &Simulation{
 		set: set, mesh: msh, surf: surf, model: model, solver: solver,
 		detection: detection{det: collide.NewDetector(surf)},
+		depth:     collide.NewSurfaceDepth(surf),
 		bodies:    append([]rigid.Body(nil), bodies...),
 		warm:      make(map[uint64]warmStart),
 		newtonLog: make([]NewtonRecord, 0, settings.MaxNewton),

@@ -90,10 +90,17 @@ type StepStats struct {
 
 	Times Timings
 
-	// Penetration is the largest true end-of-step penetration over the
-	// pairs: the signed distance of the soft surface against each rigid
-	// body at its end pose (m, ≥ 0).
-	Penetration float64
+	// Penetration is the deepest true end-of-step overlap of the soft body
+	// and the rigid bodies at their end poses (m, ≥ 0), both ways:
+	// SoftPenetration of a soft surface vertex into a rigid body and
+	// RigidPenetration of a rigid surface sample into the soft body.
+	// Violation is the largest amount by which the surfaces came closer
+	// than the contact distance the contact law keeps (m, ≥ 0; it exceeds
+	// Penetration by that distance when the surfaces cross).
+	Penetration      float64
+	SoftPenetration  float64
+	RigidPenetration float64
+	Violation        float64
 	// BodyForce is the total contact force each rigid body applies on the
 	// soft body (N, world frame), and BodyNormalForce the sum of its
 	// normal components λn.

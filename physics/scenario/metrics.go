@@ -19,6 +19,9 @@ type metrics struct {
 	pcgIters, factorAge int
 	contacts            float64
 	maxPen              float64
+	maxSoftPen          float64
+	maxRigidPen         float64
+	maxViolation        float64
 	stage               physics.Timings // summed over steps
 	lastPen             float64
 
@@ -51,6 +54,9 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.factorAge += st.FactorAge
 	m.contacts += float64(st.Contacts)
 	m.maxPen = math.Max(m.maxPen, st.Penetration)
+	m.maxSoftPen = math.Max(m.maxSoftPen, st.SoftPenetration)
+	m.maxRigidPen = math.Max(m.maxRigidPen, st.RigidPenetration)
+	m.maxViolation = math.Max(m.maxViolation, st.Violation)
 	m.lastPen = st.Penetration
 	for i := range m.stage {
 		m.stage[i] += st.Times[i]

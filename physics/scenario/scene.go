@@ -29,6 +29,7 @@ type Scene struct {
 	Driver  *GripperDriver // nil when the scene has no gripper
 	script  *graspScript   // nil when not scripted
 	metrics metrics
+	release inclineRelease // the incline's hold and release (incline.go)
 
 	meshName string
 	mass     []float64
@@ -59,7 +60,12 @@ func Build(cfg settings.Scenario) (*Scene, error) {
 		bodies = []rigid.Body{floorBody()}
 		lift(obj, cfg.Physics.ContactDistance+cfg.DropHeight)
 	}
-	sim, err := physics.New(obj, bodies, cfg.Physics)
+	set := cfg.Physics
+	if cfg.Kind == settings.Incline {
+		sc.release.mu = set.Friction
+		set.Friction = inclineHoldFriction(cfg.InclineAngle, set.Friction)
+	}
+	sim, err := physics.New(obj, bodies, set)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +175,7 @@ func (sc *Scene) Duration() float64 {
 	case sc.script != nil:
 		return sc.script.duration()
 	case sc.cfg.Kind == settings.Incline:
-		return 1.2
+		return inclineSettle + inclineRamp + 1.2
 	case sc.cfg.Kind == settings.Drop:
 		return 1.5
 	}
@@ -228,6 +234,11 @@ func (sc *Scene) Step() (*physics.StepStats, error) {
 		return st, err
 	}
 	sc.metrics.observe(sc, st)
+	if sc.holding() {
+		if err := sc.releaseIncline(); err != nil {
+			return st, err
+		}
+	}
 	return st, nil
 }
 
@@ -253,12 +264,26 @@ func (sc *Scene) DriveBodies() {
 func (sc *Scene) Config() settings.Scenario {
 	cfg := sc.cfg
 	cfg.Physics = sc.Sim.Settings()
+	if sc.holding() {
+		cfg.Physics.Friction = sc.release.mu
+	}
 	return cfg
 }
 
 // SetSettings applies new physics settings from the next step on (see
 // physics.Simulation.SetSettings).
-func (sc *Scene) SetSettings(set settings.Settings) error { return sc.Sim.SetSettings(set) }
+// While the incline holds its block, a new friction coefficient becomes
+// the one the release ends at.
+func (sc *Scene) SetSettings(set settings.Settings) error {
+	if sc.holding() {
+		if err := set.Validate(); err != nil {
+			return err
+		}
+		sc.release.mu = set.Friction
+		set.Friction = sc.Sim.Settings().Friction
+	}
+	return sc.Sim.SetSettings(set)
+}
 
 // SetOmega sets the spin speed used by the next run of the script.
 func (sc *Scene) SetOmega(omega float64) error {
@@ -292,3 +317,21 @@ func (sc *Scene) CentreOfMass() r3.Vec {
 
 // TotalMass returns the soft body's mass, kg.
 func (sc *Scene) TotalMass() float64 { return sc.total }
+
+// ClosedAt is the time the scripted jaws reach the squeeze opening (+Inf
+// without a script).
+func (sc *Scene) ClosedAt() float64 {
+	if sc.script == nil {
+		return math.Inf(1)
+	}
+	return sc.script.closedAt()
+}
+
+// ObjectInGripper returns the object's centre of mass in the gripper frame
+// (zero without a gripper).
+func (sc *Scene) ObjectInGripper() r3.Vec {
+	if sc.Driver == nil {
+		return r3.Vec{}
+	}
+	return sc.Driver.Gripper.Pose.ApplyInverse(sc.CentreOfMass())
+}

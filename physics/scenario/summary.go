@@ -41,11 +41,18 @@ type Summary struct {
 	Steps          int     `json:"steps"`
 	ContactsMean   float64 `json:"contacts_mean"`
 	MaxPenetration float64 `json:"max_penetration"`
-	Slip           float64 `json:"slip"`
-	Held           bool    `json:"held"`
-	RealtimeFactor float64 `json:"realtime_factor"`
-	ForceJitter    float64 `json:"force_jitter"`
-	MS             StageMS `json:"ms"`
+	// MaxSoftPenetration and MaxRigidPenetration split MaxPenetration by
+	// side (a soft vertex into a rigid body, a rigid sample into the soft
+	// body); MaxViolation is the contact law's own error, how far the
+	// surfaces came closer than the contact distance.
+	MaxSoftPenetration  float64 `json:"max_soft_penetration"`
+	MaxRigidPenetration float64 `json:"max_rigid_penetration"`
+	MaxViolation        float64 `json:"max_violation"`
+	Slip                float64 `json:"slip"`
+	Held                bool    `json:"held"`
+	RealtimeFactor      float64 `json:"realtime_factor"`
+	ForceJitter         float64 `json:"force_jitter"`
+	MS                  StageMS `json:"ms"`
 
 	Solver           string  `json:"solver"`
 	PCGMean          float64 `json:"pcg_iterations_mean"` // per step, async solver
@@ -65,16 +72,25 @@ type Summary struct {
 }
 
 // InclineResult is the friction check: how far and how fast the block
-// moved down the slope, against Coulomb's prediction.
+// moved down the slope after its release, against Coulomb's prediction.
 type InclineResult struct {
-	AngleDeg     float64 `json:"angle_deg"`
-	TanTheta     float64 `json:"tan_theta"`
-	Displacement float64 `json:"displacement"` // of the centre of mass along the slope, m
-	Speed        float64 `json:"speed"`        // mean downhill velocity at the end, m/s
+	AngleDeg    float64 `json:"angle_deg"`
+	TanTheta    float64 `json:"tan_theta"`
+	ReleaseTime float64 `json:"release_time"` // s: the block is held until then (incline.go)
+	// Displacement of the centre of mass along the slope since the
+	// release, m; Speed the mean downhill velocity at the end and
+	// ReleaseSpeed at the release, m/s; Acceleration their difference
+	// over the time since the release, m/s².
+	Displacement float64 `json:"displacement"`
+	Speed        float64 `json:"speed"`
+	ReleaseSpeed float64 `json:"release_speed"`
+	Acceleration float64 `json:"acceleration"`
 	// Predicted is the displacement of a rigid block under Coulomb
-	// friction, ½·g·(sin θ − μ cos θ)·t² when positive, else 0.
-	Predicted float64 `json:"predicted"`
-	Slides    bool    `json:"slides"`
+	// friction, ½·a·t² with a = PredictedAcceleration =
+	// g·(sin θ − μ cos θ) when positive, else 0.
+	Predicted             float64 `json:"predicted"`
+	PredictedAcceleration float64 `json:"predicted_acceleration"`
+	Slides                bool    `json:"slides"`
 }
 
 // DropResult is the Signorini check: the object at rest on the floor.
@@ -93,7 +109,8 @@ func (sc *Scene) Summary() Summary {
 	s := Summary{
 		Scenario: string(cfg.Kind), Scheme: set.Scheme.String(), Newton: set.NewtonIterations,
 		DT: set.TimeStep, Mu: set.Friction, Omega: cfg.Omega, DOFs: sc.Sim.Mesh().DOFs(),
-		Steps: m.steps, MaxPenetration: m.maxPen, Slip: m.slip, MaxSlip: m.maxSlip,
+		Steps: m.steps, MaxPenetration: m.maxPen,
+		MaxSoftPenetration: m.maxSoftPen, MaxRigidPenetration: m.maxRigidPen, MaxViolation: m.maxViolation, Slip: m.slip, MaxSlip: m.maxSlip,
 		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshName,
 		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen, Solver: set.Solver.String(),
 		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),
@@ -141,31 +158,6 @@ func (m *metrics) stageMS() StageMS {
 		Detect: perStep(physics.StageDetect), Assemble: perStep(physics.StageAssemble),
 		Factor: perStep(physics.StageFactor), Free: perStep(physics.StageFree),
 		Final: perStep(physics.StageFinal), Step: perStep(physics.StageStep),
-	}
-}
-
-// inclineResult measures the block's motion down the slope.
-func (sc *Scene) inclineResult() *InclineResult {
-	set := sc.Sim.Settings()
-	theta := sc.cfg.InclineAngle
-	n := sc.Sim.Bodies()[FloorBody].End.Rotate(r3.Vec{Z: 1})
-	g := set.Gravity
-	down := r3.Sub(g, r3.Scale(r3.Dot(g, n), n))
-	if l := r3.Norm(down); l > 0 {
-		down = r3.Scale(1/l, down)
-	}
-	disp := r3.Dot(r3.Sub(sc.CentreOfMass(), sc.metrics.com0), down)
-	t := sc.Sim.Time()
-	gn := r3.Norm(g)
-	a := gn * (math.Sin(theta) - set.Friction*math.Cos(theta))
-	pred := 0.0
-	if a > 0 {
-		pred = 0.5 * a * t * t
-	}
-	return &InclineResult{
-		AngleDeg: theta * 180 / math.Pi, TanTheta: math.Tan(theta),
-		Displacement: disp, Speed: r3.Dot(sc.meanVelocity(), down), Predicted: pred,
-		Slides: disp > 1e-3,
 	}
 }
 

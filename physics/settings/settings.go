@@ -98,10 +98,14 @@ type Settings struct {
 	// NewtonIterations is K, the maximum number of Newton iterations of the
 	// recursive corrective motion; K = 1 is the classic scheme.
 	NewtonIterations int
-	// NewtonTolerance stops the Newton iterations early when no contact
-	// direction turned by more than this angle (rad) since the previous
-	// linearisation. 0 runs exactly K iterations.
-	NewtonTolerance float64
+	// NewtonTolerance and NewtonPositionTolerance stop the Newton
+	// iterations early when the normal of no pair within reach of contact
+	// turned by more than NewtonTolerance (rad) since the previous
+	// linearisation and the last correction moved no proximity point by
+	// more than NewtonPositionTolerance (m). NewtonTolerance = 0 runs
+	// exactly K iterations.
+	NewtonTolerance         float64
+	NewtonPositionTolerance float64
 	// PGSIterations is the maximum number of projected Gauss–Seidel sweeps
 	// per Newton iteration.
 	PGSIterations int
@@ -143,10 +147,9 @@ type Settings struct {
 	// a step is declared divergent.
 	MaxInvertedFraction float64
 
-	// FreezeMapping holds the geometric mapping G (barycentric weights and
-	// soft triangle frames) fixed over each step in the standard scheme,
-	// as the fast scheme assumes: rigid-vertex pairs keep their weights and
-	// turn their start-of-step normal with the rigid body. It exists for the test that proves both
+	// FreezeMapping holds the geometric mapping G (the barycentric weights
+	// of rigid-vertex pairs) fixed over each step in the standard scheme,
+	// as the fast scheme assumes. It exists for the test that proves both
 	// schemes equal under that assumption.
 	FreezeMapping bool
 }
@@ -161,16 +164,17 @@ type Settings struct {
 // the contact law's own error).
 func Default() Settings {
 	return Settings{
-		TimeStep:         0.01,
-		NewtonIterations: 5,
-		NewtonTolerance:  1e-4,
-		PGSIterations:    30,
-		PGSTolerance:     1e-6,
-		Friction:         0.8,
-		Scheme:           Fast,
-		Solver:           ExactSolver,
-		PCGTolerance:     1e-6,
-		PCGMaxIterations: 200,
+		TimeStep:                0.01,
+		NewtonIterations:        5,
+		NewtonTolerance:         1e-4,
+		NewtonPositionTolerance: 1e-6,
+		PGSIterations:           30,
+		PGSTolerance:            1e-6,
+		Friction:                0.8,
+		Scheme:                  Fast,
+		Solver:                  ExactSolver,
+		PCGTolerance:            1e-6,
+		PCGMaxIterations:        200,
 		Material: Material{
 			YoungModulus:     5e4,
 			PoissonRatio:     0.45,
@@ -217,6 +221,7 @@ func (s Settings) Validate() error {
 		rangeCheck("TimeStep", s.TimeStep, 0, 0.1, true, false, "s"),
 		intCheck("NewtonIterations", s.NewtonIterations, 1, MaxNewton),
 		rangeCheck("NewtonTolerance", s.NewtonTolerance, 0, 1, false, false, "rad"),
+		rangeCheck("NewtonPositionTolerance", s.NewtonPositionTolerance, 0, 1, false, false, "m"),
 		intCheck("PGSIterations", s.PGSIterations, 1, 100000),
 		rangeCheck("PGSTolerance", s.PGSTolerance, 0, 1, false, true, ""),
 		rangeCheck("Friction", s.Friction, 0, 10, false, false, ""),

@@ -27,6 +27,7 @@ func TestSettingsValidateNamesTheField(t *testing.T) {
 		{"NewtonIterations", func(s *Settings) { s.NewtonIterations = 0 }},
 		{"NewtonIterations", func(s *Settings) { s.NewtonIterations = MaxNewton + 1 }},
 		{"NewtonTolerance", func(s *Settings) { s.NewtonTolerance = -1 }},
+		{"NewtonPositionTolerance", func(s *Settings) { s.NewtonPositionTolerance = math.NaN() }},
 		{"PGSIterations", func(s *Settings) { s.PGSIterations = 0 }},
 		{"PGSTolerance", func(s *Settings) { s.PGSTolerance = nan }},
 		{"Friction", func(s *Settings) { s.Friction = -0.1 }},

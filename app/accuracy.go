@@ -1,0 +1,278 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"softgrasp/physics/accuracy"
+	"softgrasp/physics/settings"
+)
+
+// accuracyFlags are the flags of `softgrasp accuracy`.
+type accuracyFlags struct {
+	quick                 bool
+	dofs                  int
+	mu                    float64
+	omegas, dts, newtons  string
+	schemes               string
+	pgs                   int
+	refDT                 float64
+	refPGS                int
+	refCheck              bool
+	json                  bool
+	csv, plot, cpuProfile string
+}
+
+func (f *accuracyFlags) register(fs *flag.FlagSet) {
+	full := accuracy.Full()
+	fs.BoolVar(&f.quick, "quick", false, "smoke-test grid: 1k DOFs, ω = 8π, h = 20 ms, K ∈ {1, 5}, reference at 5 ms (about a minute)")
+	fs.IntVar(&f.dofs, "dofs", full.DOFs, "target size of the soft object")
+	fs.Float64Var(&f.mu, "mu", full.Mu, "Coulomb friction")
+	fs.StringVar(&f.omegas, "omega", "2π,4π,8π", "spin speeds, rad/s (a number or Nπ), comma separated")
+	fs.StringVar(&f.dts, "dt", "0.005,0.01,0.02", "time steps h, s, comma separated (whole multiples of -ref-dt)")
+	fs.StringVar(&f.newtons, "newton", "1,2,5,10", "Newton iterations K, comma separated")
+	fs.StringVar(&f.schemes, "scheme", "fast,standard", "update schemes, comma separated")
+	fs.IntVar(&f.pgs, "pgs", full.PGS, "PGS sweeps per Newton iteration of the grid rows")
+	fs.Float64Var(&f.refDT, "ref-dt", full.RefDT, "reference time step, s")
+	fs.IntVar(&f.refPGS, "ref-pgs", full.RefPGS, "reference PGS sweeps per Newton iteration (tolerance 1e-9)")
+	fs.BoolVar(&f.refCheck, "ref-check", full.RefCheck, "also run the reference at twice its step and report the difference")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the table")
+	fs.StringVar(&f.csv, "csv", "", "write the rows as CSV to this file")
+	fs.StringVar(&f.plot, "plot", "", "write penetration and slip error against K and h to this PNG")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile")
+}
+
+// options turns the flags into a grid; with -quick the quick grid is the
+// base and only the flags given explicitly change it.
+func (f *accuracyFlags) options(set map[string]bool) (accuracy.Options, error) {
+	o := accuracy.Full()
+	if f.quick {
+		o = accuracy.Quick()
+	}
+	var err error
+	apply := func(name string, do func() error) {
+		if err == nil && (set[name] || !f.quick) {
+			if e := do(); e != nil {
+				err = fmt.Errorf("-%s: %w", name, e)
+			}
+		}
+	}
+	apply("dofs", func() error { o.DOFs = f.dofs; return nil })
+	apply("mu", func() error {
+		if math.IsNaN(f.mu) || f.mu < 0 {
+			return fmt.Errorf("μ = %g: must be ≥ 0", f.mu)
+		}
+		o.Mu = f.mu
+		return nil
+	})
+	apply("omega", func() (e error) { o.Omegas, e = parseFloats(f.omegas); return })
+	apply("dt", func() (e error) { o.DTs, e = parseFloats(f.dts); return })
+	apply("newton", func() (e error) { o.Newtons, e = parseInts(f.newtons); return })
+	apply("scheme", func() (e error) { o.Schemes, e = parseSchemes(f.schemes); return })
+	apply("pgs", func() error { o.PGS = f.pgs; return positive(f.pgs) })
+	apply("ref-dt", func() error { o.RefDT = f.refDT; return nil })
+	apply("ref-pgs", func() error { o.RefPGS = f.refPGS; return positive(f.refPGS) })
+	apply("ref-check", func() error { o.RefCheck = f.refCheck; return nil })
+	if err != nil {
+		return o, err
+	}
+	return o, o.Validate()
+}
+
+func positive(n int) error {
+	if n < 1 {
+		return fmt.Errorf("%d: must be at least 1", n)
+	}
+	return nil
+}
+
+// parseFloats reads a comma-separated list of positive numbers; "Nπ" (or
+// "Npi") is N times π.
+func parseFloats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		mult := 1.0
+		for _, pi := range []string{"π", "pi"} {
+			if strings.HasSuffix(f, pi) {
+				f, mult = strings.TrimSuffix(f, pi), math.Pi
+				if f == "" {
+					f = "1"
+				}
+			}
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%q is not a positive number", f)
+		}
+		out = append(out, v*mult)
+	}
+	return out, nil
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an integer", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func parseSchemes(s string) ([]settings.Scheme, error) {
+	var out []settings.Scheme
+	for _, f := range strings.Split(s, ",") {
+		sch, err := settings.ParseScheme(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sch)
+	}
+	return out, nil
+}
+
+// runAccuracy is `softgrasp accuracy`.
+func runAccuracy(args []string, stdout, stderr io.Writer) int {
+	var f accuracyFlags
+	fs := flag.NewFlagSet("softgrasp accuracy", flag.ContinueOnError)
+	f.register(fs)
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	opt, err := f.options(set)
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp accuracy:", oneLine(err))
+		return 2
+	}
+	if f.cpuProfile != "" {
+		stop, err := startProfile(f.cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "softgrasp accuracy:", oneLine(err))
+			return 1
+		}
+		defer stop()
+	}
+	bar := progressbar.NewOptions(opt.TotalSteps(),
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription("accuracy"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	res, err := accuracy.Run(opt, func() { _ = bar.Add(1) })
+	_ = bar.Finish()
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp accuracy:", oneLine(err))
+		return 1
+	}
+	if err := writeAccuracyOutputs(&f, res, stdout); err != nil {
+		fmt.Fprintln(stderr, "softgrasp accuracy:", oneLine(err))
+		return 1
+	}
+	return 0
+}
+
+func writeAccuracyOutputs(f *accuracyFlags, res accuracy.Result, stdout io.Writer) error {
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(jsonSafe(res)); err != nil {
+			return fmt.Errorf("json: %w", err)
+		}
+	} else {
+		writeAccuracyMarkdown(stdout, res)
+	}
+	if f.csv != "" {
+		if err := writeFileWith(f.csv, func(w io.Writer) error { return writeAccuracyCSV(w, res) }); err != nil {
+			return fmt.Errorf("-csv: %w", err)
+		}
+	}
+	if f.plot != "" {
+		if err := saveAccuracyPlot(f.plot, res); err != nil {
+			return fmt.Errorf("-plot: %w", err)
+		}
+	}
+	return nil
+}
+
+// jsonSafe replaces the NaN slip errors of failed rows by −1 (JSON has no
+// NaN); the row's error says why.
+func jsonSafe(res accuracy.Result) accuracy.Result {
+	rows := append([]accuracy.Row(nil), res.Rows...)
+	for i := range rows {
+		if math.IsNaN(rows[i].SlipError) {
+			rows[i].SlipError = -1
+		}
+	}
+	res.Rows = rows
+	return res
+}
+
+var accuracyColumns = []string{"omega", "dt", "scheme", "newton", "pgs", "kind", "pgs_sweeps_total",
+	"max_penetration", "spin_penetration", "violation", "slip", "slip_error", "force_jitter",
+	"newton_mean", "converged_share", "held", "error"}
+
+func accuracyRecord(r accuracy.Row) []string {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	return []string{g(r.Omega), g(r.DT), r.Scheme, strconv.Itoa(r.Newton), strconv.Itoa(r.PGS), r.Kind,
+		strconv.Itoa(r.PGSSweepsTotal), g(r.MaxPenetration), g(r.SpinPenetration), g(r.Violation),
+		g(r.Slip), g(r.SlipError), g(r.ForceJitter), g(r.NewtonMean), g(r.ConvergedShare),
+		strconv.FormatBool(r.Held), r.Error}
+}
+
+func writeAccuracyCSV(w io.Writer, res accuracy.Result) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(accuracyColumns); err != nil {
+		return err
+	}
+	for _, r := range res.Rows {
+		if err := cw.Write(accuracyRecord(r)); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeAccuracyMarkdown prints the reference and one table row per run,
+// lengths in mm.
+func writeAccuracyMarkdown(w io.Writer, res accuracy.Result) {
+	ref := res.Reference
+	fmt.Fprintf(w, "Reference: h = %g ms, K ≤ %d, PGS ≤ %d sweeps (tolerance %g), %d DOFs, μ = %g.\n",
+		1e3*ref.DT, ref.Newton, ref.PGS, ref.PGSTol, ref.DOFs, ref.Mu)
+	for k, s := range ref.Slip {
+		fmt.Fprintf(w, "  ω = %s: reference slip %.3f mm", k, 1e3*s)
+		if e, ok := ref.SelfError[k]; ok {
+			fmt.Fprintf(w, ", against itself at 2h: %.4f mm", 1e3*e)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| ω | h ms | scheme | K | PGS | kind | sweeps total | max pen. mm | spin pen. mm | violation mm | slip mm | slip error mm | jitter | Newton mean | converged | held |")
+	fmt.Fprintln(w, "|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	for _, r := range res.Rows {
+		held := strconv.FormatBool(r.Held)
+		if r.Error != "" {
+			held = "failed: " + r.Error
+		}
+		fmt.Fprintf(w, "| %s | %g | %s | %d | %d | %s | %d | %.4f | %.4f | %.4f | %.3f | %.4f | %.3g | %.2f | %.0f %% | %s |\n",
+			accuracy.OmegaKey(r.Omega), 1e3*r.DT, r.Scheme, r.Newton, r.PGS, r.Kind, r.PGSSweepsTotal,
+			1e3*r.MaxPenetration, 1e3*r.SpinPenetration, 1e3*r.Violation, 1e3*r.Slip, 1e3*r.SlipError,
+			r.ForceJitter, r.NewtonMean, 100*r.ConvergedShare, held)
+	}
+}
