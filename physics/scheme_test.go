@@ -97,9 +97,11 @@ func TestStandardEqualsFastWhenMappingHeld(t *testing.T) {
 }
 
 // TestSchemesDifferWhenMappingIsRefound guards the test above: without
-// FreezeMapping the standard scheme re-finds closest points and rebuilds
-// its triangle frames at q_k, so with K > 1 it must not be bit-identical to
-// the fast scheme on a scene with rigid-vertex pairs.
+// FreezeMapping the standard scheme re-finds the closest points of its
+// rigid-vertex pairs at q_k, so with K > 1 it must differ from the fast
+// scheme by far more than the 1e-9 to which the two agree with the
+// mapping held: a re-evaluation that changed nothing, or only rounding,
+// stays below 1e-6.
 func TestSchemesDifferWhenMappingIsRefound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two grasp sequences")
@@ -112,8 +114,8 @@ func TestSchemesDifferWhenMappingIsRefound(t *testing.T) {
 	qs, _, _ := trajectory(t, std, steps)
 	d := relDiff(qs[steps-1], qf[steps-1], qf[0])
 	t.Logf("relative difference after %d steps: %.3g", steps, d)
-	if d == 0 {
-		t.Fatal("standard without FreezeMapping equals fast exactly: the mapping is not re-evaluated")
+	if d < 1e-6 {
+		t.Fatalf("standard without FreezeMapping is within %.3g of fast: the mapping is not re-evaluated", d)
 	}
 }
 

@@ -39,10 +39,13 @@ func TestAsyncSolverStaysCloseToExact(t *testing.T) {
 	if async.PCGMean > 20 {
 		t.Fatalf("%.1f PCG iterations per step: the warped old factor is a poor preconditioner", async.PCGMean)
 	}
-	if async.MaxPenetration > 0.1e-3 {
-		t.Fatalf("async penetration %.3g mm", async.MaxPenetration*1e3)
+	// Measured: no penetration with either solver, slips 0.3 % apart.
+	// The lag makes the run deterministic, so the bounds only leave room
+	// for rounding: 1 µm of penetration beyond the exact run's, 1 % of slip.
+	if async.MaxPenetration > exact.MaxPenetration+1e-6 {
+		t.Fatalf("async penetration %.4g mm, exact %.4g mm", async.MaxPenetration*1e3, exact.MaxPenetration*1e3)
 	}
-	if math.Abs(async.Slip-exact.Slip) > 0.5*exact.Slip {
-		t.Fatalf("async slip %.4g mm differs from exact %.4g mm by more than 50 %%", async.Slip*1e3, exact.Slip*1e3)
+	if math.Abs(async.Slip-exact.Slip) > 0.01*exact.Slip {
+		t.Fatalf("async slip %.4g mm differs from exact %.4g mm by more than 1 %%", async.Slip*1e3, exact.Slip*1e3)
 	}
 }

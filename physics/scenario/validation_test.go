@@ -34,31 +34,33 @@ func inclineConfig(ratio float64) settings.Scenario {
 }
 
 // TestInclineFrictionThreshold checks Coulomb's law on the whole pipeline:
-// a soft block on a slope sticks when tan θ is 2 % below μ and slides when
-// it is 2 % above, and then with the acceleration a rigid block would have,
-// g·(sin θ − μ·cos θ).
+// a soft block on a slope, settled and released (incline.go), sticks when
+// tan θ is 2 % below μ and slides when it is 2 % above, with the
+// acceleration a rigid block would have, a = g·(sin θ − μ·cos θ). At 2 %
+// above the threshold a is a small difference of two large terms
+// (0.1 m/s² against g·sin θ = 4.4 m/s²), so 5 % on a is 0.1 % on the
+// applied μ. Measured at 600 DOFs: 2.5 % over (the release ramp leaves the
+// base slipping at about 1 mm/s when the measure starts, and the block
+// shears elastically as it starts); before the settle-and-release the
+// landing made it 24 % over. Stick: below 0.1 mm/s at the end, the bound
+// a user would notice, after at most half a millimetre of elastic creep
+// (0.23 mm measured).
 func TestInclineFrictionThreshold(t *testing.T) {
 	stick := runScene(t, inclineConfig(0.98)).Incline
-	t.Logf("tan θ = 0.98 μ: moved %.3f mm, speed %.2e m/s", stick.Displacement*1e3, stick.Speed)
-	if stick.Displacement > 2e-3 || math.Abs(stick.Speed) > 1e-3 {
+	t.Logf("tan θ = 0.98 μ: moved %.4f mm, speed %.2e m/s", stick.Displacement*1e3, stick.Speed)
+	if stick.Displacement > 0.5e-3 || math.Abs(stick.Speed) > 1e-4 {
 		t.Fatalf("below the friction threshold the block moved %.3f mm and still moves at %.3g m/s: it should stick",
 			stick.Displacement*1e3, stick.Speed)
 	}
-	slide := runScene(t, inclineConfig(1.02))
-	in := slide.Incline
-	t.Logf("tan θ = 1.02 μ: moved %.3f mm (rigid Coulomb %.3f mm), speed %.4f m/s", in.Displacement*1e3, in.Predicted*1e3, in.Speed)
-	if in.Displacement < 10*stick.Displacement || in.Displacement < 5e-3 {
+	in := runScene(t, inclineConfig(1.02)).Incline
+	t.Logf("tan θ = 1.02 μ: moved %.3f mm (rigid Coulomb %.3f mm), acceleration %.5f m/s² (rigid %.5f)",
+		in.Displacement*1e3, in.Predicted*1e3, in.Acceleration, in.PredictedAcceleration)
+	if !in.Slides {
 		t.Fatalf("above the threshold the block moved only %.3f mm: it should slide", in.Displacement*1e3)
 	}
-	// The speed at the end gives the acceleration of the slide, hence the
-	// friction coefficient the simulation actually applied.
-	theta := math.Atan(1.02 * 0.5)
-	a := in.Speed / slide.SimSeconds
-	g := 9.81
-	muEff := (math.Sin(theta) - a/g) / math.Cos(theta)
-	t.Logf("effective μ during the slide: %.4f (set 0.5)", muEff)
-	if math.Abs(muEff-0.5) > 0.005 {
-		t.Fatalf("sliding block has effective μ %.4f, want 0.5 within 1 %%", muEff)
+	if rel := in.Acceleration/in.PredictedAcceleration - 1; math.Abs(rel) > 0.05 {
+		t.Fatalf("sliding block accelerates at %.5f m/s², %+.1f %% off Coulomb's %.5f m/s²",
+			in.Acceleration, 100*rel, in.PredictedAcceleration)
 	}
 }
 
