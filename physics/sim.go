@@ -142,6 +142,11 @@ func (s *Simulation) SetSettings(set settings.Settings) error {
 	if err := s.solver.SetOptions(linsolve.OptionsFrom(set)); err != nil {
 		return fmt.Errorf("Solver: %w", err)
 	}
+	if set.TimeStep != s.set.TimeStep || set.Material != s.set.Material {
+		// A = M + h·B + h²·K changed: a factor of the old one would go on
+		// building W_H and the final correction (asynchronous solver).
+		s.solver.Invalidate()
+	}
 	// The asynchronous worker takes one core and the step the other: the
 	// element passes run on the step's goroutine alone.
 	s.model.SetSerial(s.solver.Async())
@@ -158,6 +163,7 @@ func (s *Simulation) Reset() {
 	}
 	clear(s.warm)
 	s.model.ResetRotations()
+	s.solver.Invalidate()
 	s.steps, s.time = 0, 0
 	s.ct.pairs = s.ct.pairs[:0]
 }

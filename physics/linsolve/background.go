@@ -153,6 +153,19 @@ func (af *background) exact(A *sparse.SymCSC, q []float64) error {
 	return af.current.Factorize(A)
 }
 
+// invalidate drops the factor in use and any job in flight (its A is no
+// longer the operator the simulation integrates: h or the material
+// changed, or the body was put back at rest): the next begin factors its A
+// synchronously, as the first one does.
+func (af *background) invalidate() {
+	if af.busy {
+		<-af.done
+		af.busy, af.pending = false, 0
+	}
+	af.primed = false
+	af.gCur.valid = false
+}
+
 // stop ends the worker, frees the spare factor and returns the current
 // one, which stays valid.
 func (af *background) stop() *sparse.Factor {

@@ -102,6 +102,17 @@ func (s *Solver) SetOptions(opt Options) error {
 	return nil
 }
 
+// Invalidate declares the factors of earlier A's unusable: the operator
+// changed (a new time step h or material, or a reset of the body). In
+// asynchronous mode the next Refactor then factors its A synchronously
+// instead of going on with a factor, and compliances, of the old operator;
+// in exact mode every Refactor factors anyway.
+func (s *Solver) Invalidate() {
+	if s.bg != nil {
+		s.bg.invalidate()
+	}
+}
+
 // Async reports whether the background worker runs.
 func (s *Solver) Async() bool { return s.bg != nil }
 

@@ -49,3 +49,55 @@ func TestAsyncSolverStaysCloseToExact(t *testing.T) {
 		t.Fatalf("async slip %.4g mm differs from exact %.4g mm by more than 1 %%", async.Slip*1e3, exact.Slip*1e3)
 	}
 }
+
+// TestAsyncFactorInvalidated checks that the asynchronous solver drops its
+// factor when the operator A = M + h·B + h²·K changes under it: after a new
+// time step, a new material or a reset, the next step works with a factor
+// of its own A (age 0), not one assembled with the old values.
+func TestAsyncFactorInvalidated(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.TargetDOFs = 500
+	cfg.Physics.Solver = settings.AsyncSolver
+	cfg.Physics.AsyncLag = 3
+	sc, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	step := func() int {
+		t.Helper()
+		st, err := sc.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.FactorAge
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*settings.Settings)
+	}{
+		{"time step", func(s *settings.Settings) { s.TimeStep *= 0.8 }},
+		{"material", func(s *settings.Settings) { s.Material.YoungModulus *= 1.5 }},
+		{"reset", nil},
+	} {
+		aged := 0
+		for i := 0; i < 8; i++ {
+			aged = max(aged, step())
+		}
+		if aged == 0 {
+			t.Fatalf("%s: the factor never aged: the test does not exercise the background", tc.name)
+		}
+		if tc.change == nil {
+			sc.Sim.Reset()
+		} else {
+			set := sc.Sim.Settings()
+			tc.change(&set)
+			if err := sc.SetSettings(set); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if age := step(); age != 0 {
+			t.Fatalf("after a new %s the step used a factor %d steps old, of the old A", tc.name, age)
+		}
+	}
+}
