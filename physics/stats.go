@@ -113,6 +113,14 @@ type StepStats struct {
 	// assembled (0 in exact mode).
 	SolveIterations int
 	FactorAge       int
+	// UnconvergedSolves counts the step's solves whose conjugate gradient
+	// stopped at PCGMaxIterations before reaching PCGTolerance: their
+	// result is the best iterate, not a solution to the tolerance.
+	UnconvergedSolves int
+	// FactorFailures is 1 when the background factorisation swapped in at
+	// this step failed (its A was not positive definite) and the previous
+	// factor stayed in use (asynchronous solver), else 0.
+	FactorFailures int
 
 	Inverted int     // inverted elements at the start of the step
 	MaxSpeed float64 // largest node speed at the end of the step, m/s

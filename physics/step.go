@@ -1,9 +1,11 @@
 package physics
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
+	"softgrasp/physics/linsolve"
 	"softgrasp/physics/settings"
 )
 
@@ -31,7 +33,7 @@ func (s *Simulation) Step() (*StepStats, error) {
 	st.Step, st.Scheme = s.steps, s.set.Scheme
 	s.newtonLog = s.newtonLog[:0]
 	st.Converged = false
-	st.SolveIterations = 0
+	st.SolveIterations, st.UnconvergedSolves, st.FactorFailures = 0, 0, 0
 	sw := stopwatch{t: &st.Times}
 	stepStart := time.Now()
 	sw.begin()
@@ -42,7 +44,9 @@ func (s *Simulation) Step() (*StepStats, error) {
 		return st, err
 	}
 	sw.lap(StageAssemble)
-	if err := s.refactor(); err != nil {
+	if err := s.refactor(); errors.Is(err, linsolve.ErrBackgroundFactor) {
+		st.FactorFailures++ // the previous factor stays in use
+	} else if err != nil {
 		return st, s.diverged(fmt.Sprintf("the system matrix A is not positive definite (%v)", err))
 	}
 	sw.lap(StageFactor)
@@ -166,7 +170,10 @@ func (s *Simulation) commit() {
 // solve computes x = A⁻¹·b with the linear solver and counts its
 // iterations in the step's stats.
 func (s *Simulation) solve(x, b []float64) error {
-	it, err := s.solver.Solve(x, b)
+	it, converged, err := s.solver.Solve(x, b)
 	s.stats.SolveIterations += it
+	if !converged && err == nil {
+		s.stats.UnconvergedSolves++
+	}
 	return err
 }

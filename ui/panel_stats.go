@@ -120,6 +120,9 @@ func drawRates(s *State, f *frame.Frame) {
 	} else {
 		colouredText(colourWarn, "  not held")
 	}
+	if st.UnconvergedSolves > 0 {
+		colouredText(colourWarn, fmt.Sprintf("%d solve(s) of this step stopped at the PCG iteration cap", st.UnconvergedSolves))
+	}
 }
 
 // drawConvergence plots the last step's Newton convergence on log axes.

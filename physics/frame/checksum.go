@@ -36,6 +36,7 @@ func (f *Frame) ComputeChecksum() uint64 {
 	h.u64(uint64(s.Contacts))
 	h.u64(uint64(s.NewtonIterations))
 	h.u64(uint64(s.PGSIterations))
+	h.u64(uint64(s.UnconvergedSolves))
 	for _, v := range [...]float64{s.BuildWH, s.RebuildW, s.PGS, s.Corr, s.NewtonIter, s.Total, s.Step,
 		s.Penetration, s.Slip, s.GripForce, s.StepRate, s.RealtimeFactor} {
 		h.f64(v)

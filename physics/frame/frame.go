@@ -128,6 +128,9 @@ type Stats struct {
 	Contacts         int
 	NewtonIterations int // Newton iterations actually run
 	PGSIterations    int // PGS sweeps summed over the Newton iterations
+	// UnconvergedSolves counts the step's solves with A whose conjugate
+	// gradient stopped at its iteration cap (asynchronous solver).
+	UnconvergedSolves int
 
 	// Table-1 stages: BuildWH and Total per step; RebuildW, PGS, Corr and
 	// NewtonIter are means per Newton iteration (ms).

@@ -38,6 +38,10 @@ type background struct {
 	// primed is set once current holds a factor of an A this worker saw
 	// (the first begin factors synchronously).
 	primed bool
+	// primedBefore tells begin's caller whether the call it just made
+	// found a factor already (an error then comes from a background job,
+	// not from factoring the step's own A).
+	primedBefore bool
 	// age counts the steps since the values of current were assembled,
 	// pending those since the values of the job in flight were.
 	age, pending int
@@ -89,6 +93,7 @@ func (af *background) work() {
 // returns the error of a failed background factorisation (A was not
 // positive definite), after which the old factor stays in use.
 func (af *background) begin(A *sparse.SymCSC, q []float64, nodes func() []int) error {
+	af.primedBefore = af.primed
 	if !af.primed {
 		af.primed = true
 		af.age = 0

@@ -34,20 +34,22 @@ func (s *Solver) precondition(z, r []float64) error {
 // (M⁻¹ = Q·P⁻¹·Qᵀ), starting from x_0 = M⁻¹·b.
 // When A has not changed much since P was computed, P⁻¹·A is close to the
 // identity and a few iterations reach the tolerance
-// ‖b − A·x‖ ≤ PCGTolerance·‖b‖ (Options). It returns the iterations run;
-// running out of iterations is not an error (the divergence checks catch a
-// solve that went wrong), a failed solve with the factor is.
-func (s *Solver) solvePCG(x, b []float64) (int, error) {
+// ‖b − A·x‖ ≤ PCGTolerance·‖b‖ (Options). It returns the iterations run
+// and whether the tolerance was reached: running out of iterations leaves
+// the best x found and is no error (the divergence checks catch a solve
+// that went wrong, and the caller reports the shortfall), a failed solve
+// with the factor is.
+func (s *Solver) solvePCG(x, b []float64) (int, bool, error) {
 	w := &s.pcg
 	if len(w.r) != len(b) {
-		return 0, fmt.Errorf("conjugate gradient: right-hand side of %d entries for %d unknowns", len(b), len(w.r))
+		return 0, false, fmt.Errorf("conjugate gradient: right-hand side of %d entries for %d unknowns", len(b), len(w.r))
 	}
 	if err := s.precondition(x, b); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	bn := math.Sqrt(dot(b, b))
 	if bn == 0 {
-		return 0, nil
+		return 0, true, nil
 	}
 	s.matA.MulVec(w.Ap, x)
 	for i := range w.r {
@@ -55,10 +57,10 @@ func (s *Solver) solvePCG(x, b []float64) (int, error) {
 	}
 	tol := s.opt.PCGTolerance * bn
 	if math.Sqrt(dot(w.r, w.r)) <= tol {
-		return 0, nil
+		return 0, true, nil
 	}
 	if err := s.precondition(w.z, w.r); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	copy(w.p, w.z)
 	rz := dot(w.r, w.z)
@@ -66,16 +68,16 @@ func (s *Solver) solvePCG(x, b []float64) (int, error) {
 		s.matA.MulVec(w.Ap, w.p)
 		pAp := dot(w.p, w.Ap)
 		if !(pAp > 0) {
-			return it, fmt.Errorf("conjugate gradient broke down (pᵀAp = %g): A is not positive definite", pAp)
+			return it, false, fmt.Errorf("conjugate gradient broke down (pᵀAp = %g): A is not positive definite", pAp)
 		}
 		alpha := rz / pAp
 		axpy(alpha, w.p, x)
 		axpy(-alpha, w.Ap, w.r)
 		if math.Sqrt(dot(w.r, w.r)) <= tol {
-			return it, nil
+			return it, true, nil
 		}
 		if err := s.precondition(w.z, w.r); err != nil {
-			return it, err
+			return it, false, err
 		}
 		rzNew := dot(w.r, w.z)
 		beta := rzNew / rz
@@ -84,7 +86,7 @@ func (s *Solver) solvePCG(x, b []float64) (int, error) {
 			w.p[i] = w.z[i] + beta*w.p[i]
 		}
 	}
-	return s.opt.PCGMaxIterations, nil
+	return s.opt.PCGMaxIterations, false, nil
 }
 
 func dot(a, b []float64) float64 {

@@ -17,6 +17,7 @@
 package linsolve
 
 import (
+	"errors"
 	"fmt"
 
 	"softgrasp/physics/collide"
@@ -45,6 +46,13 @@ func OptionsFrom(set settings.Settings) Options {
 	return Options{Async: set.Solver == settings.AsyncSolver, Lag: set.AsyncLag,
 		PCGTolerance: set.PCGTolerance, PCGMaxIterations: set.PCGMaxIterations}
 }
+
+// ErrBackgroundFactor marks the failure of a background factorisation:
+// the A of a few steps ago was not positive definite. The solver keeps the
+// factor it had and goes on; this step's own A is checked by its solves
+// (a conjugate gradient that meets a direction of non-positive curvature
+// fails).
+var ErrBackgroundFactor = errors.New("the background factorisation failed, the previous factor stays in use")
 
 // Solver solves with the system matrix A of the current step.
 type Solver struct {
@@ -126,8 +134,9 @@ func (s *Solver) Matrix() *sparse.SymCSC { return s.matA }
 // from A, for which near lists the nodes whose compliance the next steps
 // will likely need (it is called only when a job starts). The first call
 // after the worker started factors synchronously. An error means A is not
-// positive definite (a failed background job reports it here, and the old
-// factor stays in use).
+// positive definite: this step's (exact mode, or the first asynchronous
+// step), or that of a failed background job, reported here wrapping
+// ErrBackgroundFactor, after which the old factor stays in use.
 func (s *Solver) Refactor(q []float64, near func() []int) error {
 	if s.bg == nil {
 		s.warped = false
@@ -135,6 +144,9 @@ func (s *Solver) Refactor(q []float64, near func() []int) error {
 	}
 	err := s.bg.begin(s.matA, q, near)
 	s.adopt(q)
+	if err != nil && s.bg.primedBefore {
+		return fmt.Errorf("%w: %v", ErrBackgroundFactor, err)
+	}
 	return err
 }
 
@@ -177,10 +189,12 @@ func (s *Solver) Warp() (R m3.Mat3, warped bool) { return s.warp, s.warped }
 // Solve computes x = A⁻¹·b with the current A: by the factor directly in
 // exact mode, else by conjugate gradient preconditioned with the warped
 // factor. It returns the conjugate-gradient iterations run (0 in exact
-// mode).
-func (s *Solver) Solve(x, b []float64) (int, error) {
+// mode) and whether the solve reached its tolerance (false when the
+// conjugate gradient stopped at PCGMaxIterations: x is then the best
+// iterate, and the caller should say so).
+func (s *Solver) Solve(x, b []float64) (iterations int, converged bool, err error) {
 	if s.bg == nil {
-		return 0, s.factor.Solve(x, b)
+		return 0, true, s.factor.Solve(x, b)
 	}
 	return s.solvePCG(x, b)
 }

@@ -1,6 +1,7 @@
 package linsolve
 
 import (
+	"errors"
 	"math"
 	"math/rand"
 	"testing"
@@ -83,8 +84,8 @@ func TestSolveExactAndAsync(t *testing.T) {
 				if err := s.Refactor(q, near); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.Solve(x, b); err != nil {
-					t.Fatal(err)
+				if _, converged, err := s.Solve(x, b); err != nil || !converged {
+					t.Fatalf("step %d: solve converged %v, error %v", step, converged, err)
 				}
 				want, err := sparse.DenseSolve(s.Matrix(), b)
 				if err != nil {
@@ -104,6 +105,38 @@ func TestSolveExactAndAsync(t *testing.T) {
 				t.Fatal("async mode after four steps still uses the factor of this step's A")
 			}
 		})
+	}
+}
+
+// TestSolveReportsTheIterationCap checks that a conjugate gradient that
+// runs out of iterations says so: with the factor of an older A and a cap
+// of one iteration the tolerance cannot be reached.
+func TestSolveReportsTheIterationCap(t *testing.T) {
+	const n = 30
+	rng := rand.New(rand.NewSource(2))
+	A, mass := chain(n)
+	s, err := New(A, mass, Options{Async: true, Lag: 1, PCGTolerance: 1e-14, PCGMaxIterations: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q, b, x := make([]float64, 3*n), make([]float64, 3*n), make([]float64, 3*n)
+	for i := range b {
+		b[i] = rng.NormFloat64()
+	}
+	converged := true
+	for step := 0; step < 4; step++ {
+		assembleChain(s.Matrix(), rng, 100*float64(step+1))
+		if err := s.Refactor(q, func() []int { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		var it int
+		if it, converged, err = s.Solve(x, b); err != nil {
+			t.Fatal(err)
+		}
+		if step > 0 && (converged || it != 1) {
+			t.Fatalf("step %d: %d iterations, converged %v: an old factor and a cap of 1 cannot reach 1e-14", step, it, converged)
+		}
 	}
 }
 
@@ -159,5 +192,53 @@ func TestPairComplianceFromNodeCompliance(t *testing.T) {
 				t.Fatalf("W_H(%d,%d) = %g from G, %g from the kernel", i, j, got[i*c+j], want[i*c+j])
 			}
 		}
+	}
+}
+
+// TestFailedBackgroundFactorKeepsTheOldOne checks the asynchronous
+// solver's answer to a background job whose A was not positive definite:
+// Refactor reports ErrBackgroundFactor, and the solver goes on with the
+// factor it had, which still solves the current A by conjugate gradient.
+func TestFailedBackgroundFactorKeepsTheOldOne(t *testing.T) {
+	const n = 20
+	rng := rand.New(rand.NewSource(3))
+	A, mass := chain(n)
+	s, err := New(A, mass, Options{Async: true, Lag: 1, PCGTolerance: 1e-12, PCGMaxIterations: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q, b, x := make([]float64, 3*n), make([]float64, 3*n), make([]float64, 3*n)
+	for i := range b {
+		b[i] = rng.NormFloat64()
+	}
+	near := func() []int { return nil }
+	assembleChain(s.Matrix(), rng, 100)
+	if err := s.Refactor(q, near); err != nil { // the first factor, synchronous
+		t.Fatal(err)
+	}
+	for i := range s.Matrix().Val { // the job started next gets −A
+		s.Matrix().Val[i] = -s.Matrix().Val[i]
+	}
+	if err := s.Refactor(q, near); err != nil {
+		t.Fatalf("starting the job: %v", err)
+	}
+	assembleChain(s.Matrix(), rng, 120)
+	err = s.Refactor(q, near)
+	if !errors.Is(err, ErrBackgroundFactor) {
+		t.Fatalf("the failed job reported %v, want ErrBackgroundFactor", err)
+	}
+	if s.Age() < 2 {
+		t.Fatalf("factor age %d after the failed swap: the old factor should still be in use", s.Age())
+	}
+	if _, converged, err := s.Solve(x, b); err != nil || !converged {
+		t.Fatalf("solve with the kept factor: converged %v, error %v", converged, err)
+	}
+	want, err := sparse.DenseSolve(s.Matrix(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxDiff(x, want); d > 1e-8 {
+		t.Fatalf("x off by %g", d)
 	}
 }

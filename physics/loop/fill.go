@@ -169,7 +169,7 @@ func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 	}
 	s := &f.Stats
 	*s = frame.Stats{Scheme: st.Scheme.String(), Paused: r.paused, Contacts: st.Contacts,
-		NewtonIterations: len(st.Newton), Penetration: st.Penetration}
+		NewtonIterations: len(st.Newton), Penetration: st.Penetration, UnconvergedSolves: st.UnconvergedSolves}
 	for k, rec := range st.Newton {
 		s.PGSIterations += rec.PGSIterations
 		if k < settings.MaxNewton {

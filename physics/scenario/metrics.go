@@ -19,6 +19,8 @@ type metrics struct {
 	pcgIters, factorAge int
 	contacts            float64
 	maxPen              float64
+	unconvergedSteps    int // steps with a solve stopped at the PCG cap
+	factorFailures      int // failed background factorisations
 	maxSoftPen          float64
 	maxRigidPen         float64
 	maxViolation        float64
@@ -51,6 +53,10 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.steps++
 	m.newtonIters += len(st.Newton)
 	m.pcgIters += st.SolveIterations
+	m.factorFailures += st.FactorFailures
+	if st.UnconvergedSolves > 0 {
+		m.unconvergedSteps++
+	}
 	m.factorAge += st.FactorAge
 	m.contacts += float64(st.Contacts)
 	m.maxPen = math.Max(m.maxPen, st.Penetration)
