@@ -58,7 +58,11 @@ type Summary struct {
 	PCGMean float64 `json:"pcg_iterations_mean"` // per step, async solver
 	// PCGCappedSteps counts the steps with a conjugate-gradient solve that
 	// stopped at PCGMaxIterations short of its tolerance (async solver).
-	PCGCappedSteps   int     `json:"pcg_capped_steps"`
+	PCGCappedSteps int `json:"pcg_capped_steps"`
+	// FactorFailures counts the background factorisations that failed
+	// (their A was not positive definite); the previous factor stayed in
+	// use each time.
+	FactorFailures   int     `json:"factor_failures"`
 	FactorAgeMean    float64 `json:"factor_age_mean"` // steps, async solver
 	Mesh             string  `json:"mesh"`
 	Elements         int     `json:"elements"`
@@ -113,7 +117,7 @@ func (sc *Scene) Summary() Summary {
 		Scenario: string(cfg.Kind), Scheme: set.Scheme.String(), Newton: set.NewtonIterations,
 		DT: set.TimeStep, Mu: set.Friction, Omega: cfg.Omega, DOFs: sc.Sim.Mesh().DOFs(),
 		Steps: m.steps, MaxPenetration: m.maxPen,
-		PCGCappedSteps: m.unconvergedSteps, MaxSoftPenetration: m.maxSoftPen, MaxRigidPenetration: m.maxRigidPen, MaxViolation: m.maxViolation, Slip: m.slip, MaxSlip: m.maxSlip,
+		PCGCappedSteps: m.unconvergedSteps, FactorFailures: m.factorFailures, MaxSoftPenetration: m.maxSoftPen, MaxRigidPenetration: m.maxRigidPen, MaxViolation: m.maxViolation, Slip: m.slip, MaxSlip: m.maxSlip,
 		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshName,
 		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen, Solver: set.Solver.String(),
 		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),
