@@ -84,11 +84,11 @@ func (o TetGenOptions) tetgenPath() (string, error) {
 // the bound by the ratio found.
 func Tetrahedralize(s *TriSurface, opt TetGenOptions) (*TetMesh, []string, error) {
 	opt = opt.withDefaults()
-	prog, err := opt.tetgenPath()
+	st, err := s.Close()
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := s.Close()
+	prog, err := opt.tetgenPath()
 	if err != nil {
 		return nil, nil, err
 	}
