@@ -231,3 +231,11 @@ func plural(kind string, n int) string {
 	}
 	return kind + "s"
 }
+
+// nouns phrases n things: "1 edge borders", "3 edges border".
+func nouns(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

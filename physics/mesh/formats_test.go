@@ -212,8 +212,8 @@ func TestWelding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"merged 1 points that repeat the position of another",
-		"dropped 1 degenerate triangles (a corner repeated)", "dropped 1 triangles that repeat another"}
+	want := []string{"merged 1 point that repeats the position of another",
+		"dropped 1 degenerate triangle (a corner repeated)", "dropped 1 triangle that repeats another"}
 	if !slices.Equal(notes, want) || len(s.Nodes) != 4 || len(s.Tris) != 4 {
 		t.Errorf("notes %q, %d points, %d triangles; want %q, 4, 4", notes, len(s.Nodes), len(s.Tris), want)
 	}

@@ -157,6 +157,9 @@ func (p *gmshParser) elements2Binary() error {
 	}
 	p.b.reserveTets(total)
 	for seen := 0; seen < total; {
+		if p.lx.atMarker("$EndElements") {
+			return p.lx.errorf("$Elements declares %d elements but its blocks hold %d", total, seen)
+		}
 		h, err := p.raw(12, "$Elements", "elements", seen, total)
 		if err != nil {
 			return err

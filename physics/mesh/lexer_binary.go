@@ -103,3 +103,11 @@ func (lx *lexer) rawMarker(marker string) (bool, []byte, error) {
 	lx.pos = len(lx.fields)
 	return true, nil, nil
 }
+
+// atMarker reports, without consuming anything, whether marker comes next
+// past white space: a binary block that ends early reaches the closing
+// marker of its section.
+func (lx *lexer) atMarker(marker string) bool {
+	head, _ := lx.r.Peek(len(marker) + 8)
+	return bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte(marker))
+}

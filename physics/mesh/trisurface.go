@@ -48,7 +48,7 @@ func (b *builder) surface() (*TriSurface, []string, error) {
 		}
 	}
 	if merged > 0 {
-		notes = append(notes, fmt.Sprintf("merged %d points that repeat the position of another", merged))
+		notes = append(notes, fmt.Sprintf("merged %s the position of another", nouns(merged, "point that repeats", "points that repeat")))
 	}
 	s.Tris, notes = dropBadTriangles(b.tris, notes)
 	if len(s.Tris) == 0 {
@@ -81,10 +81,10 @@ func dropBadTriangles(tris [][3]int, notes []string) ([][3]int, []string) {
 		}
 	}
 	if degenerate > 0 {
-		notes = append(notes, fmt.Sprintf("dropped %d degenerate triangles (a corner repeated)", degenerate))
+		notes = append(notes, fmt.Sprintf("dropped %s (a corner repeated)", nouns(degenerate, "degenerate triangle", "degenerate triangles")))
 	}
 	if repeated > 0 {
-		notes = append(notes, fmt.Sprintf("dropped %d triangles that repeat another", repeated))
+		notes = append(notes, fmt.Sprintf("dropped %s another", nouns(repeated, "triangle that repeats", "triangles that repeat")))
 	}
 	return out, notes
 }
@@ -164,12 +164,12 @@ func (s *TriSurface) checkEdges(edges map[edgeKey][]int32) error {
 		}
 	}
 	if open > 0 {
-		return fmt.Errorf("the surface is open: %d edges border only one triangle, the first from %s to %s; only a closed surface encloses a volume to fill with tetrahedra",
-			open, fmtPoint(s.Nodes[firstOpen[0]]), fmtPoint(s.Nodes[firstOpen[1]]))
+		return fmt.Errorf("the surface is open: %s only one triangle, the first from %s to %s; only a closed surface encloses a volume to fill with tetrahedra",
+			nouns(open, "edge borders", "edges border"), fmtPoint(s.Nodes[firstOpen[0]]), fmtPoint(s.Nodes[firstOpen[1]]))
 	}
 	if crowded > 0 {
-		return fmt.Errorf("the surface is not a manifold: %d edges are shared by more than two triangles, the first (from %s to %s) by %d",
-			crowded, fmtPoint(s.Nodes[firstCrowded[0]]), fmtPoint(s.Nodes[firstCrowded[1]]), crowd)
+		return fmt.Errorf("the surface is not a manifold: %s shared by more than two triangles, the first (from %s to %s) by %d",
+			nouns(crowded, "edge is", "edges are"), fmtPoint(s.Nodes[firstCrowded[0]]), fmtPoint(s.Nodes[firstCrowded[1]]), crowd)
 	}
 	return nil
 }

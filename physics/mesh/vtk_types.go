@@ -141,14 +141,20 @@ func (p *vtkParser) buildPolys(pl polyList) error {
 	ct := vtkCellTypes[typ]
 	for c := 0; c < pl.cells.count(); c++ {
 		idx := pl.cells.cell(c)
-		if ct.role == vtkPolygon && len(idx) == 3 {
-			// Name triangles as such in the notes.
-			if err := p.b.addVTKCell(c, vtkCellTypes[5], 5, idx, pl.cells.lines[c]); err != nil {
-				return err
-			}
-			continue
+		t, ct := typ, ct
+		// Name the simple cells as such in the notes.
+		switch {
+		case typ == 7 && len(idx) == 3:
+			t = 5
+		case typ == 4 && len(idx) == 2:
+			t = 3
+		case typ == 2 && len(idx) == 1:
+			t = 1
 		}
-		if err := p.b.addVTKCell(c, ct, typ, idx, pl.cells.lines[c]); err != nil {
+		if t != typ {
+			ct = vtkCellTypes[t]
+		}
+		if err := p.b.addVTKCell(c, ct, t, idx, pl.cells.lines[c]); err != nil {
 			return err
 		}
 	}

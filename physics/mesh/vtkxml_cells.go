@@ -129,8 +129,14 @@ func (x *vtkxml) readPolyCells(p *xmlNode, name string, n, base int) error {
 	for c := 0; c < n; c++ {
 		idx := shift(cl.cell(c), base)
 		t := typ
-		if t == 7 && len(idx) == 3 {
-			t = 5 // name triangles as such in the notes
+		// Name the simple cells as such in the notes.
+		switch {
+		case typ == 7 && len(idx) == 3:
+			t = 5
+		case typ == 4 && len(idx) == 2:
+			t = 3
+		case typ == 2 && len(idx) == 1:
+			t = 1
 		}
 		if err := x.b.addVTKCell(c, vtkCellTypes[t], t, idx, cl.lines[c]); err != nil {
 			return err
