@@ -169,9 +169,10 @@ const tetgenMaxRuns = 4
 
 // mesh runs TetGen until the node count is within a fifth of the target
 // (at most tetgenMaxRuns times) and returns the closest mesh. The node
-// count falls roughly as the inverse of the volume bound, though not
-// smoothly (TetGen refines in steps), so each run scales the bound by the
-// ratio found, within a factor of 4.
+// count falls with the volume bound, but in steps rather than smoothly
+// (TetGen's quality refinement cascades), so the search scales the bound
+// by the ratio found (within a factor of 4) until it has bounds on both
+// sides of the target, then bisects between them in log scale.
 func (r *tetgenRun) mesh(volume float64) (*TetMesh, error) {
 	target := r.opt.TargetNodes
 	if target <= len(r.surf.Nodes) {
@@ -183,6 +184,7 @@ func (r *tetgenRun) mesh(volume float64) (*TetMesh, error) {
 	r.maxVol = 0.7 * v / float64(target)
 	var best *TetMesh
 	bestMiss := math.Inf(1)
+	tooMany, tooFew := 0.0, 0.0 // bounds known to give too many and too few nodes
 	for run := 0; run < tetgenMaxRuns; run++ {
 		m, err := r.once()
 		if err != nil {
@@ -198,7 +200,16 @@ func (r *tetgenRun) mesh(volume float64) (*TetMesh, error) {
 		if ratio > 0.8 && ratio < 1.2 {
 			break
 		}
-		r.maxVol *= math.Min(4, math.Max(0.25, ratio))
+		if ratio > 1 {
+			tooMany = r.maxVol
+		} else {
+			tooFew = r.maxVol
+		}
+		if tooMany > 0 && tooFew > 0 {
+			r.maxVol = math.Sqrt(tooMany * tooFew)
+		} else {
+			r.maxVol *= math.Min(4, math.Max(0.25, ratio))
+		}
 	}
 	return best, nil
 }
