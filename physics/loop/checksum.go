@@ -74,7 +74,7 @@ func (h *fnv) config(c *scenario.Config) {
 		h.u64(uint64(v))
 	}
 	m := &p.Material
-	for _, v := range [...]float64{c.ObjectSize, c.Omega, c.Squeeze, c.SpinTurns, c.InclineAngle, c.DropHeight,
+	for _, v := range [...]float64{c.ObjectSize, c.MeshScale, c.Omega, c.Squeeze, c.SpinTurns, c.InclineAngle, c.DropHeight,
 		p.TimeStep, p.NewtonTolerance, p.PGSTolerance, p.Friction, p.PCGTolerance,
 		m.YoungModulus, m.PoissonRatio, m.Density, m.MassDamping, m.StiffnessDamping,
 		p.Gravity.X, p.Gravity.Y, p.Gravity.Z, p.AlarmDistance, p.ContactDistance, p.MaxSpeed, p.MaxInvertedFraction} {

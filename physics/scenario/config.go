@@ -53,11 +53,15 @@ type Config struct {
 	Physics physics.Settings
 
 	// Object is the procedural soft object, ObjectSize its edge (box) or
-	// diameter and height (cylinder), m. MeshFile, when set, loads a Gmsh
-	// or VTK mesh instead, scaled so its largest extent is ObjectSize.
+	// diameter and height (cylinder), m. MeshFile, when set, loads a mesh
+	// file instead (a volume mesh, or a closed surface that TetGen fills):
+	// with MeshScale = 0 it is scaled so its largest extent is ObjectSize;
+	// MeshScale > 0 gives the metres per unit of its coordinates instead
+	// (0.001 for a mesh in millimetres).
 	Object     Object
 	ObjectSize float64
 	MeshFile   string
+	MeshScale  float64
 
 	// Grasp-and-rotate: the spin speed of the gripper about its own axis
 	// (rad/s), its jaws, how deep the jaws squeeze the object (m, per
@@ -110,6 +114,7 @@ func (c Config) Validate() error {
 		unit      string
 	}{
 		{"ObjectSize", c.ObjectSize, 0.005, 0.5, "m"},
+		{"MeshScale", c.MeshScale, 0, 1000, "m per unit of the mesh file (0: fit into ObjectSize)"},
 		{"Omega", c.Omega, -100, 100, "rad/s"},
 		{"Squeeze", c.Squeeze, 0, c.ObjectSize / 4, "m (a quarter of ObjectSize)"},
 		{"SpinTurns", c.SpinTurns, 0, 100, "turns"},

@@ -27,7 +27,7 @@ type Scene struct {
 	script  *graspScript   // nil when not scripted
 	metrics metrics
 
-	meshName string
+	mesh     meshInfo
 	mass     []float64
 	total    float64
 	height   float64 // object height at rest, m
@@ -39,12 +39,12 @@ func Build(cfg Config) (*Scene, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	obj, name, err := objectMesh(cfg)
+	obj, info, err := objectMesh(cfg)
 	if err != nil {
 		return nil, err
 	}
 	b := obj.Bounds()
-	sc := &Scene{Config: cfg, meshName: name, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
+	sc := &Scene{Config: cfg, mesh: info, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
 	var bodies []rigid.Body
 	switch cfg.Kind {
 	case GraspRotate, Squeeze:
@@ -69,25 +69,18 @@ func Build(cfg Config) (*Scene, error) {
 
 // objectMesh builds or loads the soft object, bottom at z = 0, centred in
 // x and y.
-func objectMesh(cfg Config) (*mesh.TetMesh, string, error) {
+func objectMesh(cfg Config) (*mesh.TetMesh, meshInfo, error) {
 	size := cfg.ObjectSize
 	if cfg.MeshFile != "" {
-		m, err := mesh.Load(cfg.MeshFile)
-		if err != nil {
-			return nil, "", err
-		}
-		if err := m.FitInto(size); err != nil {
-			return nil, "", fmt.Errorf("%s: %w", cfg.MeshFile, err)
-		}
-		return m, cfg.MeshFile, nil
+		return loadObjectMesh(cfg, cfg.Physics.TargetDOFs)
 	}
 	dofs := cfg.Physics.TargetDOFs
 	if cfg.Object == CylinderObject {
 		m, err := mesh.CylinderForDOFs(size/2, size, dofs)
-		return m, fmt.Sprintf("cylinder %.0f mm", size*1e3), err
+		return m, meshInfo{name: fmt.Sprintf("cylinder %.0f mm", size*1e3)}, err
 	}
 	m, err := mesh.BoxForDOFs(r3.Vec{X: size, Y: size, Z: size}, dofs)
-	return m, fmt.Sprintf("box %.0f mm", size*1e3), err
+	return m, meshInfo{name: fmt.Sprintf("box %.0f mm", size*1e3)}, err
 }
 
 // lift raises every node by dz.
@@ -157,7 +150,7 @@ func inclineBodies(cfg Config, obj *mesh.TetMesh) []rigid.Body {
 func (sc *Scene) Close() { sc.Sim.Close() }
 
 // MeshName describes the soft object's mesh.
-func (sc *Scene) MeshName() string { return sc.meshName }
+func (sc *Scene) MeshName() string { return sc.mesh.name }
 
 // Duration is the scripted length of the scene, s.
 func (sc *Scene) Duration() float64 {
