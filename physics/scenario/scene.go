@@ -27,7 +27,7 @@ type Scene struct {
 	script  *graspScript   // nil when not scripted
 	metrics metrics
 
-	mesh     meshInfo
+	meshInfo meshInfo
 	mass     []float64
 	total    float64
 	height   float64 // object height at rest, m
@@ -44,7 +44,7 @@ func Build(cfg Config) (*Scene, error) {
 		return nil, err
 	}
 	b := obj.Bounds()
-	sc := &Scene{Config: cfg, mesh: info, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
+	sc := &Scene{Config: cfg, meshInfo: info, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
 	var bodies []rigid.Body
 	switch cfg.Kind {
 	case GraspRotate, Squeeze:
@@ -150,7 +150,7 @@ func inclineBodies(cfg Config, obj *mesh.TetMesh) []rigid.Body {
 func (sc *Scene) Close() { sc.Sim.Close() }
 
 // MeshName describes the soft object's mesh.
-func (sc *Scene) MeshName() string { return sc.mesh.name }
+func (sc *Scene) MeshName() string { return sc.meshInfo.name }
 
 // Duration is the scripted length of the scene, s.
 func (sc *Scene) Duration() float64 {
