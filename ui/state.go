@@ -48,6 +48,7 @@ type State struct {
 
 	fields    []*numberField
 	meshFile  string // text of the mesh-file field
+	mesh      meshPanel
 	actionErr string // last refused action, shown under the panels' buttons
 	dismissed string // frame message the user closed
 	helpDirty bool   // ShowHelp changed outside the Help window
@@ -88,6 +89,7 @@ func (s *State) Observe(f *loop.Frame, fresh bool) {
 		s.running, s.haveRun = f.Config, true
 		s.Config = f.Config
 		s.meshFile = f.Config.MeshFile
+		s.rememberMesh(f.Config.MeshFile)
 		s.refreshFields()
 	}
 	if !fresh {
