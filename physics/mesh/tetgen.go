@@ -197,7 +197,9 @@ func (r *tetgenRun) mesh(volume float64) (*TetMesh, error) {
 		if miss := math.Abs(math.Log(ratio)); miss < bestMiss {
 			best, bestMiss = m, miss
 		}
-		if ratio > 0.8 && ratio < 1.2 {
+		// Stop near the target, or when the search has used half the time
+		// one run may take: the whole stays within about 1.5 timeouts.
+		if (ratio > 0.8 && ratio < 1.2) || r.elapsed > r.opt.Timeout/2 {
 			break
 		}
 		if ratio > 1 {
