@@ -132,8 +132,12 @@ func meshScaleLabel(scale float64) string {
 // drawMeshFile draws the recent files, the units of the mesh file and the
 // running mesh's description, below the path field.
 func drawMeshFile(s *State, out Sender) {
+	preview := "none yet"
+	if n := len(s.mesh.recent); n > 0 {
+		preview = fmt.Sprintf("%d files", n)
+	}
 	imgui.SetNextItemWidth(130)
-	if imgui.BeginCombo("recent", "") {
+	if imgui.BeginCombo("recent", preview) {
 		for _, p := range s.mesh.recent {
 			if imgui.Selectable(filepath.Base(p) + "##" + p) {
 				s.meshFile = p
