@@ -59,12 +59,14 @@ test: deps
 bench: build
 	./$(BIN) bench
 
-# The mesh readers' fuzzers, one at a time (-fuzz takes one target).
+# The mesh readers' fuzzers, one at a time (-fuzz takes one target). The
+# minimisation of each new input is capped so that it does not take the
+# whole minute.
 FUZZ_TARGETS := FuzzGmsh FuzzVTK FuzzVTKXML FuzzSTL FuzzOBJ FuzzTetGenOutput
 
 fuzz:
 	for f in $(FUZZ_TARGETS); do \
-		$(GO) test ./physics/mesh -run '^$$' -fuzz "^$$f\$$" -fuzztime 60s || exit 1; \
+		$(GO) test ./physics/mesh -run '^$$' -fuzz "^$$f\$$" -fuzztime 60s -fuzzminimizetime 10s || exit 1; \
 	done
 
 # cuda-build: vet and build the GPU backend (-tags cuda) on a machine without

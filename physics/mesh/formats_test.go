@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/spatial/r3"
 )
 
 var (
@@ -219,5 +221,43 @@ func TestWelding(t *testing.T) {
 	}
 	if _, err := s.Close(); err != nil {
 		t.Errorf("Close: %v", err)
+	}
+}
+
+// TestSecondOrderTetrahedra reads a 10-node tetrahedron in binary and XML
+// variants: its four corners make the linear tetrahedron, its edge nodes
+// are dropped.
+func TestSecondOrderTetrahedra(t *testing.T) {
+	f := fixture{nodes: append([]r3.Vec(nil), unitTet...), tags: []int{4, 8, 15, 16, 23, 42, 108, 815, 4711, 9000}}
+	for i := 0; i < 6; i++ {
+		f.nodes = append(f.nodes, r3.Vec{X: float64(i) / 10, Y: 0.05, Z: 0.05})
+	}
+	f.elems = []fixElem{{"tet10", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}}
+	for name, data := range map[string][]byte{
+		"tet10.msh": gmsh41Binary(be, 8, f), "tet10-22.msh": gmsh22Binary(le, f),
+		"tet10.vtk": vtkLegacyBinary("5.1", false, f), "tet10.vtu": vtkXML(xmlStyle{format: "binary", zlib: true}, false, f),
+	} {
+		l, err := Read(bytes.NewReader(data), name, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !equalNodes(l.Mesh.Nodes, unitTet) || !equalTets(l.Mesh.Tets, [][4]int{{0, 1, 2, 3}}) || len(l.Notes) != 0 {
+			t.Errorf("%s: %v %v %q, want the unit tetrahedron and no note", name, l.Mesh.Nodes, l.Mesh.Tets, l.Notes)
+		}
+	}
+}
+
+// TestPiecesNote checks the one-line note on a mesh that falls apart.
+func TestPiecesNote(t *testing.T) {
+	msh := "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n12\n" +
+		"1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 5 0 0\n6 6 0 0\n7 5 1 0\n8 5 0 1\n9 0 5 0\n10 1 5 0\n11 0 6 0\n12 1 6 1\n" +
+		"$EndNodes\n$Elements\n4\n1 4 0 1 2 3 4\n2 4 0 5 6 7 8\n3 4 0 9 10 11 12\n4 4 0 2 3 4 10\n$EndElements\n"
+	l, err := Read(strings.NewReader(msh), "pieces.msh", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"the mesh has 2 disconnected pieces (3, 1 tetrahedra); each moves on its own"}
+	if !slices.Equal(l.Notes, want) {
+		t.Errorf("notes %q, want %q", l.Notes, want)
 	}
 }
