@@ -10,8 +10,6 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/inkyblackness/imgui-go/v4"
-
-	"softgrasp/physics/mesh"
 )
 
 // The mesh file of the Simulation panel: the path field (typed, picked
@@ -120,11 +118,10 @@ var meshUnitChoices = []struct {
 
 // meshScaleLabel names the current scale for the combo.
 func meshScaleLabel(scale float64) string {
-	if scale == 0 {
-		return "fit"
-	}
-	if u := mesh.UnitName(scale); u != "" {
-		return u
+	for _, u := range meshUnitChoices {
+		if u.scale == scale {
+			return u.label
+		}
 	}
 	return "×" + strconv.FormatFloat(scale, 'g', 4, 64)
 }
