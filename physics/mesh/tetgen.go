@@ -309,7 +309,7 @@ func (r *tetgenRun) read() (*TetMesh, error) {
 func (r *tetgenRun) summary(m *TetMesh) string {
 	target := ""
 	if r.opt.TargetNodes > 0 {
-		target = fmt.Sprintf(", target %d", r.opt.TargetNodes)
+		target = fmt.Sprintf(", target %d nodes", r.opt.TargetNodes)
 		if r.opt.TargetNodes <= len(r.surf.Nodes) {
 			target += " (the surface alone has more points)"
 		}
