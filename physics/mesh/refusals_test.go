@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -193,6 +194,41 @@ func TestRefusals(t *testing.T) {
 				if !strings.Contains(msg, w) {
 					t.Errorf("error %q\ndoes not say %q", msg, w)
 				}
+			}
+		})
+	}
+}
+
+// TestBinaryHostileCounts checks that a binary file declaring 10¹² records
+// costs no more memory than the data present, and is refused.
+func TestBinaryHostileCounts(t *testing.T) {
+	f := mixedCube()
+	huge := []struct {
+		name string
+		data []byte
+	}{
+		{"nodes.msh", mutate(t, gmsh22Binary(le, f), "$Nodes\n9\n", "$Nodes\n1000000000000\n")},
+		{"elements.msh", mutate(t, gmsh22Binary(le, f), "$Elements\n9\n", "$Elements\n1000000000000\n")},
+		{"points.vtk", mutate(t, vtkLegacyBinary("3.0", false, f), "POINTS 9 double", "POINTS 1000000000000 double")},
+		{"cells.vtk", mutate(t, vtkLegacyBinary("5.1", false, f), "CELLS 10 37", "CELLS 1000000000000 37")},
+		{"points.vtu", mutate(t, vtkXML(xmlStyle{format: "appended", encoding: "raw"}, false, f), `NumberOfPoints="9"`, `NumberOfPoints="2000000000"`)},
+		{"triangles.stl", func() []byte {
+			b := stlBinary("cube", cubeSurface())
+			binary.LittleEndian.PutUint32(b[80:], 0xffffffff)
+			return b
+		}()},
+	}
+	for _, h := range huge {
+		t.Run(h.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := Read(bytes.NewReader(h.data), h.name, Options{})
+			runtime.ReadMemStats(&after)
+			if err == nil {
+				t.Fatal("no error for a count far beyond the data")
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+				t.Errorf("reading %d bytes allocated %d bytes", len(h.data), got)
 			}
 		})
 	}
