@@ -62,6 +62,14 @@ type Summary struct {
 
 	Incline *InclineResult `json:"incline,omitempty"`
 	Drop    *DropResult    `json:"drop,omitempty"`
+
+	// A mesh file: what it held, the factor that took its coordinates to
+	// metres (fitted: chosen to make it ObjectSize across) and the notes of
+	// the reader (elements left out, tetrahedralisation, pieces).
+	MeshFormat string   `json:"mesh_format,omitempty"`
+	MeshScale  float64  `json:"mesh_scale,omitempty"`
+	MeshFitted bool     `json:"mesh_fitted,omitempty"`
+	MeshNotes  []string `json:"mesh_notes,omitempty"`
 }
 
 // InclineResult is the friction check: how far and how fast the block
@@ -94,9 +102,10 @@ func (sc *Scene) Summary() Summary {
 		Scenario: string(cfg.Kind), Scheme: set.Scheme.String(), Newton: set.NewtonIterations,
 		DT: set.TimeStep, Mu: set.Friction, Omega: cfg.Omega, DOFs: sc.Sim.Mesh().DOFs(),
 		Steps: m.steps, MaxPenetration: m.maxPen, Slip: m.slip, MaxSlip: m.maxSlip,
-		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshName,
+		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshInfo.name,
 		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen, Solver: set.Solver.String(),
 		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),
+		MeshFormat: sc.meshInfo.format, MeshScale: sc.meshInfo.scale, MeshFitted: sc.meshInfo.fitted, MeshNotes: sc.meshInfo.notes,
 	}
 	if m.steps > 0 {
 		s.ContactsMean = m.contacts / float64(m.steps)
