@@ -10,10 +10,11 @@ BIN   := bin/softgrasp
 
 # System packages the build and the tests need (Debian/Ubuntu names):
 # CHOLMOD and OpenBLAS for the sparse solver, the X11/GL headers for GLFW,
-# Xvfb and xauth for the GL tests and headless screenshots.
+# Xvfb and xauth for the GL tests and headless screenshots, TetGen (a
+# separate program, AGPL) to fill surface meshes with tetrahedra.
 APT_PACKAGES := gcc g++ pkg-config libsuitesparse-dev libopenblas-dev \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev \
-	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth
+	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth tetgen
 
 # Packages whose tests start goroutines run under the race detector: the
 # physics loop and its frames, the asynchronous factorisation (linsolve,
@@ -51,16 +52,22 @@ headless: build
 
 test: deps
 	$(GO) vet ./...
-	$(GO) test -count=1 $(PLAIN_PKGS)
+	SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 $(PLAIN_PKGS)
 	$(GO) test -count=1 -race $(RACE_PKGS)
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 $(GL_PKGS)
 
 bench: build
 	./$(BIN) bench
 
+# The mesh readers' fuzzers, one at a time (-fuzz takes one target). The
+# minimisation of each new input is capped so that it does not take the
+# whole minute.
+FUZZ_TARGETS := FuzzGmsh FuzzVTK FuzzVTKXML FuzzSTL FuzzOBJ FuzzTetGenOutput
+
 fuzz:
-	$(GO) test ./physics/mesh -run '^$$' -fuzz FuzzGmsh -fuzztime 60s
-	$(GO) test ./physics/mesh -run '^$$' -fuzz FuzzVTK -fuzztime 60s
+	for f in $(FUZZ_TARGETS); do \
+		$(GO) test ./physics/mesh -run '^$$' -fuzz "^$$f\$$" -fuzztime 60s -fuzzminimizetime 10s || exit 1; \
+	done
 
 # cuda-build: vet and build the GPU backend (-tags cuda) on a machine without
 # a GPU or a CUDA install, then compile its kernels to PTX with NVRTC as a

@@ -25,6 +25,7 @@ type benchFlags struct {
 	threads           int
 	quick, json       bool
 	csv, plot, cpuOut string
+	mesh              benchMesh
 }
 
 // Defaults of the full run and of -quick.
@@ -45,6 +46,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.csv, "csv", "", "also write the table as CSV to this file (median, min and max of each column)")
 	fs.StringVar(&f.plot, "plot", "", "also plot the stage times against DOFs for both schemes to this PNG file")
 	fs.StringVar(&f.cpuOut, "cpuprofile", "", "write a pprof CPU profile of the run to this file")
+	f.mesh.register(fs)
 }
 
 // benchColumnsHelp explains the columns, after the flags in -h.
@@ -74,6 +76,7 @@ median over steps. Ratios: standard/fast Newton ite. and standard/fast Total.
 type benchOptions struct {
 	sizes         []int
 	steps, warmup int
+	mesh          benchMeshOption
 }
 
 // options validates the flags; -quick fills -sizes and -steps unless they
@@ -96,12 +99,17 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 		return o, fmt.Errorf("-threads = %d: must be ≥ 0", f.threads)
 	}
 	o.steps, o.warmup = f.steps, f.warmup
+	mesh, err := f.mesh.option()
+	if err != nil {
+		return o, err
+	}
+	o.mesh = mesh
 	for _, field := range strings.Split(f.sizes, ",") {
 		d, err := strconv.Atoi(strings.TrimSpace(field))
 		if err != nil {
 			return o, fmt.Errorf("-sizes: %q is not a whole number of DOFs", field)
 		}
-		if err := scenario.BenchConfig(d).Validate(); err != nil {
+		if err := o.sceneConfig(d).Validate(); err != nil {
 			return o, fmt.Errorf("-sizes: %d DOFs: %w", d, err)
 		}
 		o.sizes = append(o.sizes, d)
@@ -210,7 +218,7 @@ func startProfile(path string) (stop func(), err error) {
 func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
 	warmup := opt.warmup
 	if warmup < 0 {
-		warmup = scenario.BenchWarmupSteps(scenario.BenchConfig(opt.sizes[0]))
+		warmup = scenario.BenchWarmupSteps(opt.sceneConfig(opt.sizes[0]))
 	}
 	bar := progressbar.NewOptions(len(opt.sizes)*(warmup+2*opt.steps),
 		progressbar.OptionSetWriter(stderr),
@@ -220,10 +228,10 @@ func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)
-	tab := &benchTable{steps: opt.steps, newton: scenario.BenchConfig(opt.sizes[0]).Physics.NewtonIterations}
+	tab := &benchTable{steps: opt.steps, newton: opt.sceneConfig(opt.sizes[0]).Physics.NewtonIterations}
 	for _, d := range opt.sizes {
 		bar.Describe(fmt.Sprintf("bench: meshing %d DOFs", d))
-		if err := measureSize(tab, d, warmup, opt.steps, bar); err != nil {
+		if err := measureSize(tab, opt.sceneConfig(d), warmup, opt.steps, bar); err != nil {
 			_ = bar.Exit()
 			return nil, err
 		}
@@ -232,10 +240,11 @@ func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
 	return tab, nil
 }
 
-// measureSize builds the scene of about dofs DOFs, measures it and adds
-// its two rows to tab.
-func measureSize(tab *benchTable, dofs, warmup, steps int, bar *progressbar.ProgressBar) error {
-	sc, err := scenario.Build(scenario.BenchConfig(dofs))
+// measureSize builds the scene of about cfg's target DOFs, measures it
+// and adds its two rows to tab.
+func measureSize(tab *benchTable, cfg settings.Scenario, warmup, steps int, bar *progressbar.ProgressBar) error {
+	dofs := cfg.TargetDOFs
+	sc, err := scenario.Build(cfg)
 	if err != nil {
 		return fmt.Errorf("%d DOFs: %w", dofs, err)
 	}

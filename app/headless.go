@@ -27,6 +27,7 @@ type headlessFlags struct {
 	inclineDeg, dropHeight, squeeze           float64
 	alarm, contactDist, youngs                float64
 	json                                      bool
+	meshUnits                                 meshFlags
 }
 
 func (f *headlessFlags) register(fs *flag.FlagSet) {
@@ -44,9 +45,9 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.dt, "dt", p.TimeStep, "time step h, s")
 	fs.Float64Var(&f.mu, "mu", p.Friction, "Coulomb friction coefficient")
 	fs.Float64Var(&f.omega, "omega", def.Omega, "gripper spin speed, rad/s")
-	fs.IntVar(&f.dofs, "dofs", def.TargetDOFs, "target DOFs of the procedural mesh (nearest mesh)")
+	fs.IntVar(&f.dofs, "dofs", def.TargetDOFs, "target DOFs of the procedural mesh (nearest mesh) and of a surface -mesh filled with tetrahedra")
 	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels (1 leaves the second core to the background refactorisation; see README)")
-	fs.StringVar(&f.mesh, "mesh", "", "load a Gmsh .msh (2.2/4.1 ASCII) or legacy VTK .vtk tetrahedral mesh instead")
+	fs.StringVar(&f.mesh, "mesh", "", "load this mesh file instead: Gmsh .msh, legacy VTK .vtk, VTK XML .vtu/.vtp, STL or OBJ (a closed surface is tetrahedralised with TetGen at -dofs)")
 	fs.StringVar(&f.object, "object", string(def.Object), "procedural object: box or cylinder")
 	fs.StringVar(&f.jaws, "jaws", "round", "gripper jaws: round (cylindrical fingertips) or flat")
 	fs.Float64Var(&f.inclineDeg, "incline", def.InclineAngle*180/3.141592653589793, "incline angle, degrees (incline scenario)")
@@ -59,6 +60,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
+	f.meshUnits.register(fs)
 }
 
 // flagOfField names the command-line flag behind a settings field, so that
@@ -68,7 +70,7 @@ var flagOfField = map[string]string{
 	"PGSIterations": "-pgs", "PGSTolerance": "-pgs-tol", "Friction": "-mu",
 	"TargetDOFs": "-dofs", "Omega": "-omega", "InclineAngle": "-incline", "DropHeight": "-drop-height",
 	"AlarmDistance": "-alarm", "ContactDistance": "-contact-distance", "Squeeze": "-squeeze",
-	"Material: YoungModulus": "-young",
+	"Material: YoungModulus": "-young", "MeshScale": "-mesh-scale",
 }
 
 // config turns the flags into a scenario configuration.
@@ -101,6 +103,9 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	}
 	if f.threads < 1 {
 		return cfg, fmt.Errorf("-threads = %d: must be ≥ 1", f.threads)
+	}
+	if err := f.meshUnits.apply(&cfg); err != nil {
+		return cfg, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, withFlag(err)
@@ -244,6 +249,7 @@ func oneLine(err error) string {
 func printSummary(w io.Writer, s scenario.Summary) {
 	fmt.Fprintf(w, "scenario %s, %s scheme, K=%d, h=%g s, μ=%g, ω=%.3g rad/s, %s, %d DOFs, %d steps\n",
 		s.Scenario, s.Scheme, s.Newton, s.DT, s.Mu, s.Omega, s.Mesh, s.DOFs, s.Steps)
+	printMeshNotes(w, s)
 	fmt.Fprintf(w, "contacts %.1f mean, max penetration %.3f mm, slip %.3f mm, held %v, force jitter %.4f\n",
 		s.ContactsMean, 1e3*s.MaxPenetration, 1e3*s.Slip, s.Held, s.ForceJitter)
 	fmt.Fprintf(w, "real-time factor %.3f (%.2f s simulated in %.2f s), Newton iterations %.2f per step\n",

@@ -74,6 +74,7 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	v.input.scene = v.runner.Scene
 	v.input.screenshot = v.requestScreenshot
 	v.platform.SetHandlers(v.input.handlers())
+	v.installMeshUI()
 	return v, nil
 }
 
@@ -189,6 +190,7 @@ func (v *viewer) acquire() error {
 			return err
 		}
 		v.version = sc.Version
+		v.showMesh(sc)
 		if kind := string(cfg.Scenario.Kind); kind != v.kind {
 			v.kind = kind
 			frameCamera(v.cam, sc)

@@ -195,12 +195,13 @@ func drawScene(s *State, out Sender) {
 	}
 	drawFieldGrid(s, out, "resolution", resolutionFields[:])
 	imgui.SetNextItemWidth(200)
-	if imgui.InputTextWithHint("##mesh", "Gmsh .msh or VTK .vtk file", &s.meshFile) {
+	if imgui.InputTextWithHint("##mesh", ".msh .vtk .vtu .vtp .stl .obj file", &s.meshFile) {
 		s.SetMeshFileText(s.meshFile)
 	}
 	imgui.SameLine()
 	if imgui.Button("Load") {
 		_ = s.LoadMesh(out)
 	}
-	tooltip("rebuild the scene with this tetrahedral mesh (empty: the procedural object)")
+	tooltip("rebuild the scene with this mesh: a tetrahedral mesh, or a closed surface that TetGen fills (empty: the procedural object)")
+	drawMeshFile(s, out)
 }

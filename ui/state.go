@@ -48,6 +48,7 @@ type State struct {
 
 	fields    []*numberField
 	meshFile  string // text of the mesh-file field
+	mesh      meshPanel
 	actionErr string // last refused action, shown under the panels' buttons
 	dismissed string // frame message the user closed
 	helpDirty bool   // ShowHelp changed outside the Help window
@@ -88,6 +89,7 @@ func (s *State) Observe(f *frame.Frame, cfg *frame.Config, fresh bool) {
 		s.running, s.haveRun = cfg.Version, true
 		s.Config = cfg.Scenario
 		s.meshFile = cfg.Scenario.MeshFile
+		s.rememberMesh(cfg.Scenario.MeshFile)
 		s.refreshFields()
 	}
 	if !fresh {

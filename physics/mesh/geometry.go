@@ -87,31 +87,6 @@ func (m *TetMesh) Scale(s float64) error {
 	return nil
 }
 
-// FitInto scales the mesh uniformly so that its largest bounding-box extent
-// is size metres, then moves it so that the box is centred on the z axis
-// with its bottom at z = 0: the placement of a soft object resting on the
-// floor. Loaded meshes come in arbitrary units (millimetres, inches, …),
-// which this brings to the scale the scene expects.
-func (m *TetMesh) FitInto(size float64) error {
-	if !(size > 0) || math.IsInf(size, 0) {
-		return fmt.Errorf("mesh: fit size %v must be positive and finite", size)
-	}
-	if len(m.Nodes) == 0 {
-		return fmt.Errorf("mesh: cannot fit a mesh without nodes")
-	}
-	b := m.Bounds()
-	ext := b.Size()
-	largest := math.Max(ext.X, math.Max(ext.Y, ext.Z))
-	if !(largest > 0) || math.IsInf(largest, 0) {
-		return fmt.Errorf("mesh: cannot fit a mesh whose largest extent is %v", largest)
-	}
-	s := size / largest
-	// Anchor: the centre of the bottom face of the box goes to the origin.
-	anchor := r3.Vec{X: (b.Min.X + b.Max.X) / 2, Y: (b.Min.Y + b.Max.Y) / 2, Z: b.Min.Z}
-	m.Transform(func(p r3.Vec) r3.Vec { return r3.Scale(s, r3.Sub(p, anchor)) })
-	return nil
-}
-
 // Clone returns a deep copy of the mesh.
 func (m *TetMesh) Clone() *TetMesh {
 	return &TetMesh{

@@ -2,54 +2,73 @@ package mesh
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 
 	"gonum.org/v1/gonum/spatial/r3"
 )
 
-// LoadGmsh reads a Gmsh mesh in the ASCII format 2.2 (also 2.0 and 2.1)
-// or 4.1, as Gmsh writes it: one record per line.
+// LoadGmsh reads a tetrahedral Gmsh mesh: the original format 1.0
+// ($NOD … $ENDNOD, $ELM … $ENDELM) or the formats 2.2 (also 2.0 and 2.1)
+// and 4.1, ASCII or binary, as Gmsh writes them.
 //
 // It reads $MeshFormat, $Nodes and $Elements and skips every other
 // section ($PhysicalNames, $Entities, $NodeData, …). Node tags are
-// arbitrary distinct positive integers. Linear tetrahedra (type 4) are
-// kept; complete higher-order tetrahedra (types 11, 29, 30, 31, whose first
-// four nodes are the corners) contribute their corners; points, lines and
-// surface elements are ignored; other volume elements (hexahedra, prisms,
-// pyramids) are an error rather than a silent hole in the body. (Version
-// 2 records carry no dimension, so there element types beyond the first-
-// and second-order table are taken as lower-dimensional and ignored; 4.1
-// blocks state their dimension and any unknown volume type is an error.)
-// Binary files are rejected. The result is cleaned up and validated as
-// described in Parse.
+// arbitrary distinct positive integers. Linear tetrahedra are kept and
+// higher-order tetrahedra contribute their four corners; every other
+// element (points, lines, triangles, quadrangles, hexahedra, prisms,
+// pyramids) is counted and left out. The result is cleaned up and
+// validated as described in Parse; a file without tetrahedra is an error
+// (Read tetrahedralises a closed surface instead).
 func LoadGmsh(r io.Reader) (*TetMesh, error) {
+	b, err := parseGmsh(r)
+	if err != nil {
+		return nil, err
+	}
+	return b.finish()
+}
+
+// parseGmsh reads a Gmsh file into a builder.
+func parseGmsh(r io.Reader) (*builder, error) {
 	p := &gmshParser{lx: newLexer(r, "msh"), b: builder{name: "msh"}}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
-	return p.b.finish()
-}
-
-// gmshTetNodes gives the node count of the complete tetrahedra, linear and
-// of order 2 to 5; all list the four corners first.
-var gmshTetNodes = map[int]int{4: 4, 11: 10, 29: 20, 30: 35, 31: 56}
-
-// gmshSolidNames names the other volume elements of the classic Gmsh
-// element table, which the simulation cannot use.
-var gmshSolidNames = map[int]string{
-	5: "8-node hexahedron", 6: "6-node prism", 7: "5-node pyramid",
-	12: "27-node hexahedron", 13: "18-node prism", 14: "14-node pyramid",
-	17: "20-node hexahedron", 18: "15-node prism", 19: "13-node pyramid",
+	p.b.format = p.describe()
+	return &p.b, nil
 }
 
 type gmshParser struct {
 	lx       *lexer
 	b        builder
-	version  int         // 2 or 4; 0 before $MeshFormat
+	version  int         // 1, 2 or 4; 0 before $MeshFormat (or $NOD)
 	tags     map[int]int // node tag → index in b.nodes
 	elements bool        // $Elements has been read
 	blockTag []int       // node tags of the current 4.1 block
+
+	// Binary files: the byte order that the $MeshFormat check integer
+	// reveals and the size of size_t (4.1 only).
+	binary   bool
+	order    binary.ByteOrder
+	sizeT    int
+	scratch  []byte
+	elemVals []int // one element's integers in a binary block
+}
+
+// describe names the variant that was read.
+func (p *gmshParser) describe() string {
+	switch {
+	case p.version == 1:
+		return "Gmsh 1.0"
+	case p.binary && p.version == 2:
+		return "Gmsh 2.2 binary"
+	case p.binary:
+		return "Gmsh 4.1 binary"
+	case p.version == 2:
+		return "Gmsh 2.2 ASCII"
+	}
+	return "Gmsh 4.1 ASCII"
 }
 
 // parse walks the sections of the file.
@@ -79,30 +98,19 @@ func (p *gmshParser) parse() error {
 
 // section dispatches on a section header line.
 func (p *gmshParser) section(name []byte) error {
-	switch {
-	case string(name) == "$MeshFormat":
+	switch string(name) {
+	case "$MeshFormat":
 		if p.version != 0 {
 			return p.lx.errorf("second $MeshFormat section")
 		}
 		return p.meshFormat()
-	case string(name) == "$Nodes":
-		if p.version == 0 {
-			return p.lx.errorf("$Nodes before $MeshFormat")
-		}
-		if p.tags != nil {
-			return p.lx.errorf("second $Nodes section")
-		}
-		return p.nodes()
-	case string(name) == "$Elements":
-		if p.tags == nil {
-			return p.lx.errorf("$Elements before $Nodes")
-		}
-		if p.elements {
-			return p.lx.errorf("second $Elements section")
-		}
-		p.elements = true
-		return p.elementSection()
-	case bytes.HasPrefix(name, []byte("$End")):
+	case "$Nodes", "$NOD":
+		return p.nodeSection(string(name))
+	case "$Elements", "$ELM":
+		return p.elementSection(string(name))
+	}
+	switch {
+	case bytes.HasPrefix(name, []byte("$End")), bytes.HasPrefix(name, []byte("$END")):
 		return p.lx.errorf("%s without a matching section start", quote(name))
 	case len(name) > 1 && name[0] == '$':
 		return p.skip(string(name))
@@ -110,7 +118,46 @@ func (p *gmshParser) section(name []byte) error {
 	return p.lx.errorf("unexpected %s outside a section", quote(name))
 }
 
-// meshFormat reads "version file-type data-size".
+// nodeSection checks where $Nodes (or the 1.0 $NOD) stands and reads it.
+func (p *gmshParser) nodeSection(name string) error {
+	if name == "$NOD" {
+		if p.version != 0 && p.version != 1 {
+			return p.lx.errorf("$NOD (Gmsh 1.0) in a Gmsh %d file", p.version)
+		}
+		p.version = 1
+	}
+	switch {
+	case p.version == 0:
+		return p.lx.errorf("$Nodes before $MeshFormat")
+	case p.version == 1 && name != "$NOD":
+		return p.lx.errorf("%s in a Gmsh 1.0 file (which uses $NOD)", name)
+	case p.tags != nil:
+		return p.lx.errorf("second %s section", name)
+	}
+	return p.nodes()
+}
+
+// elementSection checks where $Elements (or the 1.0 $ELM) stands and
+// reads it.
+func (p *gmshParser) elementSection(name string) error {
+	want := "$Elements"
+	if p.version == 1 {
+		want = "$ELM"
+	}
+	switch {
+	case p.tags == nil:
+		return p.lx.errorf("%s before the nodes", name)
+	case name != want:
+		return p.lx.errorf("%s where the format of this file wants %s", name, want)
+	case p.elements:
+		return p.lx.errorf("second %s section", name)
+	}
+	p.elements = true
+	return p.elementsOf()
+}
+
+// meshFormat reads "version file-type data-size" and, in a binary file,
+// the integer 1 that reveals the byte order.
 func (p *gmshParser) meshFormat() error {
 	f, err := p.record("$MeshFormat", "the format line", 0, 0)
 	if err != nil {
@@ -125,21 +172,36 @@ func (p *gmshParser) meshFormat() error {
 	case "4.1":
 		p.version = 4
 	default:
-		return p.lx.errorf("Gmsh format version %s is not supported (use 2.2 or 4.1)", quote(f[0]))
+		return p.lx.errorf("Gmsh format version %s is not supported (use 1.0, 2.2 or 4.1)", quote(f[0]))
 	}
 	switch string(f[1]) {
 	case "0":
 	case "1":
-		return p.lx.errorf("binary Gmsh files are not supported; save the mesh as ASCII")
+		p.binary = true
+		if err := p.binaryFormat(f[2]); err != nil {
+			return err
+		}
 	default:
-		return p.lx.errorf("bad file type %s in $MeshFormat, want 0 (ASCII)", quote(f[1]))
+		return p.lx.errorf("bad file type %s in $MeshFormat, want 0 (ASCII) or 1 (binary)", quote(f[1]))
 	}
 	return p.end("$EndMeshFormat")
 }
 
-// skip discards an unknown section.
+// skip discards a section that the loader does not need. In a binary file
+// the section may hold binary data, so it is skipped without splitting
+// lines.
 func (p *gmshParser) skip(name string) error {
 	start, end := p.lx.line, "$End"+name[1:]
+	if p.binary {
+		found, err := p.lx.skipRaw([]byte(end))
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("msh: line %d: section %s is not closed by %s", start, name, end)
+		}
+		return nil
+	}
 	for {
 		f, err := p.lx.next()
 		if err == io.EOF {
@@ -209,9 +271,6 @@ func (p *gmshParser) addNode(tagField []byte, x, y, z []byte) error {
 }
 
 func (p *gmshParser) placeNode(tag int, xyz ...[]byte) error {
-	if _, dup := p.tags[tag]; dup {
-		return p.lx.errorf("node %d is defined twice", tag)
-	}
 	var c [3]float64
 	for i, b := range xyz {
 		v, ok := parseFloat(b)
@@ -220,8 +279,19 @@ func (p *gmshParser) placeNode(tag int, xyz ...[]byte) error {
 		}
 		c[i] = v
 	}
+	return p.defineNode(tag, r3.Vec{X: c[0], Y: c[1], Z: c[2]})
+}
+
+// defineNode records node tag at x.
+func (p *gmshParser) defineNode(tag int, x r3.Vec) error {
+	if _, dup := p.tags[tag]; dup {
+		return p.lx.errorf("node %d is defined twice", tag)
+	}
+	if !finite(x.X) || !finite(x.Y) || !finite(x.Z) {
+		return p.lx.errorf("node %d has a coordinate that is not a finite number (%v, %v, %v)", tag, x.X, x.Y, x.Z)
+	}
 	p.tags[tag] = len(p.b.nodes)
-	p.b.nodes = append(p.b.nodes, r3.Vec{X: c[0], Y: c[1], Z: c[2]})
+	p.b.nodes = append(p.b.nodes, x)
 	return nil
 }
 
@@ -232,36 +302,54 @@ func (p *gmshParser) element(tagField []byte, typ int, nodes [][]byte) error {
 	if !ok {
 		return p.lx.errorf("bad element tag %s", quote(tagField))
 	}
-	want, isTet := gmshTetNodes[typ]
-	if !isTet {
-		if name, solid := gmshSolidNames[typ]; solid {
-			return p.lx.errorf("element %d is a %s (type %d); only tetrahedra are supported", tag, name, typ)
-		}
+	et, known := gmshTypes[typ]
+	if !known {
+		p.b.skip(gmshUnknown(typ), 1)
 		return nil
 	}
-	if len(nodes) != want {
-		return p.lx.errorf("element %d of type %d needs %d nodes, found %d", tag, typ, want, len(nodes))
+	if len(nodes) != et.nodes {
+		return p.lx.errorf("element %d of type %d needs %d nodes, found %d", tag, typ, et.nodes, len(nodes))
 	}
-	var t [4]int
-	for k, b := range nodes {
+	refs := p.elemVals[:0]
+	for _, b := range nodes {
 		ref, ok := parseInt(b)
 		if !ok {
 			return p.lx.errorf("element %d: bad node tag %s", tag, quote(b))
 		}
-		idx, defined := p.tags[ref]
+		refs = append(refs, ref)
+	}
+	p.elemVals = refs
+	return p.addElement(tag, et, refs)
+}
+
+// addElement resolves the node tags of an element and hands it to the
+// builder: tetrahedra and surface elements by their corners, every other
+// kind counted as skipped.
+func (p *gmshParser) addElement(tag int, et gmshType, refs []int) error {
+	var idx [4]int
+	c := et.corners()
+	for k, ref := range refs {
+		i, defined := p.tags[ref]
 		if !defined {
 			return p.lx.errorf("element %d references node %d which is not defined", tag, ref)
 		}
-		if k >= 4 {
+		if k >= c {
 			continue
 		}
-		for _, prev := range t[:k] {
-			if prev == idx {
+		for _, prev := range idx[:k] {
+			if prev == i {
 				return p.lx.errorf("element %d lists node %d twice", tag, ref)
 			}
 		}
-		t[k] = idx
+		idx[k] = i
 	}
-	p.b.addTet(t, tag, p.lx.line)
+	switch et.kind {
+	case "tetrahedron":
+		p.b.addTet(idx, tag, p.lx.line)
+	case "triangle", "quadrangle":
+		p.b.addPolygon(et.kind, idx[:c])
+	default:
+		p.b.skip(et.kind, 1)
+	}
 	return nil
 }

@@ -18,24 +18,35 @@ package mesh
 //	…
 //	$EndElements
 
-// nodes reads the $Nodes section.
+// nodes reads the $Nodes section (or the $NOD section of format 1.0).
 func (p *gmshParser) nodes() error {
 	p.tags = make(map[int]int)
 	var err error
-	if p.version == 2 {
-		err = p.nodes2()
-	} else {
+	switch {
+	case p.binary && p.version == 2:
+		err = p.nodes2Binary()
+	case p.binary:
+		err = p.nodes4Binary()
+	case p.version == 4:
 		err = p.nodes4()
+	default:
+		err = p.nodes2()
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
+	case p.binary:
+		return nil // the binary readers check the closing marker themselves
+	case p.version == 1:
+		return p.end("$ENDNOD")
 	}
 	return p.end("$EndNodes")
 }
 
-// nodes2 reads "n" then n lines "tag x y z".
+// nodes2 reads "n" then n lines "tag x y z" (formats 1.0 and 2.2).
 func (p *gmshParser) nodes2() error {
-	f, err := p.record("$Nodes", "the node count", 0, 0)
+	section := p.nodeSectionName()
+	f, err := p.record(section, "the node count", 0, 0)
 	if err != nil {
 		return err
 	}
@@ -45,7 +56,7 @@ func (p *gmshParser) nodes2() error {
 	}
 	p.b.reserveNodes(n)
 	for i := 0; i < n; i++ {
-		f, err := p.record("$Nodes", "node", i, n)
+		f, err := p.record(section, "node", i, n)
 		if err != nil {
 			return err
 		}
@@ -141,23 +152,51 @@ func (p *gmshParser) nodeBlock4(blk, blocks int) error {
 	return nil
 }
 
-// elementSection reads the $Elements section.
-func (p *gmshParser) elementSection() error {
-	var err error
-	if p.version == 2 {
-		err = p.elements2()
-	} else {
-		err = p.elements4()
+// nodeSectionName and elementSectionName name the sections of the
+// file's format for messages.
+func (p *gmshParser) nodeSectionName() string {
+	if p.version == 1 {
+		return "$NOD"
 	}
-	if err != nil {
+	return "$Nodes"
+}
+
+func (p *gmshParser) elementSectionName() string {
+	if p.version == 1 {
+		return "$ELM"
+	}
+	return "$Elements"
+}
+
+// elementsOf reads the $Elements section (or $ELM).
+func (p *gmshParser) elementsOf() error {
+	var err error
+	switch {
+	case p.binary && p.version == 2:
+		err = p.elements2Binary()
+	case p.binary:
+		err = p.elements4Binary()
+	case p.version == 4:
+		err = p.elements4()
+	default:
+		err = p.elements2()
+	}
+	switch {
+	case err != nil:
 		return err
+	case p.binary:
+		return nil // the binary readers check the closing marker themselves
+	case p.version == 1:
+		return p.end("$ENDELM")
 	}
 	return p.end("$EndElements")
 }
 
-// elements2 reads "m" then m lines "tag type ntags tag… node…".
+// elements2 reads "m" then m element lines: "tag type ntags tag… node…"
+// in format 2.2, "tag type physical elementary nnodes node…" in 1.0.
 func (p *gmshParser) elements2() error {
-	f, err := p.record("$Elements", "the element count", 0, 0)
+	section := p.elementSectionName()
+	f, err := p.record(section, "the element count", 0, 0)
 	if err != nil {
 		return err
 	}
@@ -167,27 +206,50 @@ func (p *gmshParser) elements2() error {
 	}
 	p.b.reserveTets(n)
 	for i := 0; i < n; i++ {
-		f, err := p.record("$Elements", "element", i, n)
+		f, err := p.record(section, "element", i, n)
 		if err != nil {
 			return err
 		}
-		if len(f) < 3 {
-			return p.lx.errorf("element line needs at least 3 fields (tag type ntags), found %d", len(f))
+		if p.version == 1 {
+			err = p.element1(f)
+		} else {
+			err = p.element2(f)
 		}
-		typ, ok1 := parseInt(f[1])
-		ntags, ok2 := parseInt(f[2])
-		if !ok1 || !ok2 || ntags < 0 || ntags > len(f)-3 {
-			return p.lx.errorf("bad element type %s or tag count %s for a line of %d fields", quote(f[1]), quote(f[2]), len(f))
-		}
-		if err := p.element(f[0], typ, f[3+ntags:]); err != nil {
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// elements4 reads the entity blocks of a 4.1 $Elements section. Blocks of
-// dimension below 3 are skipped whole.
+// element2 reads one element line of format 2.2.
+func (p *gmshParser) element2(f [][]byte) error {
+	if len(f) < 3 {
+		return p.lx.errorf("element line needs at least 3 fields (tag type ntags), found %d", len(f))
+	}
+	typ, ok1 := parseInt(f[1])
+	ntags, ok2 := parseInt(f[2])
+	if !ok1 || !ok2 || ntags < 0 || ntags > len(f)-3 {
+		return p.lx.errorf("bad element type %s or tag count %s for a line of %d fields", quote(f[1]), quote(f[2]), len(f))
+	}
+	return p.element(f[0], typ, f[3+ntags:])
+}
+
+// element1 reads one element line of format 1.0, which states the node
+// count instead of a tag count.
+func (p *gmshParser) element1(f [][]byte) error {
+	if len(f) < 5 {
+		return p.lx.errorf("element line needs at least 5 fields (tag type physical elementary nnodes), found %d", len(f))
+	}
+	typ, ok1 := parseInt(f[1])
+	nn, ok2 := parseInt(f[4])
+	if !ok1 || !ok2 || nn != len(f)-5 {
+		return p.lx.errorf("bad element type %s or node count %s for a line of %d fields", quote(f[1]), quote(f[4]), len(f))
+	}
+	return p.element(f[0], typ, f[5:])
+}
+
+// elements4 reads the entity blocks of a 4.1 $Elements section.
 func (p *gmshParser) elements4() error {
 	h, err := p.header4("$Elements", "the $Elements header (numEntityBlocks numElements minElementTag maxElementTag)", 0, 0)
 	if err != nil {
@@ -212,12 +274,6 @@ func (p *gmshParser) elements4() error {
 			f, err := p.record("$Elements", "element", i, n)
 			if err != nil {
 				return err
-			}
-			if dim < 3 {
-				continue
-			}
-			if _, known := gmshTetNodes[typ]; !known && gmshSolidNames[typ] == "" {
-				return p.lx.errorf("element type %d in a volume block is not supported; only tetrahedra are", typ)
 			}
 			if err := p.element(f[0], typ, f[1:]); err != nil {
 				return err

@@ -27,6 +27,9 @@ type lexer struct {
 	fields [][]byte
 	pos    int // next unread field of the current line
 	eof    bool
+	// inBinary is set while the reader is inside binary data that follows
+	// line; messages then locate the error after that line.
+	inBinary bool
 }
 
 func newLexer(r io.Reader, name string) *lexer {
@@ -35,6 +38,9 @@ func newLexer(r io.Reader, name string) *lexer {
 
 // errorf returns an error located at the current line.
 func (lx *lexer) errorf(format string, args ...any) error {
+	if lx.inBinary {
+		return fmt.Errorf("%s: binary data after line %d: %s", lx.name, lx.line, fmt.Sprintf(format, args...))
+	}
 	return fmt.Errorf("%s: line %d: %s", lx.name, lx.line, fmt.Sprintf(format, args...))
 }
 
@@ -69,6 +75,7 @@ func (lx *lexer) readLine() error {
 		break
 	}
 	lx.line++
+	lx.inBinary = false
 	lx.split()
 	return nil
 }

@@ -1,7 +1,9 @@
 // Package mesh holds the tetrahedral meshes of the soft bodies: procedural
-// boxes and cylinders, loaders for Gmsh and legacy VTK files, validation and
-// the extraction of the boundary surface that collision detection and
-// rendering use.
+// boxes and cylinders, readers of mesh files (Gmsh, legacy VTK, VTK XML,
+// STL, OBJ; Open tells the format from the content), the tetrahedralisation
+// of closed surfaces by the TetGen program, units and placement,
+// validation and the extraction of the boundary surface that collision
+// detection and rendering use.
 package mesh
 
 import (

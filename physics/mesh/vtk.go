@@ -9,12 +9,12 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 )
 
-// LoadVTK reads a legacy VTK file (versions 2.0 to 5.1, ASCII) holding an
-// UNSTRUCTURED_GRID:
+// LoadVTK reads a tetrahedral mesh from a legacy VTK file, versions 2.0 to
+// 5.1, ASCII or BINARY, holding an UNSTRUCTURED_GRID:
 //
 //	# vtk DataFile Version 3.0
 //	any title
-//	ASCII
+//	ASCII | BINARY
 //	DATASET UNSTRUCTURED_GRID
 //	POINTS n float|double          3n numbers
 //	CELLS n size                   n records "k i1 … ik", size = n + Σk
@@ -26,43 +26,63 @@ import (
 //	OFFSETS type                   m = cells+1 offsets, from 0 to size
 //	CONNECTIVITY type              size point indices
 //
-// Numbers may wrap across lines anywhere. Tetrahedra (type 10) are kept and
-// quadratic tetrahedra (type 24) contribute their four corners; vertices,
-// lines and surface cells are ignored; other volume cells are an error.
-// FIELD and METADATA blocks are skipped and reading stops at POINT_DATA or
-// CELL_DATA. Binary files are rejected. The result is cleaned up and
-// validated as described in Parse.
+// A POLYDATA dataset lists VERTICES, LINES, POLYGONS and TRIANGLE_STRIPS
+// in the same two layouts (without types); it holds a surface.
+//
+// In ASCII files numbers may wrap across lines anywhere. In BINARY files
+// the data that follows each header line is big-endian, in the type the
+// header names (cell records are 32-bit integers). Tetrahedra (and the
+// corners of quadratic and Lagrange tetrahedra) are kept; every other cell
+// is counted and left out. FIELD and METADATA blocks are skipped and
+// reading stops at POINT_DATA or CELL_DATA. The result is cleaned up and
+// validated as described in Parse; a file without tetrahedra is an error
+// (Read tetrahedralises a closed surface instead).
 func LoadVTK(r io.Reader) (*TetMesh, error) {
+	b, err := parseVTK(r)
+	if err != nil {
+		return nil, err
+	}
+	return b.finish()
+}
+
+// parseVTK reads a legacy VTK file into a builder.
+func parseVTK(r io.Reader) (*builder, error) {
 	p := &vtkParser{lx: newLexer(r, "vtk"), b: builder{name: "vtk"}}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
-	if err := p.buildTets(); err != nil {
+	if err := p.build(); err != nil {
 		return nil, err
 	}
-	return p.b.finish()
-}
-
-// vtkTetPoints gives the point count of the tetrahedral cell types.
-var vtkTetPoints = map[int]int{10: 4, 24: 10}
-
-// vtkSolidNames names the other volume cell types.
-var vtkSolidNames = map[int]string{
-	11: "voxel", 12: "hexahedron", 13: "wedge", 14: "pyramid",
-	15: "pentagonal prism", 16: "hexagonal prism", 25: "quadratic hexahedron",
-	26: "quadratic wedge", 27: "quadratic pyramid", 29: "triquadratic hexahedron",
-	42: "polyhedron",
+	enc := "ASCII"
+	if p.binary {
+		enc = "BINARY"
+	}
+	p.b.format = fmt.Sprintf("legacy VTK %s %s %s", p.version, enc, p.dataset)
+	return &p.b, nil
 }
 
 type vtkParser struct {
 	lx        *lexer
 	b         builder
+	version   string // "3.0", "5.1", …
+	binary    bool
+	dataset   string // UNSTRUCTURED_GRID or POLYDATA
 	hasPoints bool
-	offsets   []int // cell c uses conn[offsets[c]:offsets[c+1]]
-	conn      []int
-	cellLine  []int // line where each cell's indices start
+	cells     *cellList // CELLS of an unstructured grid
 	types     []int
 	typesLine []int
+	polys     []polyList // the cell lists of a POLYDATA, in file order
+	// last describes the block read last, for the message when the next
+	// keyword is missing ("POINTS declares 8 points").
+	last    string
+	scratch []byte
+}
+
+// polyList is one cell list of a POLYDATA dataset.
+type polyList struct {
+	kw    string
+	cells *cellList
 }
 
 // parse reads the header, then the keyword-led blocks of the dataset.
@@ -89,7 +109,9 @@ func (p *vtkParser) parse() error {
 	switch {
 	case !p.hasPoints:
 		return fmt.Errorf("vtk: missing POINTS section")
-	case p.offsets == nil:
+	case p.dataset == "POLYDATA":
+		return nil
+	case p.cells == nil:
 		return fmt.Errorf("vtk: missing CELLS section")
 	case p.types == nil:
 		return fmt.Errorf("vtk: missing CELL_TYPES section")
@@ -97,24 +119,54 @@ func (p *vtkParser) parse() error {
 	return nil
 }
 
+// vtkPolyKeywords are the cell lists of a POLYDATA dataset.
+var vtkPolyKeywords = []string{"VERTICES", "LINES", "POLYGONS", "TRIANGLE_STRIPS"}
+
 // block reads the block that keyword kw opens; stop reports the start of
 // the attribute data, which the loader does not need.
 func (p *vtkParser) block(kw []byte) (stop bool, err error) {
+	is := func(s string) bool { return bytes.EqualFold(kw, []byte(s)) }
+	grid := p.dataset == "UNSTRUCTURED_GRID"
 	switch {
-	case bytes.EqualFold(kw, []byte("POINTS")):
+	case is("POINTS"):
 		return false, p.points()
-	case bytes.EqualFold(kw, []byte("CELLS")):
-		return false, p.cells()
-	case bytes.EqualFold(kw, []byte("CELL_TYPES")):
+	case grid && is("CELLS"):
+		return false, p.gridCells()
+	case grid && is("CELL_TYPES"):
 		return false, p.cellTypes()
-	case bytes.EqualFold(kw, []byte("FIELD")):
+	case is("FIELD"):
 		return false, p.field()
-	case bytes.EqualFold(kw, []byte("METADATA")):
+	case is("METADATA"):
 		return false, p.lx.skipToBlankLine()
-	case bytes.EqualFold(kw, []byte("POINT_DATA")), bytes.EqualFold(kw, []byte("CELL_DATA")):
+	case is("POINT_DATA"), is("CELL_DATA"):
 		return true, nil
 	}
-	return false, p.lx.errorf("unexpected %s, want POINTS, CELLS, CELL_TYPES, FIELD, METADATA, POINT_DATA or CELL_DATA", quote(kw))
+	if !grid {
+		for _, name := range vtkPolyKeywords {
+			if is(name) {
+				return false, p.polyCells(name)
+			}
+		}
+	}
+	return false, p.unexpected(kw)
+}
+
+// unexpected explains a token found where a keyword belongs: after a
+// block with more values than it declares, or after binary data whose
+// declared count is wrong, that is where the mismatch shows.
+func (p *vtkParser) unexpected(kw []byte) error {
+	want := "POINTS, CELLS, CELL_TYPES, FIELD, METADATA, POINT_DATA or CELL_DATA"
+	if p.dataset == "POLYDATA" {
+		want = "POINTS, VERTICES, LINES, POLYGONS, TRIANGLE_STRIPS, FIELD, METADATA, POINT_DATA or CELL_DATA"
+	}
+	_, number := parseFloat(kw)
+	switch {
+	case p.last != "" && p.binary:
+		return p.lx.errorf("expected a keyword after the binary data of %s, found %s: does the declared count match the data?", p.last, quote(kw))
+	case p.last != "" && number:
+		return p.lx.errorf("expected a keyword, found the number %s: %s, but more values follow", quote(kw), p.last)
+	}
+	return p.lx.errorf("unexpected %s, want %s", quote(kw), want)
 }
 
 // header checks the three header lines and the DATASET line.
@@ -128,9 +180,11 @@ func (p *vtkParser) header() error {
 	if !bytes.HasPrefix(line, []byte(magic)) {
 		return lx.errorf("missing %q header (not a legacy VTK file?)", magic)
 	}
-	if v := bytes.TrimSpace(line[len(magic):]); len(v) < 1 || v[0] < '1' || v[0] > '5' {
+	v := bytes.TrimSpace(line[len(magic):])
+	if len(v) < 1 || v[0] < '1' || v[0] > '5' {
 		return lx.errorf("VTK version %s is not supported (want 2.0 to 5.1)", quote(v))
 	}
+	p.version = string(v)
 	if err := lx.readLine(); err != nil { // title: free text
 		return eofAs(err, fmt.Errorf("vtk: line %d: file ends before the title line", lx.line+1))
 	}
@@ -139,11 +193,16 @@ func (p *vtkParser) header() error {
 		return eofAs(err, fmt.Errorf("vtk: line %d: file ends before the ASCII/BINARY line", lx.line+1))
 	}
 	switch {
-	case bytes.EqualFold(f[0], []byte("BINARY")):
-		return lx.errorf("binary VTK files are not supported; save the mesh as ASCII")
-	case !bytes.EqualFold(f[0], []byte("ASCII")) || len(f) != 1:
+	case len(f) == 1 && bytes.EqualFold(f[0], []byte("BINARY")):
+		p.binary = true
+	case len(f) != 1 || !bytes.EqualFold(f[0], []byte("ASCII")):
 		return lx.errorf("expected ASCII or BINARY, found %s", quote(f[0]))
 	}
+	return p.datasetLine()
+}
+
+// datasetLine reads "DATASET kind".
+func (p *vtkParser) datasetLine() error {
 	if err := p.keyword("DATASET"); err != nil {
 		return err
 	}
@@ -151,8 +210,13 @@ func (p *vtkParser) header() error {
 	if err != nil {
 		return err
 	}
-	if !bytes.EqualFold(kind, []byte("UNSTRUCTURED_GRID")) {
-		return lx.errorf("dataset type %s is not supported; only UNSTRUCTURED_GRID holds tetrahedra", quote(kind))
+	switch {
+	case bytes.EqualFold(kind, []byte("UNSTRUCTURED_GRID")):
+		p.dataset = "UNSTRUCTURED_GRID"
+	case bytes.EqualFold(kind, []byte("POLYDATA")):
+		p.dataset = "POLYDATA"
+	default:
+		return p.lx.errorf("dataset type %s is not supported; want UNSTRUCTURED_GRID (a volume mesh) or POLYDATA (a surface)", quote(kind))
 	}
 	return nil
 }
@@ -210,10 +274,15 @@ func (p *vtkParser) points() error {
 	if err != nil {
 		return err
 	}
-	if _, err := p.word("the POINTS data type"); err != nil {
+	typ, err := p.word("the POINTS data type")
+	if err != nil {
 		return err
 	}
 	p.b.reserveNodes(n)
+	p.last = fmt.Sprintf("POINTS declares %d points", n)
+	if p.binary {
+		return p.binaryPoints(n, string(typ))
+	}
 	for i := 0; i < n; i++ {
 		var c [3]float64
 		for k := range c {
@@ -224,7 +293,7 @@ func (p *vtkParser) points() error {
 			if err != nil {
 				return err
 			}
-			if c[k], err = p.coordinate(t, i, k); err != nil {
+			if c[k], err = p.coordinate(t, i, k, n); err != nil {
 				return err
 			}
 		}
@@ -233,12 +302,29 @@ func (p *vtkParser) points() error {
 	return nil
 }
 
-func (p *vtkParser) coordinate(t []byte, i, k int) (float64, error) {
+func (p *vtkParser) coordinate(t []byte, i, k, n int) (float64, error) {
 	v, ok := parseFloat(t)
-	if !ok {
-		return 0, p.lx.errorf("coordinate %c of point %d is %s, not a finite number", "xyz"[k], i, quote(t))
+	if ok {
+		return v, nil
 	}
-	return v, nil
+	if isKeyword(t) {
+		return 0, p.lx.errorf("POINTS declares %d points but its data ends after %d (found %s)", n, i, quote(t))
+	}
+	return 0, p.lx.errorf("coordinate %c of point %d is %s, not a finite number", "xyz"[k], i, quote(t))
+}
+
+// isKeyword reports whether a token looks like a VTK keyword (upper-case
+// letters and underscores), as opposed to a malformed number.
+func isKeyword(t []byte) bool {
+	if len(t) < 4 {
+		return false
+	}
+	for _, c := range t {
+		if (c < 'A' || c > 'Z') && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // field skips "FIELD name n" and its n arrays
@@ -256,6 +342,7 @@ func (p *vtkParser) field() error {
 			return err
 		}
 	}
+	p.last = ""
 	return nil
 }
 
@@ -275,15 +362,22 @@ func (p *vtkParser) skipFieldArray() error {
 	if err != nil {
 		return err
 	}
-	if _, err := p.word("the FIELD array data type"); err != nil {
+	typ, err := p.word("the FIELD array data type")
+	if err != nil {
 		return err
 	}
-	if comps > 0 && tuples > math.MaxInt64/comps {
+	if comps > 0 && tuples > math.MaxInt32/comps {
 		return p.lx.errorf("FIELD array of %d×%d values is too large", comps, tuples)
 	}
-	for i := 0; i < comps*tuples; i++ {
-		if _, err := p.word("the end of the FIELD array"); err != nil {
+	if p.binary {
+		if err := p.skipBinary(comps*tuples, string(typ), "FIELD array "+string(name)); err != nil {
 			return err
+		}
+	} else {
+		for i := 0; i < comps*tuples; i++ {
+			if _, err := p.word("the end of the FIELD array"); err != nil {
+				return err
+			}
 		}
 	}
 	if t, err := p.lx.peek(); err == nil && bytes.EqualFold(t, []byte("METADATA")) {

@@ -31,7 +31,7 @@ type Scene struct {
 	metrics metrics
 	release inclineRelease // the incline's hold and release (incline.go)
 
-	meshName string
+	meshInfo meshInfo
 	mass     []float64
 	total    float64
 	height   float64 // object height at rest, m
@@ -43,12 +43,12 @@ func Build(cfg settings.Scenario) (*Scene, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	obj, name, err := objectMesh(cfg)
+	obj, info, err := objectMesh(cfg)
 	if err != nil {
 		return nil, err
 	}
 	b := obj.Bounds()
-	sc := &Scene{cfg: cfg, meshName: name, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
+	sc := &Scene{cfg: cfg, meshInfo: info, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
 	var bodies []rigid.Body
 	switch cfg.Kind {
 	case settings.GraspRotate, settings.Squeeze:
@@ -79,25 +79,18 @@ func Build(cfg settings.Scenario) (*Scene, error) {
 
 // objectMesh builds or loads the soft object, bottom at z = 0, centred in
 // x and y.
-func objectMesh(cfg settings.Scenario) (*mesh.TetMesh, string, error) {
+func objectMesh(cfg settings.Scenario) (*mesh.TetMesh, meshInfo, error) {
 	size := cfg.ObjectSize
-	if cfg.MeshFile != "" {
-		m, err := mesh.Load(cfg.MeshFile)
-		if err != nil {
-			return nil, "", err
-		}
-		if err := m.FitInto(size); err != nil {
-			return nil, "", fmt.Errorf("%s: %w", cfg.MeshFile, err)
-		}
-		return m, cfg.MeshFile, nil
-	}
 	dofs := cfg.TargetDOFs
+	if cfg.MeshFile != "" {
+		return loadObjectMesh(cfg, dofs)
+	}
 	if cfg.Object == settings.CylinderObject {
 		m, err := mesh.CylinderForDOFs(size/2, size, dofs)
-		return m, fmt.Sprintf("cylinder %.0f mm", size*1e3), err
+		return m, meshInfo{name: fmt.Sprintf("cylinder %.0f mm", size*1e3)}, err
 	}
 	m, err := mesh.BoxForDOFs(r3.Vec{X: size, Y: size, Z: size}, dofs)
-	return m, fmt.Sprintf("box %.0f mm", size*1e3), err
+	return m, meshInfo{name: fmt.Sprintf("box %.0f mm", size*1e3)}, err
 }
 
 // lift raises every node by dz.
@@ -167,7 +160,7 @@ func inclineBodies(cfg settings.Scenario, obj *mesh.TetMesh) []rigid.Body {
 func (sc *Scene) Close() { sc.Sim.Close() }
 
 // MeshName describes the soft object's mesh.
-func (sc *Scene) MeshName() string { return sc.meshName }
+func (sc *Scene) MeshName() string { return sc.meshInfo.name }
 
 // Duration is the scripted length of the scene, s.
 func (sc *Scene) Duration() float64 {

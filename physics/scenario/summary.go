@@ -76,6 +76,14 @@ type Summary struct {
 
 	Incline *InclineResult `json:"incline,omitempty"`
 	Drop    *DropResult    `json:"drop,omitempty"`
+
+	// A mesh file: what it held, the factor that took its coordinates to
+	// metres (fitted: chosen to make it ObjectSize across) and the notes of
+	// the reader (elements left out, tetrahedralisation, pieces).
+	MeshFormat string   `json:"mesh_format,omitempty"`
+	MeshScale  float64  `json:"mesh_scale,omitempty"`
+	MeshFitted bool     `json:"mesh_fitted,omitempty"`
+	MeshNotes  []string `json:"mesh_notes,omitempty"`
 }
 
 // InclineResult is the friction check: how far and how fast the block
@@ -112,15 +120,17 @@ type DropResult struct {
 func (sc *Scene) Summary() Summary {
 	m := &sc.metrics
 	cfg := sc.cfg
-	set := sc.Sim.Settings()
+	set := sc.Config().Physics // the incline's configured μ while it holds its block
 	s := Summary{
 		Scenario: string(cfg.Kind), Scheme: set.Scheme.String(), Newton: set.NewtonIterations,
 		DT: set.TimeStep, Mu: set.Friction, Omega: cfg.Omega, DOFs: sc.Sim.Mesh().DOFs(),
-		Steps: m.steps, MaxPenetration: m.maxPen,
-		PCGCappedSteps: m.unconvergedSteps, FactorFailures: m.factorFailures, MaxSoftPenetration: m.maxSoftPen, MaxRigidPenetration: m.maxRigidPen, MaxViolation: m.maxViolation, Slip: m.slip, MaxSlip: m.maxSlip,
-		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshName,
+		Steps: m.steps, MaxPenetration: m.maxPen, MaxSoftPenetration: m.maxSoftPen,
+		MaxRigidPenetration: m.maxRigidPen, MaxViolation: m.maxViolation, Slip: m.slip, MaxSlip: m.maxSlip,
+		PCGCappedSteps: m.unconvergedSteps, FactorFailures: m.factorFailures,
+		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshInfo.name,
 		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen, Solver: set.Solver.String(),
 		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),
+		MeshFormat: sc.meshInfo.format, MeshScale: sc.meshInfo.scale, MeshFitted: sc.meshInfo.fitted, MeshNotes: sc.meshInfo.notes,
 	}
 	if m.steps > 0 {
 		s.ContactsMean = m.contacts / float64(m.steps)

@@ -49,13 +49,18 @@ type Scenario struct {
 	Physics Settings
 
 	// Object is the procedural soft object, ObjectSize its edge (box) or
-	// diameter and height (cylinder), m. MeshFile, when set, loads a Gmsh
-	// or VTK mesh instead, scaled so its largest extent is ObjectSize.
+	// diameter and height (cylinder), m. MeshFile, when set, loads a mesh
+	// file instead (a volume mesh, or a closed surface that TetGen fills):
+	// with MeshScale = 0 it is scaled so its largest extent is ObjectSize;
+	// MeshScale > 0 gives the metres per unit of its coordinates instead
+	// (0.001 for a mesh in millimetres).
 	Object     Object
 	ObjectSize float64
 	MeshFile   string
-	// TargetDOFs is the resolution of the procedural meshes: the scene
-	// builds the mesh nearest to this many degrees of freedom.
+	MeshScale  float64
+	// TargetDOFs is the resolution of the procedural meshes and of a
+	// closed surface that TetGen fills: the scene builds the mesh nearest
+	// to this many degrees of freedom.
 	TargetDOFs int
 
 	// Grasp-and-rotate: the spin speed of the gripper about its own axis
@@ -114,6 +119,7 @@ func (c Scenario) Validate() error {
 	}
 	checks := []error{
 		rangeCheck("ObjectSize", c.ObjectSize, 0.005, 0.5, false, false, "m"),
+		rangeCheck("MeshScale", c.MeshScale, 0, 1000, false, false, "m per unit of the mesh file (0: fit into ObjectSize)"),
 		intCheck("TargetDOFs", c.TargetDOFs, 24, 200000),
 		CheckOmega(c.Omega),
 		rangeCheck("Squeeze", c.Squeeze, 0, c.ObjectSize/4, false, false, "m (a quarter of ObjectSize)"),

@@ -80,6 +80,8 @@ func TestScenarioValidateNamesTheField(t *testing.T) {
 	}{
 		{"TargetDOFs", func(c *Scenario) { c.TargetDOFs = 3 }},
 		{"ObjectSize", func(c *Scenario) { c.ObjectSize = 0 }},
+		{"MeshScale", func(c *Scenario) { c.MeshScale = -0.001 }},
+		{"MeshScale", func(c *Scenario) { c.MeshScale = math.Inf(1) }},
 		{"Omega", func(c *Scenario) { c.Omega = math.NaN() }},
 		{"Omega", func(c *Scenario) { c.Omega = MaxOmega + 1 }},
 		{"Squeeze", func(c *Scenario) { c.Squeeze = c.ObjectSize }},

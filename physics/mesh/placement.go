@@ -1,0 +1,148 @@
+package mesh
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// Units and placement of loaded meshes. Mesh files carry no unit: the same
+// organ may come in metres, centimetres or millimetres. Either the user
+// says which (a unit or a scale factor, Place), or the mesh is fitted to
+// the scene's object size (Fit) and the factor is reported.
+
+// UnitScale returns the metres per unit of a length unit: "m", "cm" or
+// "mm".
+func UnitScale(unit string) (float64, error) {
+	switch strings.ToLower(strings.TrimSpace(unit)) {
+	case "m":
+		return 1, nil
+	case "cm":
+		return 0.01, nil
+	case "mm":
+		return 0.001, nil
+	}
+	return 0, fmt.Errorf("unknown length unit %q: want m, cm or mm", unit)
+}
+
+// UnitName returns "m", "cm" or "mm" for their scale factors, and "" for
+// any other factor.
+func UnitName(scale float64) string {
+	switch scale {
+	case 1:
+		return "m"
+	case 0.01:
+		return "cm"
+	case 0.001:
+		return "mm"
+	}
+	return ""
+}
+
+// Fit scales the mesh uniformly so that its largest bounding-box extent is
+// size metres, places it like Place, and returns the factor it applied
+// (metres per file unit).
+func (m *TetMesh) Fit(size float64) (float64, error) {
+	if !(size > 0) || math.IsInf(size, 0) {
+		return 0, fmt.Errorf("mesh: fit size %v must be positive and finite", size)
+	}
+	if len(m.Nodes) == 0 {
+		return 0, fmt.Errorf("mesh: cannot fit a mesh without nodes")
+	}
+	largest := m.LargestExtent()
+	if !(largest > 0) || math.IsInf(largest, 0) {
+		return 0, fmt.Errorf("mesh: cannot fit a mesh whose largest extent is %v", largest)
+	}
+	s := size / largest
+	return s, m.Place(s)
+}
+
+// FitInto is Fit without the factor: the placement of a soft object
+// resting on the floor, largest extent size metres.
+func (m *TetMesh) FitInto(size float64) error {
+	_, err := m.Fit(size)
+	return err
+}
+
+// Place multiplies every coordinate by scale (metres per file unit) and
+// moves the mesh so that its bounding box is centred on the z axis with
+// its bottom at z = 0: the placement of a soft object resting on the
+// floor.
+func (m *TetMesh) Place(scale float64) error {
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return fmt.Errorf("mesh: scale factor %v must be positive and finite", scale)
+	}
+	if len(m.Nodes) == 0 {
+		return fmt.Errorf("mesh: cannot place a mesh without nodes")
+	}
+	b := m.Bounds()
+	// Anchor: the centre of the bottom face of the box goes to the origin.
+	anchor := r3.Vec{X: (b.Min.X + b.Max.X) / 2, Y: (b.Min.Y + b.Max.Y) / 2, Z: b.Min.Z}
+	m.Transform(func(p r3.Vec) r3.Vec { return r3.Scale(scale, r3.Sub(p, anchor)) })
+	return nil
+}
+
+// LargestExtent returns the largest side of the bounding box.
+func (m *TetMesh) LargestExtent() float64 {
+	ext := m.Bounds().Size()
+	return math.Max(ext.X, math.Max(ext.Y, ext.Z))
+}
+
+// piecesNote says in one line when a mesh falls apart into pieces that do
+// not share a node: each moves on its own in the simulation.
+func piecesNote(m *TetMesh) string {
+	sizes := m.Pieces()
+	if len(sizes) < 2 {
+		return ""
+	}
+	list := ""
+	for i, n := range sizes {
+		if i == 4 {
+			list += ", …"
+			break
+		}
+		if i > 0 {
+			list += ", "
+		}
+		list += fmt.Sprint(n)
+	}
+	return fmt.Sprintf("the mesh has %d disconnected pieces (%s tetrahedra); each moves on its own", len(sizes), list)
+}
+
+// Pieces returns the number of tetrahedra of each connected piece of the
+// mesh (tetrahedra sharing a node are connected), largest first.
+func (m *TetMesh) Pieces() []int {
+	parent := make([]int, len(m.Nodes))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for _, t := range m.Tets {
+		r := find(t[0])
+		for _, v := range t[1:] {
+			if rv := find(v); rv != r {
+				parent[rv] = r
+			}
+		}
+	}
+	count := make(map[int]int)
+	for _, t := range m.Tets {
+		count[find(t[0])]++
+	}
+	sizes := make([]int, 0, len(count))
+	for _, n := range count {
+		sizes = append(sizes, n)
+	}
+	slices.SortFunc(sizes, func(a, b int) int { return b - a })
+	return sizes
+}

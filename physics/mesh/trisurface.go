@@ -1,0 +1,273 @@
+package mesh
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// TriSurface is a triangle surface mesh: what STL, OBJ and VTK POLYDATA
+// files hold, and what a Gmsh or VTK file without volume elements holds.
+// A closed surface bounds a volume that Tetrahedralize fills.
+type TriSurface struct {
+	Nodes []r3.Vec
+	Tris  [][3]int
+}
+
+// surface turns the builder's surface elements into a clean triangle
+// surface: only the points the triangles use, points at identical
+// positions merged, and degenerate and repeated triangles dropped. The
+// notes say what was changed.
+func (b *builder) surface() (*TriSurface, []string, error) {
+	if len(b.tris) == 0 {
+		return nil, nil, b.noTetsError()
+	}
+	s := &TriSurface{}
+	var notes []string
+	index := make(map[r3.Vec]int, min(len(b.nodes), maxPrealloc))
+	remap := make([]int, len(b.nodes))
+	for i := range remap {
+		remap[i] = -1
+	}
+	merged := 0
+	for ti, t := range b.tris {
+		for k, v := range t {
+			if remap[v] < 0 {
+				at, seen := index[b.nodes[v]]
+				if !seen {
+					at = len(s.Nodes)
+					index[b.nodes[v]] = at
+					s.Nodes = append(s.Nodes, b.nodes[v])
+				} else {
+					merged++
+				}
+				remap[v] = at
+			}
+			b.tris[ti][k] = remap[v]
+		}
+	}
+	if merged > 0 {
+		notes = append(notes, fmt.Sprintf("merged %s the position of another", nouns(merged, "point that repeats", "points that repeat")))
+	}
+	s.Tris, notes = dropBadTriangles(b.tris, notes)
+	if len(s.Tris) == 0 {
+		return nil, nil, fmt.Errorf("%s: every one of the %d surface triangles is degenerate", b.name, len(b.tris))
+	}
+	m := TetMesh{Nodes: s.Nodes}
+	if err := m.checkCoordinates(); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", b.name, err)
+	}
+	return s, notes, nil
+}
+
+// dropBadTriangles removes triangles that repeat a corner and triangles
+// that repeat another triangle's corners (in any order), and notes how
+// many.
+func dropBadTriangles(tris [][3]int, notes []string) ([][3]int, []string) {
+	seen := make(map[[3]int]bool, min(len(tris), maxPrealloc))
+	out := tris[:0]
+	degenerate, repeated := 0, 0
+	for _, t := range tris {
+		s := sortedFace(t)
+		switch {
+		case s[0] == s[1] || s[1] == s[2]:
+			degenerate++
+		case seen[s]:
+			repeated++
+		default:
+			seen[s] = true
+			out = append(out, t)
+		}
+	}
+	if degenerate > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %s (a corner repeated)", nouns(degenerate, "degenerate triangle", "degenerate triangles")))
+	}
+	if repeated > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %s another", nouns(repeated, "triangle that repeats", "triangles that repeat")))
+	}
+	return out, notes
+}
+
+// edgeKey is an undirected edge, smaller node first.
+type edgeKey [2]int
+
+func edgeOf(a, b int) edgeKey {
+	if a > b {
+		a, b = b, a
+	}
+	return edgeKey{a, b}
+}
+
+// ShellStats describes a closed surface: its connected pieces (shells),
+// how many triangles Close turned to make each shell face outwards, and
+// the volume the shells enclose.
+type ShellStats struct {
+	Shells  int
+	Flipped int
+	Volume  float64
+}
+
+// Close checks that the surface is closed (every edge shared by exactly
+// two triangles) and orientable, and orients every shell so that its
+// triangles face outwards (positive enclosed volume). An open or
+// non-manifold surface is an error that locates the first bad edge.
+func (s *TriSurface) Close() (ShellStats, error) {
+	var st ShellStats
+	edges := make(map[edgeKey][]int32, min(3*len(s.Tris)/2, maxPrealloc))
+	for ti, t := range s.Tris {
+		for k := 0; k < 3; k++ {
+			e := edgeOf(t[k], t[(k+1)%3])
+			edges[e] = append(edges[e], int32(ti))
+		}
+	}
+	if err := s.checkEdges(edges); err != nil {
+		return st, err
+	}
+	shell := make([]int, len(s.Tris))
+	for i := range shell {
+		shell[i] = -1
+	}
+	for seed := range s.Tris {
+		if shell[seed] >= 0 {
+			continue
+		}
+		flipped, vol, err := s.orientShell(seed, st.Shells, shell, edges)
+		if err != nil {
+			return st, err
+		}
+		st.Shells++
+		st.Flipped += flipped
+		st.Volume += vol
+	}
+	return st, nil
+}
+
+// checkEdges reports the first open or non-manifold edge, and how many
+// there are.
+func (s *TriSurface) checkEdges(edges map[edgeKey][]int32) error {
+	var open, crowded int
+	var firstOpen, firstCrowded edgeKey
+	crowd := 0
+	for e, ts := range edges {
+		switch {
+		case len(ts) == 1:
+			if open == 0 || lessEdge(e, firstOpen) {
+				firstOpen = e
+			}
+			open++
+		case len(ts) > 2:
+			if crowded == 0 || lessEdge(e, firstCrowded) {
+				firstCrowded, crowd = e, len(ts)
+			}
+			crowded++
+		}
+	}
+	if open > 0 {
+		return fmt.Errorf("the surface is open: %s only one triangle, the first from %s to %s; only a closed surface encloses a volume to fill with tetrahedra",
+			nouns(open, "edge borders", "edges border"), fmtPoint(s.Nodes[firstOpen[0]]), fmtPoint(s.Nodes[firstOpen[1]]))
+	}
+	if crowded > 0 {
+		return fmt.Errorf("the surface is not a manifold: %s shared by more than two triangles, the first (from %s to %s) by %d",
+			nouns(crowded, "edge is", "edges are"), fmtPoint(s.Nodes[firstCrowded[0]]), fmtPoint(s.Nodes[firstCrowded[1]]), crowd)
+	}
+	return nil
+}
+
+// lessEdge orders edges so that the reported edge does not depend on map
+// iteration order.
+func lessEdge(a, b edgeKey) bool { return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) }
+
+// fmtPoint formats a point for a message.
+func fmtPoint(p r3.Vec) string { return fmt.Sprintf("(%.6g, %.6g, %.6g)", p.X, p.Y, p.Z) }
+
+// orientShell walks the shell of triangle seed, turning each triangle to
+// agree with its neighbour across every edge (two triangles agree when
+// they run through their common edge in opposite directions), then turns
+// the whole shell if it encloses a negative volume. It returns how many
+// triangles end up turned and the shell's volume.
+func (s *TriSurface) orientShell(seed, id int, shell []int, edges map[edgeKey][]int32) (int, float64, error) {
+	members := []int{seed}
+	shell[seed] = id
+	turned := make(map[int]bool)
+	for q := 0; q < len(members); q++ {
+		t := s.Tris[members[q]]
+		for k := 0; k < 3; k++ {
+			a, b := t[k], t[(k+1)%3]
+			for _, o := range edges[edgeOf(a, b)] {
+				n := int(o)
+				if n == members[q] {
+					continue
+				}
+				same := runsFrom(s.Tris[n], a, b) // same direction: disagree
+				if shell[n] >= 0 {
+					if same {
+						return 0, 0, fmt.Errorf("the surface is not orientable (a Möbius-like shell) at the edge from %s to %s",
+							fmtPoint(s.Nodes[a]), fmtPoint(s.Nodes[b]))
+					}
+					continue
+				}
+				if same {
+					s.Tris[n][1], s.Tris[n][2] = s.Tris[n][2], s.Tris[n][1]
+					turned[n] = true
+				}
+				shell[n] = id
+				members = append(members, n)
+			}
+		}
+	}
+	vol := s.shellVolume(members)
+	if vol < 0 {
+		for _, ti := range members {
+			s.Tris[ti][1], s.Tris[ti][2] = s.Tris[ti][2], s.Tris[ti][1]
+			turned[ti] = !turned[ti]
+		}
+		vol = -vol
+	}
+	n := 0
+	for _, t := range turned {
+		if t {
+			n++
+		}
+	}
+	return n, vol, nil
+}
+
+// runsFrom reports whether triangle t has the directed edge a→b.
+func runsFrom(t [3]int, a, b int) bool {
+	for k := 0; k < 3; k++ {
+		if t[k] == a && t[(k+1)%3] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// shellVolume returns the signed volume that the triangles enclose: the
+// sum of the tetrahedra they span with a reference point (the first
+// corner, to keep the terms small), positive for outward triangles.
+func (s *TriSurface) shellVolume(tris []int) float64 {
+	if len(tris) == 0 {
+		return 0
+	}
+	o := s.Nodes[s.Tris[tris[0]][0]]
+	var v float64
+	for _, ti := range tris {
+		t := s.Tris[ti]
+		v += SignedVolume(o, s.Nodes[t[0]], s.Nodes[t[1]], s.Nodes[t[2]])
+	}
+	return v
+}
+
+// Volume returns the volume the surface encloses (every shell counted
+// positive once Close has oriented it).
+func (s *TriSurface) Volume() float64 {
+	all := make([]int, len(s.Tris))
+	for i := range all {
+		all[i] = i
+	}
+	return math.Abs(s.shellVolume(all))
+}
+
+// Bounds returns the bounding box of the surface's points.
+func (s *TriSurface) Bounds() r3.Box { return boundsOf(s.Nodes) }

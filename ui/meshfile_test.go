@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"softgrasp/physics/frame"
+)
+
+// TestDropMeshLoadsLikeTheField checks that dropping files loads the first
+// one exactly as the field's Load button does.
+func TestDropMeshLoadsLikeTheField(t *testing.T) {
+	s, out := newTestState()
+	if err := s.DropMesh([]string{"/data/liver.stl", "/data/kidney.stl"}, out); err != nil {
+		t.Fatal(err)
+	}
+	c, ok := out.only(t).(frame.SetScene)
+	if !ok || c.Config.MeshFile != "/data/liver.stl" || s.MeshFileText() != "/data/liver.stl" {
+		t.Fatalf("sent %#v, want SetScene with the first dropped file", out.cmds)
+	}
+	if !strings.Contains(s.ActionError(), "2 files dropped: loading the first, liver.stl") {
+		t.Errorf("action message %q", s.ActionError())
+	}
+	if err := s.DropMesh(nil, out); err != nil || len(out.cmds) != 1 {
+		t.Errorf("an empty drop sent %d commands, error %v", len(out.cmds)-1, err)
+	}
+}
+
+func TestSetMeshScale(t *testing.T) {
+	s, out := newTestState()
+	if err := s.SetMeshScale(0.001, out); err != nil || len(out.cmds) != 0 || s.Config.MeshScale != 0.001 {
+		t.Fatalf("without a mesh file: %d commands, scale %g, error %v; want none, 0.001", len(out.cmds), s.Config.MeshScale, err)
+	}
+	if err := s.SetMeshScale(-1, out); err == nil || !strings.HasPrefix(s.ActionError(), "MeshScale") || s.Config.MeshScale != 0.001 {
+		t.Fatalf("negative scale: error %v, scale %g; want a refusal naming MeshScale, 0.001 kept", err, s.Config.MeshScale)
+	}
+	s.Config.MeshFile = "organ.vtu"
+	if err := s.SetMeshScale(0.01, out); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := out.only(t).(frame.SetScene); !ok || c.Config.MeshScale != 0.01 || c.Config.MeshFile != "organ.vtu" {
+		t.Fatalf("sent %#v, want the mesh reloaded at 0.01", out.cmds)
+	}
+	for scale, label := range map[float64]string{0: "fit", 1: "m", 0.01: "cm", 0.001: "mm", 0.0254: "×0.0254"} {
+		if got := meshScaleLabel(scale); got != label {
+			t.Errorf("meshScaleLabel(%g) = %q, want %q", scale, got, label)
+		}
+	}
+}
+
+// TestRecentMeshes checks that the files the running scene opened make
+// the recent list: most recent first, no repeats, at most eight, kept in
+// a file across sessions.
+func TestRecentMeshes(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "softgrasp", "recent-meshes")
+	s, _ := newTestState()
+	s.KeepRecentMeshes(store)
+	cfg := s.Config
+	for i := 0; i < 10; i++ {
+		cfg.MeshFile = fmt.Sprintf("/m/%d.msh", i%9)
+		v := uint64(i + 1)
+		s.Observe(&frame.Frame{Seq: v, SceneVersion: v, ConfigVersion: v}, &frame.Config{Version: v, Scenario: cfg}, true)
+	}
+	want := []string{"/m/0.msh", "/m/8.msh", "/m/7.msh", "/m/6.msh", "/m/5.msh", "/m/4.msh", "/m/3.msh", "/m/2.msh"}
+	if !slices.Equal(s.RecentMeshes(), want) {
+		t.Fatalf("recent = %q, want %q", s.RecentMeshes(), want)
+	}
+	if _, err := os.Stat(store); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := newTestState()
+	again.KeepRecentMeshes(store)
+	if !slices.Equal(again.RecentMeshes(), want) {
+		t.Errorf("reloaded recent = %q, want %q", again.RecentMeshes(), want)
+	}
+}
