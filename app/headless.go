@@ -25,6 +25,9 @@ type headlessFlags struct {
 	newton, pgs, dofs, steps, threads, lag    int
 	dt, mu, omega, pgsTol, newtonTol, pcgTol  float64
 	inclineDeg, dropHeight, squeeze           float64
+	// given names the flags set on the command line (noteGiven), so that
+	// a scenario's preset keeps the values the user did not give.
+	given map[string]bool
 	alarm, contactDist, youngs                float64
 	json                                      bool
 	meshUnits                                 meshFlags
@@ -33,7 +36,7 @@ type headlessFlags struct {
 func (f *headlessFlags) register(fs *flag.FlagSet) {
 	def := settings.DefaultScenario(settings.GraspRotate)
 	p := def.Physics
-	fs.StringVar(&f.scenario, "scenario", string(settings.GraspRotate), "grasp-rotate, incline or drop")
+	fs.StringVar(&f.scenario, "scenario", string(settings.GraspRotate), "grasp-rotate, fast-spin (ω = 8π rad/s, h = 20 ms, 1000 DOFs unless -omega, -dt or -dofs say otherwise), incline, drop or squeeze")
 	fs.StringVar(&f.scheme, "scheme", p.Scheme.String(), "constraint update: fast or standard")
 	fs.StringVar(&f.solver, "solver", p.Solver.String(), "factorisation of A: exact (every step) or async (background refactorisation + PCG)")
 	fs.IntVar(&f.newton, "newton", p.NewtonIterations, "Newton iterations K (1 = classic scheme)")
@@ -98,6 +101,17 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	cfg.Squeeze = f.squeeze
 	cfg.Omega, cfg.MeshFile, cfg.Object = f.omega, f.mesh, settings.Object(f.object)
 	cfg.InclineAngle, cfg.DropHeight = f.inclineDeg*3.141592653589793/180, f.dropHeight
+	if kind == settings.FastSpin {
+		if !f.given["omega"] {
+			cfg.Omega = settings.FastSpinOmega
+		}
+		if !f.given["dt"] {
+			p.TimeStep = settings.FastSpinStep
+		}
+		if !f.given["dofs"] {
+			cfg.TargetDOFs = settings.FastSpinDOFs
+		}
+	}
 	if f.steps < 0 {
 		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)
 	}
@@ -124,6 +138,12 @@ func withFlag(err error) error {
 	return err
 }
 
+// noteGiven records which flags of fs the command line set.
+func (f *headlessFlags) noteGiven(fs *flag.FlagSet) {
+	f.given = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.given[fl.Name] = true })
+}
+
 // runHeadless runs a scenario without a window and reports its summary.
 func runHeadless(args []string, stdout, stderr io.Writer) int {
 	var f headlessFlags
@@ -132,6 +152,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
+	f.noteGiven(fs)
 	cfg, err := f.config()
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp headless:", err)

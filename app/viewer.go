@@ -111,6 +111,7 @@ func runViewer(args []string, stdout, stderr io.Writer) int {
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
+	f.scene.noteGiven(fs)
 	opt, err := f.options()
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp:", err)

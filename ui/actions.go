@@ -89,9 +89,7 @@ func (s *State) SetSolver(solver settings.Solver, out Sender) error {
 // SetScenario rebuilds the scene as another scenario with the working
 // settings.
 func (s *State) SetScenario(kind settings.Kind, out Sender) error {
-	cfg := s.Config
-	cfg.Kind = kind
-	return s.rebuild(cfg, out)
+	return s.rebuild(s.Config.WithKind(kind), out)
 }
 
 // SetObject rebuilds the scene with another procedural object (and no

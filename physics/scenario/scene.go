@@ -51,7 +51,7 @@ func Build(cfg settings.Scenario) (*Scene, error) {
 	sc := &Scene{cfg: cfg, meshInfo: info, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
 	var bodies []rigid.Body
 	switch cfg.Kind {
-	case settings.GraspRotate, settings.Squeeze:
+	case settings.GraspRotate, settings.FastSpin, settings.Squeeze:
 		bodies = sc.graspBodies()
 		lift(obj, cfg.Physics.ContactDistance)
 	case settings.Incline:

@@ -104,3 +104,25 @@ func TestScenarioValidateNamesTheField(t *testing.T) {
 		})
 	}
 }
+
+// TestFastSpinPreset checks that choosing the fast-spin scenario, from
+// the defaults or from another scene, brings its spin speed, time step and
+// resolution, and that it validates.
+func TestFastSpinPreset(t *testing.T) {
+	other := DefaultScenario(Incline)
+	other.Omega = 1
+	for name, cfg := range map[string]Scenario{
+		"default":        DefaultScenario(FastSpin),
+		"switched to it": other.WithKind(FastSpin),
+	} {
+		if cfg.Kind != FastSpin || cfg.Omega != FastSpinOmega || cfg.Physics.TimeStep != FastSpinStep || cfg.TargetDOFs != FastSpinDOFs {
+			t.Fatalf("%s: kind %s, ω %g, h %g, %d DOFs", name, cfg.Kind, cfg.Omega, cfg.Physics.TimeStep, cfg.TargetDOFs)
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if k, err := ParseKind("fast-spin"); err != nil || k != FastSpin {
+		t.Fatalf("ParseKind(fast-spin) = %v, %v", k, err)
+	}
+}
