@@ -27,10 +27,10 @@ type headlessFlags struct {
 	inclineDeg, dropHeight, squeeze           float64
 	// given names the flags set on the command line (noteGiven), so that
 	// a scenario's preset keeps the values the user did not give.
-	given map[string]bool
-	alarm, contactDist, youngs                float64
-	json                                      bool
-	meshUnits                                 meshFlags
+	given                      map[string]bool
+	alarm, contactDist, youngs float64
+	json                       bool
+	meshUnits                  meshFlags
 }
 
 func (f *headlessFlags) register(fs *flag.FlagSet) {
