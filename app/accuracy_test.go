@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"softgrasp/physics/accuracy"
+)
+
+// TestAccuracyFlags checks the grid the flags select and the refusals of
+// bad values, which name the flag.
+func TestAccuracyFlags(t *testing.T) {
+	var out, errOut bytes.Buffer
+	for _, tc := range []struct {
+		args []string
+		want string // in the one-line error, "" for none
+	}{
+		{[]string{"-dt", "0.0125", "-ref-dt", "0.005", "-quick"}, "not a whole multiple"},
+		{[]string{"-omega", "fast"}, "-omega"},
+		{[]string{"-newton", "0"}, "K = 0"},
+		{[]string{"-mu", "-1"}, "-mu"},
+		{[]string{"-scheme", "slow"}, "-scheme"},
+	} {
+		out.Reset()
+		errOut.Reset()
+		code := run(append([]string{"accuracy"}, tc.args...), &out, &errOut)
+		if code != 2 || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tc.args, code, errOut.String(), tc.want)
+		}
+	}
+	w, err := parseFloats("2π, 4pi,3.5")
+	if err != nil || math.Abs(w[0]-2*math.Pi) > 1e-15 || math.Abs(w[1]-4*math.Pi) > 1e-15 || w[2] != 3.5 {
+		t.Fatalf("parseFloats: %v, %v", w, err)
+	}
+}
+
+// TestAccuracyOutputs writes the table, the CSV, the JSON and the plot of
+// a made-up result with a failed row (NaN slip error, every run of one ω
+// failed): no output may choke on it.
+func TestAccuracyOutputs(t *testing.T) {
+	res := accuracy.Result{Reference: accuracy.Reference{DT: 0.001, Slip: map[string]float64{"8π": 1e-3}}}
+	for _, k := range []int{1, 5} {
+		res.Rows = append(res.Rows, accuracy.Row{Scheme: "fast", Newton: k, PGS: 30, Kind: "grid", DT: 0.02,
+			Omega: 8 * math.Pi, SpinPenetration: 1e-4 / float64(k), SlipError: 1e-4 * float64(k)})
+	}
+	res.Rows = append(res.Rows, accuracy.Row{Scheme: "fast", Newton: 1, PGS: 150, Kind: "equal-work", DT: 0.02,
+		Omega: 8 * math.Pi, SlipError: math.NaN(), Error: "simulation diverged"})
+	res.Rows = append(res.Rows, accuracy.Row{Scheme: "fast", Newton: 1, PGS: 30, Kind: "grid", DT: 0.02,
+		Omega: 2 * math.Pi, SlipError: math.NaN(), Error: "simulation diverged"})
+	dir := t.TempDir()
+	f := accuracyFlags{json: true, csv: dir + "/a.csv", plot: dir + "/a.png"}
+	var out bytes.Buffer
+	if err := writeAccuracyOutputs(&f, res, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"slip_error": -1`) {
+		t.Fatalf("the failed row's NaN slip error is not written as -1: %s", out.String())
+	}
+	out.Reset()
+	writeAccuracyMarkdown(&out, res)
+	if !strings.Contains(out.String(), "failed: simulation diverged") {
+		t.Fatalf("table does not show the failure:\n%s", out.String())
+	}
+	if err := saveAccuracyPlot(dir+"/a.svg", res); err == nil {
+		t.Fatal("a plot named .svg was accepted")
+	}
+}
