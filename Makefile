@@ -25,7 +25,7 @@ PLAIN_PKGS = $$($(GO) list ./... | grep -v -E '/(render|ui|app)($$|/)|/physics(/
 # Packages that open a GL context run under Xvfb (they skip without one).
 GL_PKGS   := ./render/... ./ui/... ./app/...
 
-.PHONY: deps build run test bench headless clean fuzz
+.PHONY: deps build run test bench accuracy headless clean fuzz
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -58,6 +58,11 @@ test: deps
 
 bench: build
 	./$(BIN) bench
+
+# accuracy: the grasp-and-spin grid against a fine-step reference (about
+# half an hour on two cores; ACCURACY_FLAGS=-quick for a one-minute run).
+accuracy: build
+	./$(BIN) accuracy $(ACCURACY_FLAGS)
 
 # The mesh readers' fuzzers, one at a time (-fuzz takes one target). The
 # minimisation of each new input is capped so that it does not take the
