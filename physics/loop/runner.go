@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"softgrasp/physics/frame"
+	"softgrasp/physics/m3"
 	"softgrasp/physics/record"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
@@ -55,6 +56,7 @@ type Runner struct {
 	seq       uint64
 	version   uint64 // of the Scene
 	vm        []float64
+	rot       []m3.Mat3 // the element rotations, kept across VonMises (fill.go)
 	rate      rateMeter
 	lastStats frame.Stats
 	steps     int   // steps attempted since Start, across scenes (the recording's clock)
