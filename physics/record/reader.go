@@ -62,7 +62,7 @@ func (r *Recording) Steps() int {
 func ReadFile(path string) (*Recording, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("replay: %w", err)
+		return nil, err
 	}
 	return Read(bytes.NewReader(data), path)
 }
