@@ -127,9 +127,6 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softgrasp replay:", oneLine(err))
 		return 1
 	}
-	for _, n := range rec.Notes {
-		fmt.Fprintf(stderr, "softgrasp replay: %s: %s\n", file, n)
-	}
 	setBLASThreads(blasThreads(rec.Config.Physics.Solver, f.threads))
 	p, err := loop.NewPlayer(rec)
 	if err != nil {
@@ -137,6 +134,9 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer p.Close()
+	for _, n := range rec.Notes {
+		fmt.Fprintf(stderr, "softgrasp replay: %s: %s\n", file, n)
+	}
 	var log *stepLog
 	if f.csv != "" {
 		if log, err = newStepLog(f.csv); err != nil {
