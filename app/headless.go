@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"softgrasp/physics"
+	"softgrasp/physics/record"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
@@ -21,7 +21,7 @@ import (
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
 	scenario, scheme, object, jaws, mesh, csv string
-	solver, cpuprofile                        string
+	solver, cpuprofile, record                string
 	newton, pgs, dofs, steps, threads, lag    int
 	dt, mu, omega, pgsTol, newtonTol, pcgTol  float64
 	inclineDeg, dropHeight, squeeze           float64
@@ -63,6 +63,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
+	fs.StringVar(&f.record, "record", "", "record the run to this file for \"softgrasp replay\" (README, Record and replay); the async solver then runs at -async-lag 4 unless given one")
 	f.meshUnits.register(fs)
 }
 
@@ -159,6 +160,14 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	setBLASThreads(blasThreads(cfg.Physics.Solver, f.threads))
+	var rec *record.Writer
+	if f.record != "" {
+		if cfg, rec, err = startRecording(f.record, cfg, stderr); err != nil {
+			fmt.Fprintln(stderr, "softgrasp headless: -record:", err)
+			return 1
+		}
+		defer rec.Close()
+	}
 	sc, err := scenario.Build(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(err))
@@ -184,9 +193,16 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		}
 		defer stop()
 	}
-	runErr := runSteps(sc, steps, log)
+	ran, runErr := runSteps(sc, steps, log, rec)
 	if log != nil {
 		if err := log.close(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	checksum := sc.StateChecksum()
+	if rec != nil {
+		rec.End(ran, checksum, runErr)
+		if err := rec.Close(); err != nil && runErr == nil {
 			runErr = err
 		}
 	}
@@ -194,13 +210,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	if runErr != nil {
 		sum.Error = runErr.Error()
 	}
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(sum)
-	} else {
-		printSummary(stdout, sum)
-	}
+	writeReport(stdout, f.json, report{Summary: sum, FinalChecksum: record.FormatChecksum(checksum)})
 	if runErr != nil {
 		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(runErr))
 		return 1
@@ -208,21 +218,24 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// runSteps advances the scene, logging each step, and stops at the first
-// error (a divergence).
-func runSteps(sc *scenario.Scene, steps int, log *stepLog) error {
+// runSteps advances the scene, logging and recording each step, and stops
+// at the first error (a divergence); ran counts the steps attempted.
+func runSteps(sc *scenario.Scene, steps int, log *stepLog, rec *record.Writer) (ran int, err error) {
 	for i := 0; i < steps; i++ {
 		st, err := sc.Step()
+		if rec != nil {
+			rec.Step(i+1, sc.StateChecksum)
+		}
 		if err != nil {
-			return err
+			return i + 1, err
 		}
 		if log != nil {
 			if err := log.write(sc, st); err != nil {
-				return err
+				return i + 1, err
 			}
 		}
 	}
-	return nil
+	return steps, nil
 }
 
 // parseFlags parses args; done is true when the caller should return code

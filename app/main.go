@@ -7,6 +7,7 @@
 //	softgrasp [viewer flags]       open the grasp-and-rotate demo
 //	softgrasp headless [flags]     run a scenario without a window
 //	softgrasp bench [flags]        reproduce the paper's Table 1
+//	softgrasp replay FILE [flags]  re-run a recording (-record) without a window
 //
 // Run a subcommand with -h for its flags.
 package main
@@ -31,6 +32,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runBench(args[1:], stdout, stderr)
 		case "accuracy":
 			return runAccuracy(args[1:], stdout, stderr)
+		case "replay":
+			return runReplay(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			fmt.Fprintln(stdout, usage)
 			return 0
@@ -45,5 +48,6 @@ const usage = `softgrasp — real-time FE soft bodies in frictional contact
   softgrasp headless [flags]               run a scenario without a window
   softgrasp bench [flags]                  reproduce the paper's Table 1
   softgrasp accuracy [flags]               contact accuracy against a fine-step reference
+  softgrasp replay FILE [-json] [-csv F]   re-run a recording (-record FILE) and compare its final state
 
 Run a subcommand with -h for its flags.`

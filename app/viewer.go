@@ -31,6 +31,7 @@ type viewerOptions struct {
 	height     int
 	maxFPS     float64 // cap on rendered frames per second, 0 = none
 	vsync      bool
+	record     string // record the session to this file (-record)
 }
 
 // viewerFlags are the viewer's command line: the scene flags of the
@@ -80,6 +81,7 @@ func (f *viewerFlags) options() (viewerOptions, error) {
 		return o, err
 	}
 	o.config = cfg
+	o.record = f.scene.record
 	if o.frames < 0 {
 		return o, fmt.Errorf("-frames = %d: must be ≥ 0", o.frames)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"softgrasp/physics/frame"
 	"softgrasp/physics/loop"
+	"softgrasp/physics/record"
 	"softgrasp/physics/settings"
 	"softgrasp/render"
 	"softgrasp/ui"
@@ -27,9 +28,11 @@ type viewer struct {
 	renderer *render.Renderer
 	imgui    *render.ImGuiRenderer
 	runner   *loop.Runner
-	cam      *render.Camera
-	state    *ui.State
-	input    *inputMapper
+	// recording is the -record file, closed after the runner stopped.
+	recording *record.Writer
+	cam       *render.Camera
+	state     *ui.State
+	input     *inputMapper
 
 	frame    *frame.Frame // newest acquired frame, ours until the next Acquire
 	version  uint64       // Scene version the renderer holds
@@ -63,7 +66,14 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	// switch live: the loop reports each change on its own goroutine,
 	// between two steps, where no factorisation runs.
 	onSolver := func(s settings.Solver) { setBLASThreads(viewerBLASThreads(s)) }
-	if v.runner, err = loop.Start(opt.config, loop.Options{Pace: opt.pace, SolverChanged: onSolver}); err != nil {
+	lopt := loop.Options{Pace: opt.pace, SolverChanged: onSolver}
+	if opt.record != "" {
+		if v.recording, err = record.Create(opt.record); err != nil {
+			return v, err
+		}
+		lopt.Record = v.recording
+	}
+	if v.runner, err = loop.Start(opt.config, lopt); err != nil {
 		return v, fmt.Errorf("build the scene: %w", err)
 	}
 	v.cam = render.NewCamera(homeTarget, homeDistance)
@@ -81,8 +91,14 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 // close stops the physics loop and frees the GL objects and the window.
 func (v *viewer) close() {
 	if v.runner != nil {
-		v.runner.Stop()
+		v.runner.Stop() // writes the recording's footer
 		v.runner = nil
+	}
+	if v.recording != nil {
+		if err := v.recording.Close(); err != nil {
+			fmt.Fprintln(v.stdout, "softgrasp:", err)
+		}
+		v.recording = nil
 	}
 	if v.imgui != nil {
 		v.imgui.Dispose()

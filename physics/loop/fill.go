@@ -79,7 +79,14 @@ func (r *Runner) fillSurface(f *frame.Frame) {
 		r.vm = make([]float64, len(q)/3)
 	}
 	r.vm = r.vm[:len(q)/3]
-	sim.Model().VonMises(q, r.vm)
+	// The element pass behind VonMises leaves its rotations as the warm
+	// start of the next step's polar decompositions: restore them, so that
+	// what a frame shows never changes what the next step computes (and a
+	// replay, which publishes no frames, ends in the recorded state).
+	model := sim.Model()
+	r.rot = append(r.rot[:0], model.Rotations()...)
+	model.VonMises(q, r.vm)
+	_ = model.SetRotations(r.rot)
 	for i, n := range verts {
 		dx, dy, dz := q[3*n]-rest[3*n], q[3*n+1]-rest[3*n+1], q[3*n+2]-rest[3*n+2]
 		f.Surface[3*i], f.Surface[3*i+1], f.Surface[3*i+2] = float32(q[3*n]), float32(q[3*n+1]), float32(q[3*n+2])

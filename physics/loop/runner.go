@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"softgrasp/physics/frame"
+	"softgrasp/physics/m3"
+	"softgrasp/physics/record"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
 )
@@ -25,6 +27,11 @@ type Options struct {
 	// physics goroutine between two steps: the application sets its
 	// thread policy there.
 	SolverChanged func(settings.Solver)
+	// Record, when set, records the run (physics/record): the starting
+	// configuration, each command applied with its step, checkpoints, and
+	// the footer when the loop stops. The asynchronous solver then runs
+	// at a fixed factor lag (record.Deterministic).
+	Record *record.Writer
 }
 
 // Runner owns a scene on its own goroutine. Viewers send it commands and
@@ -49,13 +56,20 @@ type Runner struct {
 	seq       uint64
 	version   uint64 // of the Scene
 	vm        []float64
+	rot       []m3.Mat3 // the element rotations, kept across VonMises (fill.go)
 	rate      rateMeter
 	lastStats frame.Stats
+	steps     int   // steps attempted since Start, across scenes (the recording's clock)
+	stepErr   error // the last step's error, nil when it succeeded
+	recErr    bool  // the recording's write error was reported
 }
 
 // Start builds the scene of cfg and starts its physics goroutine. An
 // error building the scene is returned here, before anything runs.
 func Start(cfg settings.Scenario, opt Options) (*Runner, error) {
+	if opt.Record != nil {
+		cfg = record.DeterministicConfig(cfg)
+	}
 	sc, err := scenario.Build(cfg)
 	if err != nil {
 		return nil, err
@@ -71,6 +85,9 @@ func Start(cfg settings.Scenario, opt Options) (*Runner, error) {
 		pace: opt.Pace, paused: opt.Paused, opt: opt,
 	}
 	r.install(sc)
+	if opt.Record != nil {
+		opt.Record.Begin(cfg)
+	}
 	r.reportSolver(true)
 	r.publish(nil)
 	go r.run()
@@ -119,7 +136,7 @@ func (r *Runner) Stop() {
 // run is the physics goroutine: drain commands, step, publish, pace.
 func (r *Runner) run() {
 	defer close(r.done)
-	defer func() { r.sc.Close() }()
+	defer func() { r.endRecord(); r.sc.Close() }()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	next := time.Now()
@@ -146,6 +163,7 @@ func (r *Runner) run() {
 		}
 		r.stepOnce = false
 		st, err := r.sc.Step()
+		r.recordStep(err)
 		if err != nil {
 			r.paused = true
 			r.message = err.Error()
@@ -180,9 +198,14 @@ func (r *Runner) drain() (applied int, ok bool) {
 // exec applies one command, keeping its error for the next frame, and
 // publishes the configuration if the command changed it.
 func (r *Runner) exec(c frame.Command) {
-	if err := r.apply(c); err != nil {
+	if r.opt.Record != nil {
+		c = record.DeterministicCommand(c)
+	}
+	err := r.apply(c)
+	if err != nil {
 		r.message = err.Error()
 	}
+	r.recordCommand(c, err)
 	r.publishConfig()
 }
 
