@@ -25,6 +25,7 @@ type benchFlags struct {
 	threads           int
 	quick, json       bool
 	csv, plot, cpuOut string
+	backend           string
 }
 
 // Defaults of the full run and of -quick.
@@ -44,6 +45,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout instead of the table")
 	fs.StringVar(&f.csv, "csv", "", "also write the table as CSV to this file (median, min and max of each column)")
 	fs.StringVar(&f.plot, "plot", "", "also plot the stage times against DOFs for both schemes to this PNG file")
+	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
 	fs.StringVar(&f.cpuOut, "cpuprofile", "", "write a pprof CPU profile of the run to this file")
 }
 
@@ -74,6 +76,7 @@ median over steps. Ratios: standard/fast Newton ite. and standard/fast Total.
 type benchOptions struct {
 	sizes         []int
 	steps, warmup int
+	backend       string
 }
 
 // options validates the flags; -quick fills -sizes and -steps unless they
@@ -95,7 +98,10 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 	if f.threads < 0 {
 		return o, fmt.Errorf("-threads = %d: must be ≥ 0", f.threads)
 	}
-	o.steps, o.warmup = f.steps, f.warmup
+	if err := checkBackend(f.backend); err != nil {
+		return o, err
+	}
+	o.steps, o.warmup, o.backend = f.steps, f.warmup, f.backend
 	for _, field := range strings.Split(f.sizes, ",") {
 		d, err := strconv.Atoi(strings.TrimSpace(field))
 		if err != nil {
@@ -221,9 +227,13 @@ func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
 		progressbar.OptionClearOnFinish(),
 	)
 	tab := &benchTable{steps: opt.steps, newton: scenario.BenchConfig(opt.sizes[0]).Physics.NewtonIterations}
+	// The backend is opened per scene; a fallback to the CPU is reported
+	// once and kept for the other sizes.
+	backend := opt.backend
+	place := func(sim *physics.Simulation) { backend = useBackend(sim, backend, stderr) }
 	for _, d := range opt.sizes {
 		bar.Describe(fmt.Sprintf("bench: meshing %d DOFs", d))
-		if err := measureSize(tab, d, warmup, opt.steps, bar); err != nil {
+		if err := measureSize(tab, d, warmup, opt.steps, bar, place); err != nil {
 			_ = bar.Exit()
 			return nil, err
 		}
@@ -233,13 +243,14 @@ func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
 }
 
 // measureSize builds the scene of about dofs DOFs, measures it and adds
-// its two rows to tab.
-func measureSize(tab *benchTable, dofs, warmup, steps int, bar *progressbar.ProgressBar) error {
+// its two rows to tab; place puts the scene on its backend.
+func measureSize(tab *benchTable, dofs, warmup, steps int, bar *progressbar.ProgressBar, place func(*physics.Simulation)) error {
 	sc, err := scenario.Build(scenario.BenchConfig(dofs))
 	if err != nil {
 		return fmt.Errorf("%d DOFs: %w", dofs, err)
 	}
 	defer sc.Close()
+	place(sc.Sim)
 	n := sc.Sim.Mesh().DOFs()
 	bar.Describe(fmt.Sprintf("bench %d DOFs", n))
 	fast, std, err := measureScene(sc, warmup, steps, func() { _ = bar.Add(1) })

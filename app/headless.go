@@ -21,12 +21,12 @@ import (
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
 	scenario, scheme, object, jaws, mesh, csv string
-	solver, cpuprofile                        string
+	solver, cpuprofile, backend               string
 	newton, pgs, dofs, steps, threads, lag    int
 	dt, mu, omega, pgsTol, newtonTol, pcgTol  float64
 	inclineDeg, dropHeight, squeeze           float64
 	alarm, contactDist, youngs                float64
-	json                                      bool
+	json, lambda                              bool
 }
 
 func (f *headlessFlags) register(fs *flag.FlagSet) {
@@ -58,7 +58,9 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
+	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
+	fs.BoolVar(&f.lambda, "lambda", false, "with -json: add the contact forces λ of the last step (\"lambda\", 3 per contact)")
 }
 
 // flagOfField names the command-line flag behind a settings field, so that
@@ -102,6 +104,9 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	if f.threads < 1 {
 		return cfg, fmt.Errorf("-threads = %d: must be ≥ 1", f.threads)
 	}
+	if err := checkBackend(f.backend); err != nil {
+		return cfg, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, withFlag(err)
 	}
@@ -139,6 +144,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer sc.Close()
+	useBackend(sc.Sim, f.backend, stderr)
 	steps := f.steps
 	if steps == 0 {
 		steps = sc.DefaultSteps()
@@ -171,7 +177,11 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(sum)
+		rep := headlessReport{Summary: sum}
+		if f.lambda {
+			rep.Lambda = append([]float64{}, sc.Sim.Lambda()...)
+		}
+		_ = enc.Encode(rep)
 	} else {
 		printSummary(stdout, sum)
 	}
@@ -180,6 +190,13 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// headlessReport is the -json output: the summary, and with -lambda the
+// last step's contact forces (what the backends are compared on).
+type headlessReport struct {
+	scenario.Summary
+	Lambda []float64 `json:"lambda,omitempty"`
 }
 
 // runSteps advances the scene, logging each step, and stops at the first
