@@ -93,7 +93,8 @@ cuda-build:
 # the cuda-tagged tests (the shared backend suite against the GPU backend,
 # the NVRTC compile checks), then a headless run of bin/softgrasp-cuda on
 # -backend gpu against the same run on -backend cpu, and fails on any
-# difference above 1e-9 relative. The headers and stubs are found through
+# difference above 1e-9 relative; last, that without a device -backend gpu
+# falls back to the CPU instead of exiting. The headers and stubs are found through
 # C_INCLUDE_PATH and LIBRARY_PATH rather than CGO_CFLAGS and CGO_LDFLAGS,
 # which would be part of every cgo package's build-cache key and rebuild
 # GLFW and ImGui for nothing.
@@ -114,6 +115,8 @@ cuda-test:
 	./$(BIN)-cuda $(E2E_ARGS) -backend cpu >"$$standin/e2e-cpu.json" && \
 	./$(BIN)-cuda $(E2E_ARGS) -backend gpu >"$$standin/e2e-gpu.json" && \
 	$(GO) run cuda/scripts/compare-runs.go -tol 1e-9 "$$standin/e2e-cpu.json" "$$standin/e2e-gpu.json" && \
+	SOFTGRASP_STANDIN_NO_DEVICE=1 ./$(BIN)-cuda headless -backend gpu -steps 1 2>&1 >/dev/null | \
+		grep "falling back to the CPU" && \
 	echo "cuda-test: passed in $$(( $$(date +%s) - start )) s"
 
 # run-cuda: the demo on the GPU backend. The build links against the link

@@ -2,7 +2,9 @@
 // for tests on machines without a GPU. It implements the part of the
 // driver API that cuda/gpu.go and gorgonia.org/cu's initialisation call:
 //
-//   - one device, "softgrasp stand-in", compute capability 8.0;
+//   - one device, "softgrasp CUDA stand-in (host)", compute capability
+//     8.0; none when SOFTGRASP_STANDIN_NO_DEVICE is set (cuInit fails with
+//     CUDA_ERROR_NO_DEVICE, as on a machine whose GPU is gone);
 //   - contexts, current per OS thread as the driver's are (a call that
 //     needs one fails with CUDA_ERROR_INVALID_CONTEXT without it);
 //   - device memory as host memory, filled with 0xff bytes (NaN as
@@ -113,6 +115,10 @@ CUresult cuInit(unsigned int flags)
 {
     if (flags != 0) {
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    // A machine with a driver but no device, for the fallback's test.
+    if (getenv("SOFTGRASP_STANDIN_NO_DEVICE")) {
+        return CUDA_ERROR_NO_DEVICE;
     }
     initialised = true;
     return CUDA_SUCCESS;
