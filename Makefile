@@ -3,6 +3,10 @@
 #   make run    install system packages, build, open the demo
 #   make test   install system packages, vet, test (GL tests under Xvfb)
 #   make bench  the Table-1 benchmark (softgrasp bench)
+#   make run-cuda       build bin/softgrasp-cuda (the GPU backend) and open
+#                       the demo on it (needs an NVIDIA driver and NVRTC)
+#   make cuda-test      the GPU backend's tests on the CPU stand-in (part of
+#                       make test)
 
 SHELL := /bin/bash
 GO    ?= go
@@ -55,6 +59,7 @@ test: deps
 	SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 $(PLAIN_PKGS)
 	$(GO) test -count=1 -race $(RACE_PKGS)
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 $(GL_PKGS)
+	$(MAKE) --no-print-directory cuda-test
 
 bench: build
 	./$(BIN) bench
@@ -91,6 +96,49 @@ cuda-build:
 	$(GO) build -tags cuda ./... && \
 	$(GO) build -tags cuda -o $(BIN)-cuda ./app && \
 	LD_LIBRARY_PATH="$$cache/lib" $(GO) test -tags cuda -count=1 ./cuda/kernels/
+
+# cuda-test: the GPU backend end to end on a machine without a GPU. The
+# stand-in (cuda/standin/build.sh) is a libcuda.so.1 and a libcublas.so.11
+# that run the driver calls and cuBLAS routines the backend makes on the
+# host, and the kernels' own pgs.cu compiled for the host; the kernel is
+# still compiled to PTX by the real NVRTC and loaded as a module. It runs
+# the cuda-tagged tests (the shared backend suite against the GPU backend,
+# the NVRTC compile checks), then a headless run of bin/softgrasp-cuda on
+# -backend gpu against the same run on -backend cpu, and fails on any
+# difference above 1e-9 relative; last, that without a device -backend gpu
+# falls back to the CPU instead of exiting. The headers and stubs are found through
+# C_INCLUDE_PATH and LIBRARY_PATH rather than CGO_CFLAGS and CGO_LDFLAGS,
+# which would be part of every cgo package's build-cache key and rebuild
+# GLFW and ImGui for nothing.
+STANDIN    ?= .cache/standin
+E2E_ARGS   := headless -json -lambda -scenario grasp-rotate -steps 10
+
+.PHONY: cuda-test run-cuda
+cuda-test:
+	@start=$$(date +%s); \
+	bash cuda/scripts/fetch-cuda-dev.sh "$(CUDA_CACHE)" && \
+	bash cuda/standin/build.sh "$(CUDA_CACHE)" "$(STANDIN)" && \
+	cache=$$(cd "$(CUDA_CACHE)" && pwd) && standin=$$(cd "$(STANDIN)" && pwd) && \
+	export C_INCLUDE_PATH="$$cache/include" LIBRARY_PATH="$$cache/stubs" && \
+	$(GO) vet -tags cuda ./cuda/... ./app/ && \
+	$(GO) build -tags cuda -o $(BIN)-cuda ./app && \
+	export LD_LIBRARY_PATH="$$standin:$$cache/lib" && \
+	$(GO) test -tags cuda -count=1 ./cuda/... && \
+	./$(BIN)-cuda $(E2E_ARGS) -backend cpu >"$$standin/e2e-cpu.json" && \
+	./$(BIN)-cuda $(E2E_ARGS) -backend gpu >"$$standin/e2e-gpu.json" && \
+	$(GO) run cuda/scripts/compare-runs.go -tol 1e-9 "$$standin/e2e-cpu.json" "$$standin/e2e-gpu.json" && \
+	SOFTGRASP_STANDIN_NO_DEVICE=1 ./$(BIN)-cuda headless -backend gpu -steps 1 2>&1 >/dev/null | \
+		grep "falling back to the CPU" && \
+	echo "cuda-test: passed in $$(( $$(date +%s) - start )) s"
+
+# run-cuda: the demo on the GPU backend. The build links against the link
+# stubs of $(CUDA_CACHE); at run time the system's NVIDIA driver
+# (libcuda.so.1) and cuBLAS and NVRTC libraries are used.
+run-cuda: deps
+	bash cuda/scripts/fetch-cuda-dev.sh "$(CUDA_CACHE)"
+	cache=$$(cd "$(CUDA_CACHE)" && pwd); \
+	C_INCLUDE_PATH="$$cache/include" LIBRARY_PATH="$$cache/stubs" $(GO) build -tags cuda -o $(BIN)-cuda ./app
+	./$(BIN)-cuda -backend gpu
 
 clean:
 	rm -rf bin

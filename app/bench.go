@@ -26,6 +26,7 @@ type benchFlags struct {
 	quick, json       bool
 	csv, plot, cpuOut string
 	mesh              benchMesh
+	backend           string
 }
 
 // Defaults of the full run and of -quick.
@@ -45,6 +46,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout instead of the table")
 	fs.StringVar(&f.csv, "csv", "", "also write the table as CSV to this file (median, min and max of each column)")
 	fs.StringVar(&f.plot, "plot", "", "also plot the stage times against DOFs for both schemes to this PNG file")
+	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
 	fs.StringVar(&f.cpuOut, "cpuprofile", "", "write a pprof CPU profile of the run to this file")
 	f.mesh.register(fs)
 }
@@ -77,6 +79,7 @@ type benchOptions struct {
 	sizes         []int
 	steps, warmup int
 	mesh          benchMeshOption
+	backend       string
 }
 
 // options validates the flags; -quick fills -sizes and -steps unless they
@@ -98,7 +101,10 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 	if f.threads < 0 {
 		return o, fmt.Errorf("-threads = %d: must be ≥ 0", f.threads)
 	}
-	o.steps, o.warmup = f.steps, f.warmup
+	if err := checkBackend(f.backend); err != nil {
+		return o, err
+	}
+	o.steps, o.warmup, o.backend = f.steps, f.warmup, f.backend
 	mesh, err := f.mesh.option()
 	if err != nil {
 		return o, err
@@ -229,9 +235,13 @@ func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
 		progressbar.OptionClearOnFinish(),
 	)
 	tab := &benchTable{steps: opt.steps, newton: opt.sceneConfig(opt.sizes[0]).Physics.NewtonIterations}
+	// The backend is opened per scene; a fallback to the CPU is reported
+	// once and kept for the other sizes.
+	backend := opt.backend
+	place := func(sim *physics.Simulation) { backend = useBackend(sim, backend, stderr) }
 	for _, d := range opt.sizes {
 		bar.Describe(fmt.Sprintf("bench: meshing %d DOFs", d))
-		if err := measureSize(tab, opt.sceneConfig(d), warmup, opt.steps, bar); err != nil {
+		if err := measureSize(tab, opt.sceneConfig(d), warmup, opt.steps, bar, place); err != nil {
 			_ = bar.Exit()
 			return nil, err
 		}
@@ -241,14 +251,15 @@ func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
 }
 
 // measureSize builds the scene of about cfg's target DOFs, measures it
-// and adds its two rows to tab.
-func measureSize(tab *benchTable, cfg settings.Scenario, warmup, steps int, bar *progressbar.ProgressBar) error {
+// and adds its two rows to tab; place puts the scene on its backend.
+func measureSize(tab *benchTable, cfg settings.Scenario, warmup, steps int, bar *progressbar.ProgressBar, place func(*physics.Simulation)) error {
 	dofs := cfg.TargetDOFs
 	sc, err := scenario.Build(cfg)
 	if err != nil {
 		return fmt.Errorf("%d DOFs: %w", dofs, err)
 	}
 	defer sc.Close()
+	place(sc.Sim)
 	n := sc.Sim.Mesh().DOFs()
 	bar.Describe(fmt.Sprintf("bench %d DOFs", n))
 	fast, std, err := measureScene(sc, warmup, steps, func() { _ = bar.Add(1) })

@@ -21,16 +21,16 @@ import (
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
 	scenario, scheme, object, jaws, mesh, csv string
-	solver, cpuprofile, record                string
+	solver, cpuprofile, record, backend       string
 	newton, pgs, dofs, steps, threads, lag    int
 	dt, mu, omega, pgsTol, newtonTol, pcgTol  float64
 	inclineDeg, dropHeight, squeeze           float64
+	alarm, contactDist, youngs                float64
+	json, lambda                              bool
+	meshUnits                                 meshFlags
 	// given names the flags set on the command line (noteGiven), so that
 	// a scenario's preset keeps the values the user did not give.
-	given                      map[string]bool
-	alarm, contactDist, youngs float64
-	json                       bool
-	meshUnits                  meshFlags
+	given map[string]bool
 }
 
 func (f *headlessFlags) register(fs *flag.FlagSet) {
@@ -62,8 +62,10 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
+	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
 	fs.StringVar(&f.record, "record", "", "record the run to this file for \"softgrasp replay\" (README, Record and replay); the async solver then runs at -async-lag 4 unless given one")
+	fs.BoolVar(&f.lambda, "lambda", false, "with -json: add the contact forces λ of the last step (\"lambda\", 3 per contact)")
 	f.meshUnits.register(fs)
 }
 
@@ -118,6 +120,9 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	}
 	if f.threads < 1 {
 		return cfg, fmt.Errorf("-threads = %d: must be ≥ 1", f.threads)
+	}
+	if err := checkBackend(f.backend); err != nil {
+		return cfg, err
 	}
 	if err := f.meshUnits.apply(&cfg); err != nil {
 		return cfg, err
@@ -174,6 +179,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer sc.Close()
+	useBackend(sc.Sim, f.backend, stderr)
 	steps := f.steps
 	if steps == 0 {
 		steps = sc.DefaultSteps()
@@ -210,7 +216,11 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	if runErr != nil {
 		sum.Error = runErr.Error()
 	}
-	writeReport(stdout, f.json, report{Summary: sum, FinalChecksum: record.FormatChecksum(checksum)})
+	rep := report{Summary: sum, FinalChecksum: record.FormatChecksum(checksum)}
+	if f.lambda {
+		rep.Lambda = append([]float64{}, sc.Sim.Lambda()...)
+	}
+	writeReport(stdout, f.json, rep)
 	if runErr != nil {
 		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(runErr))
 		return 1

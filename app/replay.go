@@ -21,6 +21,9 @@ type report struct {
 	scenario.Summary
 	FinalChecksum string        `json:"final_checksum"`
 	Replay        *replayReport `json:"replay,omitempty"`
+	// Lambda is, with headless -lambda, the last step's contact forces
+	// (3 per contact): what the CPU and GPU backends are compared on.
+	Lambda []float64 `json:"lambda,omitempty"`
 }
 
 // replayReport is what a replay compared with its recording.

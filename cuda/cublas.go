@@ -38,6 +38,7 @@ import "C"
 
 import (
 	"fmt"
+	"unsafe"
 
 	"gorgonia.org/cu"
 )
@@ -45,10 +46,10 @@ import (
 // The two cuBLAS routines of the plans, called directly: gorgonia.org/cu's
 // cublas package wraps neither cublasDgemmStridedBatched nor device
 // pointers (its routines take Go slices, host memory), so this file binds
-// the three C functions it needs. The handle belongs to the context that
-// is current when it is created (the device's primary context) and runs on
-// the legacy default stream, where a device's driver calls would run too,
-// so every operation is ordered after the previous one.
+// the C functions it needs. The handle belongs to the context that is
+// current when it is created (gpu.go creates it on the context's thread)
+// and runs on the device's stream (setStream), where its copies and the
+// PGS launch run too, so every operation is ordered after the previous one.
 
 // blasHandle is a cuBLAS handle.
 type blasHandle struct {
@@ -62,6 +63,15 @@ func newBlasHandle() (*blasHandle, error) {
 		return nil, fmt.Errorf("cublasCreate: %w", err)
 	}
 	return &blasHandle{h: h}, nil
+}
+
+// setStream makes the handle run its routines on s, the stream of the
+// device's copies and launches, so that all of them are ordered.
+func (b *blasHandle) setStream(s cu.Stream) error {
+	if err := blasError(C.cublasSetStream(b.h, C.cudaStream_t(unsafe.Pointer(s.C())))); err != nil {
+		return fmt.Errorf("cublasSetStream: %w", err)
+	}
+	return nil
 }
 
 // destroy releases the handle (in the current context).

@@ -1,26 +1,28 @@
 package cuda
 
-import "fmt"
+import (
+	"fmt"
 
-// emulatedDevice is a device on the host: the plans run on the cuBLAS
-// emulator (emulate.go) and the PGS kernel on its Go mirror (pgs.go), over
-// arrays sized exactly as the GPU's, so that every bounds rule of the
-// device code is exercised. The backend on it is the GPU backend with
-// the GPU taken out: what the default build tests in full.
+	"softgrasp/physics/contact"
+)
+
+// emulatedDevice is a device on the host for the default build's tests:
+// the plans run on the cuBLAS emulator (emulate.go) over arrays sized
+// exactly as the GPU's, so that every bounds rule of the device code is
+// exercised, and PGS on the reference solver contact.PGS. The backend on
+// it is the GPU backend with the GPU taken out: its host logic, its
+// cuBLAS plans and its transfers. The kernel itself is tested where its
+// source runs: on a GPU, or on the CPU stand-in (make cuda-test).
 type emulatedDevice struct {
-	threads int
-	bufs    hostBuffers
-	states  []int32
-	status  [3]int32
+	bufs   hostBuffers
+	states []int32
+	status [3]int32
+	pgsRef contact.PGS
 }
 
-// newEmulatedBackend returns the GPU backend on an emulated device whose
-// PGS block has the given number of threads (checkThreads).
-func newEmulatedBackend(threads int) (*backend, error) {
-	if err := checkThreads(threads); err != nil {
-		return nil, fmt.Errorf("cuda-emulator backend: %w", err)
-	}
-	return newBackend("cuda-emulator", &emulatedDevice{threads: threads}), nil
+// newEmulatedBackend returns the GPU backend on an emulated device.
+func newEmulatedBackend() *backend {
+	return newBackend("cuda-emulator", &emulatedDevice{})
 }
 
 func (d *emulatedDevice) reserve(c, maxIterations int) error {
@@ -75,15 +77,23 @@ func (d *emulatedDevice) gemm(g *gemmBatch) error { return emulateGemm(g, &d.buf
 
 func (d *emulatedDevice) symv(m *symv) error { return emulateSymv(m, &d.bufs) }
 
+// pgs runs the reference solver on the device arrays and writes the
+// kernel's outputs: λ, the states, the error record and the status.
 func (d *emulatedDevice) pgs(g *pgsArgs) error {
 	if g.c < 1 || bufferLen(bufW, g.c, 0) > len(d.bufs[bufW]) || g.maxIterations > len(d.bufs[bufErrors]) || g.c > len(d.states) {
 		return fmt.Errorf("PGS launch for %d contacts, %d sweeps on arrays reserved for fewer", g.c, g.maxIterations)
 	}
-	mirrorPGS(d.threads, g, &pgsArrays{
-		W: d.bufs[bufW], deltaFree: d.bufs[bufDeltaFree], lambda: d.bufs[bufLambda],
-		v: d.bufs[bufV], records: d.bufs[bufRecords],
-		states: d.states, errors: d.bufs[bufErrors], status: d.status[:],
-	})
+	n := 3 * g.c
+	d.pgsRef.MaxIterations, d.pgsRef.Tolerance = g.maxIterations, g.tolerance
+	res, err := d.pgsRef.Solve(d.bufs[bufW][:n*n], g.c, g.s, d.bufs[bufDeltaFree][:n], g.mu, d.bufs[bufLambda][:n])
+	if err != nil {
+		return err
+	}
+	copy(d.bufs[bufErrors], d.pgsRef.Errors)
+	for a, st := range d.pgsRef.States {
+		d.states[a] = int32(st)
+	}
+	d.status = [3]int32{statusOK, int32(g.c), int32(res.Iterations)}
 	return nil
 }
 

@@ -11,10 +11,10 @@ import (
 // device is what the backend needs of a GPU: float64 arrays named by
 // buffer, the int32 arrays of the PGS kernel (a state per contact and the
 // status {code, contact, sweeps}), the two cuBLAS routines of the plans and
-// the PGS kernel. emulatedDevice runs these calls on the host and is the
-// only implementation so far: a device on a GPU would make them with the
-// CUDA driver, the cuBLAS binding of cublas.go and the kernel of
-// cuda/kernels (all under the cuda build tag), and none is written yet.
+// the PGS kernel. gpuDevice (gpu.go, cuda build tag) makes these calls with
+// the CUDA driver through gorgonia.org/cu, the cuBLAS binding of cublas.go
+// and the kernel of cuda/kernels; emulatedDevice (emulated.go) runs them on
+// the host for the default build's tests.
 type device interface {
 	// reserve sizes every array for c contacts and a PGS of at most
 	// maxIterations sweeps (bufferLen), keeping storage that is large enough.

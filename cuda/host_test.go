@@ -8,15 +8,8 @@ import (
 
 // TestEmulatedBackendConformance runs the shared backend suite on the GPU
 // backend with the GPU emulated: the plans on the cuBLAS emulator, PGS on
-// the kernel's mirror, for several block sizes.
+// the reference solver. The cuda-tagged TestGPUBackendConformance runs it
+// on the device layer and the kernel itself.
 func TestEmulatedBackendConformance(t *testing.T) {
-	for _, threads := range []int{32, 96, pgsThreads} {
-		t.Run(threadsName(threads), func(t *testing.T) {
-			b, err := newEmulatedBackend(threads)
-			if err != nil {
-				t.Fatal(err)
-			}
-			backendtest.Run(t, b)
-		})
-	}
+	backendtest.Run(t, newEmulatedBackend())
 }

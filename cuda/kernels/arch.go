@@ -34,7 +34,7 @@ func arch(major, minor int) string { return fmt.Sprintf("compute_%d%d", major, m
 // CompileOptions are the NVRTC options for the virtual architecture a.
 // --fmad=false keeps every floating-point operation rounded on its own,
 // as Go's are: the only fused multiply-adds are the kernels' explicit
-// fma() calls, which the Go mirror (cuda/pgs.go) makes with math.FMA.
+// fma() calls, as the CPU stand-in compiles the same source (g++ -ffp-contract=off).
 func CompileOptions(a string) []string {
 	return []string{"--gpu-architecture=" + a, "--fmad=false"}
 }

@@ -40,9 +40,11 @@
 //
 // Rounding. The kernel is compiled with --fmad=false: every +, −, ×, / and
 // sqrt rounds once, as Go's do, and the only fused multiply-adds are the
-// explicit fma() of the row products and the scatter. cuda/pgs.go is a line-by-line Go
-// mirror of this file, run on the CPU by the tests against the reference
-// solver; the constants below are checked against it (cuda/kernels_test.go).
+// explicit fma() of the row products and the scatter. The tests run this
+// very source on the CPU (cuda/standin: g++ with a shim header and
+// -ffp-contract=off) through the backend's device layer, against the
+// reference solver; the constants below are checked against the host's
+// (cuda/kernels_test.go).
 //
 // Launch: one block of PGS_THREADS threads (a multiple of 32, at most 1024),
 // no dynamic shared memory, parameters as in pgs_solve below (every integer

@@ -1,0 +1,277 @@
+// block.cpp — a CUDA thread block on the host: one host thread per CUDA
+// thread, each with its own stack and registers (a user-level thread),
+// run in turn on the launching OS thread.
+//
+// Why user-level threads: a block of the PGS kernel meets at a barrier or a
+// warp shuffle about thirty times per contact and sweep. As OS threads on a
+// two-core machine every meeting costs a round of futex wake-ups and
+// context switches (tens of µs for a 256-thread block); switching a
+// user-level thread is a few instructions, so the kernel runs in the tests
+// at a speed that lets them cover the simulation's own sizes. The
+// semantics are CUDA's: between two barriers a thread runs alone until it
+// reaches the next barrier, which is one of the interleavings the kernel
+// must accept.
+//
+// Barriers. __syncthreads waits for every live thread of the block;
+// __shfl_down_sync is a warp exchange: each lane stores its value in the
+// warp's slots, waits for the other lanes, reads lane + delta, and waits
+// again before the slots are reused. A thread that waits yields to the
+// scheduler, which resumes the threads round-robin.
+#include "shim.h"
+#include "standin.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if !defined(__x86_64__)
+#error "the stand-in's block runtime switches threads with x86-64 code"
+#endif
+
+// sg_switch saves the callee-saved registers on the current stack, stores
+// its pointer in *save, and resumes the thread whose stack pointer is to.
+extern "C" void sg_switch(void** save, void* to);
+asm(R"(
+    .text
+    .globl sg_switch
+    .hidden sg_switch
+    .type sg_switch, @function
+sg_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size sg_switch, .-sg_switch
+)");
+
+namespace {
+
+const size_t kStack = 128 * 1024; // per CUDA thread, with a guard page below
+
+struct warp_state {
+    int arrived;
+    unsigned generation;
+    double slots[32];
+    int islots[32];
+};
+
+} // namespace
+
+struct sg_block {
+    sg_dim3 grid, block, idx;
+    int threads, live;
+    void (*call)(void**);
+    void** params;
+    void* scheduler; // the launching thread's saved stack pointer
+    struct thread {
+        void* sp;
+        sg_dim3 idx;
+        bool done;
+    } t[1024];
+    int arrived;
+    unsigned generation;
+    warp_state warps[32];
+    char* stacks;
+    size_t stackBytes;
+};
+
+thread_local sg_block* sg_current_block;
+thread_local int sg_current_thread;
+
+const sg_dim3& sg_thread_idx() { return sg_current_block->t[sg_current_thread].idx; }
+const sg_dim3& sg_block_idx() { return sg_current_block->idx; }
+const sg_dim3& sg_block_dim() { return sg_current_block->block; }
+const sg_dim3& sg_grid_dim() { return sg_current_block->grid; }
+
+// yield returns to the scheduler; the thread resumes on its next turn.
+static void yield()
+{
+    sg_block* b = sg_current_block;
+    sg_switch(&b->t[sg_current_thread].sp, b->scheduler);
+}
+
+// wait_at arrives at a barrier of expected threads and returns once all
+// have arrived.
+static void wait_at(int* arrived, unsigned* generation, int expected)
+{
+    unsigned g = *generation;
+    if (++*arrived >= expected) {
+        *arrived = 0;
+        ++*generation;
+        return;
+    }
+    while (*generation == g) {
+        yield();
+    }
+}
+
+void __syncthreads()
+{
+    sg_block* b = sg_current_block;
+    wait_at(&b->arrived, &b->generation, b->live);
+}
+
+// warp_lanes is the number of threads in warp w (the last may be partial).
+static int warp_lanes(const sg_block* b, int w)
+{
+    int n = b->threads - 32 * w;
+    return n < 32 ? n : 32;
+}
+
+double __shfl_down_sync(unsigned, double v, unsigned delta)
+{
+    sg_block* b = sg_current_block;
+    int tid = sg_current_thread, lane = tid % 32, w = tid / 32;
+    warp_state& ws = b->warps[w];
+    int lanes = warp_lanes(b, w);
+    ws.slots[lane] = v;
+    wait_at(&ws.arrived, &ws.generation, lanes);
+    double r = lane + (int)delta < lanes ? ws.slots[lane + delta] : v;
+    wait_at(&ws.arrived, &ws.generation, lanes);
+    return r;
+}
+
+int __shfl_down_sync(unsigned, int v, unsigned delta)
+{
+    sg_block* b = sg_current_block;
+    int tid = sg_current_thread, lane = tid % 32, w = tid / 32;
+    warp_state& ws = b->warps[w];
+    int lanes = warp_lanes(b, w);
+    ws.islots[lane] = v;
+    wait_at(&ws.arrived, &ws.generation, lanes);
+    int r = lane + (int)delta < lanes ? ws.islots[lane + delta] : v;
+    wait_at(&ws.arrived, &ws.generation, lanes);
+    return r;
+}
+
+// The threads of a block never run at the same time: a read-modify-write
+// between two switches is atomic.
+int atomicMin(int* address, int val)
+{
+    int old = *address;
+    if (val < old) {
+        *address = val;
+    }
+    return old;
+}
+
+int atomicAdd(int* address, int val)
+{
+    int old = *address;
+    *address = old + val;
+    return old;
+}
+
+// thread_main is the bottom of every CUDA thread's stack: it runs the
+// kernel and hands back to the scheduler for good.
+static void thread_main()
+{
+    sg_block* b = sg_current_block;
+    b->call(b->params);
+    b->t[sg_current_thread].done = true;
+    b->live--;
+    // A barrier that waited only for this thread is complete.
+    if (b->arrived > 0 && b->arrived >= b->live) {
+        b->arrived = 0;
+        b->generation++;
+    }
+    sg_switch(&b->t[sg_current_thread].sp, b->scheduler);
+    abort(); // a finished thread is never resumed
+}
+
+// start lays out thread t's stack so that the first switch to it enters
+// thread_main as if called, with the stack aligned as the ABI wants.
+static void start(sg_block* b, int t)
+{
+    char* lo = b->stacks + (size_t)t * kStack;
+    uintptr_t top = ((uintptr_t)(lo + kStack)) & ~(uintptr_t)15;
+    void** sp = (void**)top;
+    *--sp = nullptr;              // thread_main's return address: none
+    *--sp = (void*)thread_main;   // where sg_switch returns to
+    for (int i = 0; i < 6; i++) { // rbp rbx r12 r13 r14 r15
+        *--sp = nullptr;
+    }
+    b->t[t].sp = sp;
+    b->t[t].done = false;
+}
+
+static int run_block(sg_block* b)
+{
+    for (int t = 0; t < b->threads; t++) {
+        unsigned x = t % b->block.x, y = (t / b->block.x) % b->block.y, z = t / (b->block.x * b->block.y);
+        b->t[t].idx = sg_dim3{x, y, z};
+        start(b, t);
+    }
+    b->live = b->threads;
+    b->arrived = 0;
+    b->generation = 0;
+    memset(b->warps, 0, sizeof b->warps);
+    sg_current_block = b;
+    while (b->live > 0) {
+        for (int t = 0; t < b->threads; t++) {
+            if (!b->t[t].done) {
+                sg_current_thread = t;
+                sg_switch(&b->scheduler, b->t[t].sp);
+            }
+        }
+    }
+    sg_current_block = nullptr;
+    return 0;
+}
+
+int sg_run_grid(void (*call)(void**), void** params, sg_dim3 grid, sg_dim3 block)
+{
+    int threads = (int)(block.x * block.y * block.z);
+    if (threads < 1 || threads > 1024) {
+        return -1;
+    }
+    static thread_local sg_block* b;
+    if (!b) {
+        b = (sg_block*)calloc(1, sizeof *b);
+        if (!b) {
+            return -1;
+        }
+    }
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t need = (size_t)threads * kStack;
+    if (b->stackBytes < need) {
+        if (b->stacks) {
+            munmap(b->stacks - page, b->stackBytes + page);
+        }
+        char* m = (char*)mmap(nullptr, need + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) {
+            b->stacks = nullptr;
+            b->stackBytes = 0;
+            return -1;
+        }
+        mprotect(m, page, PROT_NONE); // an overflowing stack faults
+        b->stacks = m + page;
+        b->stackBytes = need;
+    }
+    b->grid = grid;
+    b->block = block;
+    b->threads = threads;
+    b->call = call;
+    b->params = params;
+    for (unsigned z = 0; z < grid.z; z++) {
+        for (unsigned y = 0; y < grid.y; y++) {
+            for (unsigned x = 0; x < grid.x; x++) {
+                b->idx = sg_dim3{x, y, z};
+                run_block(b);
+            }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,80 @@
+// shim.h — the CUDA C dialect of cuda/kernels, compiled for the host.
+//
+// The stand-in driver (driver.cpp) runs the kernels' own .cu sources,
+// compiled by g++ with this header first: the qualifiers become plain C++,
+// __shared__ variables become per-launch statics, and the built-ins
+// (threadIdx, blockIdx, blockDim, gridDim, __syncthreads,
+// __shfl_down_sync, atomicMin) are served by block.cpp, which runs every
+// CUDA thread of a block as a host thread of its own (a user-level thread:
+// its own stack and registers), switching between them at barriers and
+// warp shuffles. A block therefore executes with the semantics of CUDA's
+// independent thread scheduling: any interleaving between two barriers is
+// allowed, and the one block.cpp chooses (thread order, run to the next
+// barrier) is one of them.
+//
+// Rounding: compiled with -ffp-contract=off, as NVRTC compiles with
+// --fmad=false, so the only fused multiply-adds are the explicit fma().
+#pragma once
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+// One launch runs on one host thread at a time, block after block, so a
+// thread_local static is the block's shared memory.
+#define __shared__ static thread_local
+
+struct sg_dim3 {
+    unsigned x, y, z;
+};
+
+// The block being run on this host thread, and the CUDA thread in it.
+struct sg_block;
+extern thread_local sg_block* sg_current_block;
+extern thread_local int sg_current_thread;
+
+extern "C++" {
+const sg_dim3& sg_thread_idx();
+const sg_dim3& sg_block_idx();
+const sg_dim3& sg_block_dim();
+const sg_dim3& sg_grid_dim();
+void __syncthreads();
+double __shfl_down_sync(unsigned mask, double v, unsigned delta);
+int __shfl_down_sync(unsigned mask, int v, unsigned delta);
+int atomicMin(int* address, int val);
+int atomicAdd(int* address, int val);
+}
+
+#define threadIdx (sg_thread_idx())
+#define blockIdx (sg_block_idx())
+#define blockDim (sg_block_dim())
+#define gridDim (sg_grid_dim())
+
+// The kernels' entry points, by name, with a thunk that unpacks the
+// parameter array of cuLaunchKernel (kernelParams[i] points at parameter
+// i) into a call, as the driver does.
+struct sg_kernel {
+    const char* name;
+    void (*call)(void** params);
+};
+
+#include <utility>
+
+template <typename... A, size_t... I>
+void sg_unpack(void (*k)(A...), void** p, std::index_sequence<I...>)
+{
+    k(*static_cast<A*>(p[I])...);
+}
+
+template <typename... A>
+void sg_call(void (*k)(A...), void** p)
+{
+    sg_unpack(k, p, std::index_sequence_for<A...>{});
+}
+
+#define SG_KERNEL(k) \
+    sg_kernel { #k, [](void** p) { sg_call(k, p); } }
