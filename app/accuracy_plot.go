@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -70,15 +69,7 @@ func saveAccuracyPlot(path string, res accuracy.Result) error {
 			grid[i][j].Draw(canvases[i][j])
 		}
 	}
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(out); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return writePNG(path, img)
 }
 
 func accuracyPanel(title string, rows []accuracy.Row, omega float64, dts []float64, value func(accuracy.Row) float64) (*plot.Plot, error) {

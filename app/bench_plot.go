@@ -65,6 +65,11 @@ func (t *benchTable) savePlot(path string) error {
 	canvases := plot.Align([][]*plot.Plot{{left, right}}, tiles, dc)
 	left.Draw(canvases[0][0])
 	right.Draw(canvases[0][1])
+	return writePNG(path, img)
+}
+
+// writePNG writes the canvas to path as a PNG image.
+func writePNG(path string, img *vgimg.Canvas) error {
 	out, err := os.Create(path)
 	if err != nil {
 		return err
