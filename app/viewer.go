@@ -32,6 +32,7 @@ type viewerOptions struct {
 	maxFPS     float64 // cap on rendered frames per second, 0 = none
 	vsync      bool
 	record     string // record the session to this file (-record)
+	backend    string // where the fast scheme starts: cpu or gpu (-backend; the Simulation panel switches it)
 }
 
 // viewerFlags are the viewer's command line: the scene flags of the
@@ -81,7 +82,7 @@ func (f *viewerFlags) options() (viewerOptions, error) {
 		return o, err
 	}
 	o.config = cfg
-	o.record = f.scene.record
+	o.record, o.backend = f.scene.record, f.scene.backend
 	if o.frames < 0 {
 		return o, fmt.Errorf("-frames = %d: must be ≥ 0", o.frames)
 	}

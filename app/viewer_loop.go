@@ -66,7 +66,9 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	// switch live: the loop reports each change on its own goroutine,
 	// between two steps, where no factorisation runs.
 	onSolver := func(s settings.Solver) { setBLASThreads(viewerBLASThreads(s)) }
-	lopt := loop.Options{Pace: opt.pace, SolverChanged: onSolver}
+	// The backend follows -backend, then the Simulation panel's toggle;
+	// a GPU that cannot be opened leaves the CPU, said in the message.
+	lopt := loop.Options{Pace: opt.pace, SolverChanged: onSolver, Backend: opt.backend, SetBackend: switchBackend}
 	if opt.record != "" {
 		if v.recording, err = record.Create(opt.record); err != nil {
 			return v, err

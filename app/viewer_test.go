@@ -5,6 +5,7 @@ import (
 	"image"
 	"io"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/spatial/r3"
@@ -264,6 +265,40 @@ func TestSchemeToggleFromThePanel(t *testing.T) {
 		}
 		if v.frame.Seq <= seq {
 			t.Errorf("standard step %d does not follow fast step %d", v.frame.Seq, seq)
+		}
+	})
+}
+
+// TestBackendToggleFromThePanel: the gpu box reaches the physics loop
+// through the application's hook. Without CUDA (the default build) the
+// frames stay on the CPU and the message says so in one line; with it,
+// the frames run on the GPU or, without a device, say the same.
+func TestBackendToggleFromThePanel(t *testing.T) {
+	withViewer(t, testOptions(), func(v *viewer) {
+		if !renderUntil(t, v, 5000, func(f *frame.Frame) bool { return f.Seq >= 2 && f.Stats.Backend == frame.BackendCPU }) {
+			t.Error("no step on the CPU backend")
+			return
+		}
+		r, ok := v.state.Layout.Items[ui.ItemBackendGPU]
+		if !ok {
+			t.Error("the backend toggle was not drawn")
+			return
+		}
+		c := r.Centre()
+		inject(t, v, ui.CursorEvent(float64(c.X), float64(c.Y)),
+			ui.ButtonEvent(ui.MouseLeft, ui.Press, 0), ui.ButtonEvent(ui.MouseLeft, ui.Release, 0))
+		if !renderUntil(t, v, 5000, func(f *frame.Frame) bool {
+			return f.Stats.Backend == frame.BackendGPU || strings.Contains(f.Message, "staying on the CPU")
+		}) {
+			t.Errorf("after the click: backend %q, message %q; want the GPU or the fallback message", v.frame.Stats.Backend, v.frame.Message)
+			return
+		}
+		f := v.frame
+		if !gpuAvailable && (f.Stats.Backend != frame.BackendCPU || strings.Contains(f.Message, "\n")) {
+			t.Errorf("default build: backend %q, message %q; want the CPU and one line", f.Stats.Backend, f.Message)
+		}
+		if f.Stats.Backend == frame.BackendCPU && f.Stats.DeviceTimed {
+			t.Error("device times on the CPU backend")
 		}
 	})
 }

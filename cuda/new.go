@@ -44,7 +44,10 @@ type GPU struct {
 // Device names the GPU and the PTX architecture its kernel was compiled for.
 func (g *GPU) Device() string { return g.dev.describe() }
 
+// GPU measures its device's work for the Stats panel.
+var _ physics.DeviceTimer = (*GPU)(nil)
+
 // DeviceTimes returns the time the device has spent in kernels (cuBLAS and
 // PGS) and in host↔device copies since it was opened, measured by events
-// on its stream.
+// on its stream (physics.DeviceTimer).
 func (g *GPU) DeviceTimes() (kernel, transfer time.Duration) { return g.dev.times() }

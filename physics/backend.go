@@ -2,6 +2,7 @@ package physics
 
 import (
 	"fmt"
+	"time"
 
 	"softgrasp/physics/contact"
 	"softgrasp/physics/m3"
@@ -45,6 +46,16 @@ type Backend interface {
 	States() []contact.State
 	// Close releases the backend's resources.
 	Close()
+}
+
+// DeviceTimer is implemented by a Backend that runs on a device and
+// measures its work there by events on its stream: the time spent in
+// kernels and the time spent in host↔device copies, each summed since the
+// backend was opened. A caller that wants per-step times takes the
+// difference across the step. The CPU backend has none: its stage times
+// are the step's own (StepStats.Times).
+type DeviceTimer interface {
+	DeviceTimes() (kernel, transfer time.Duration)
 }
 
 // CPUBackend is the reference Backend: the kernels of package contact on

@@ -86,6 +86,15 @@ func (s *State) SetSolver(solver settings.Solver, out Sender) error {
 	return nil
 }
 
+// SetBackend moves the fast scheme's Newton iterations to the CPU or the
+// GPU (frame.BackendCPU, frame.BackendGPU) from the next step on. The
+// panel shows the backend the frames report, never the one asked for: a
+// GPU that cannot be opened leaves the toggle on the CPU, and the frame's
+// message says why.
+func (s *State) SetBackend(name string, out Sender) error {
+	return s.act(out, frame.SetBackend{Backend: name})
+}
+
 // SetScenario rebuilds the scene as another scenario with the working
 // settings.
 func (s *State) SetScenario(kind settings.Kind, out Sender) error {

@@ -49,6 +49,7 @@ func TestSimpleActionsSendTheirCommand(t *testing.T) {
 		{"pace", func(s *State, out Sender) error { return s.SetPace(0.25, out) }, frame.SetPace{RealtimeFactor: 0.25}},
 		{"opening", func(s *State, out Sender) error { return s.SetOpening(0.03, out) }, frame.SetOpening{Opening: 0.03}},
 		{"spin", func(s *State, out Sender) error { return s.SpinGripper(-SpinStep, out) }, frame.SpinGripper{Angle: -SpinStep}},
+		{"gpu", func(s *State, out Sender) error { return s.SetBackend(frame.BackendGPU, out) }, frame.SetBackend{Backend: frame.BackendGPU}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,6 +77,7 @@ func TestActionsRejectBadValues(t *testing.T) {
 		{"pace negative", func(s *State, out Sender) error { return s.SetPace(-1, out) }, "real-time factor"},
 		{"opening too wide", func(s *State, out Sender) error { return s.SetOpening(0.5, out) }, "opening"},
 		{"spin infinite", func(s *State, out Sender) error { return s.SpinGripper(math.Inf(1), out) }, "not finite"},
+		{"unknown backend", func(s *State, out Sender) error { return s.SetBackend("cuda", out) }, "not known"},
 		{"scene with a bad size", func(s *State, out Sender) error {
 			s.Config.ObjectSize = 5
 			return s.SetObject(settings.CylinderObject, out)

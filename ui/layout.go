@@ -53,6 +53,8 @@ const (
 	ItemReset          = "reset"
 	ItemSchemeFast     = "scheme/fast"
 	ItemSchemeStandard = "scheme/standard"
+	ItemBackendGPU     = "backend/gpu"
+	ItemDeviceTimes    = "stats/device times"
 	ItemToggleJaws     = "jaws"
 	ItemRunScript      = "grasp and rotate"
 	ItemManual         = "manual"

@@ -10,13 +10,13 @@ import (
 )
 
 // The Simulation panel: run, pause, step and reset; the real-time factor;
-// the scheme as a live toggle; the solver and material parameters; the
+// the scheme, the CPU/GPU backend and the solver of A as live toggles; the solver and material parameters; the
 // scenario, object, resolution and mesh file.
 
 func drawSimulation(s *State, f *frame.Frame, out Sender) {
 	drawRunControls(s, f, out)
 	drawPace(s, out)
-	drawSchemeToggle(s, out)
+	drawSchemeToggle(s, f, out)
 	imgui.Separator()
 	drawFieldGrid(s, out, "solver", solverFields[:])
 	imgui.Separator()
@@ -76,7 +76,7 @@ func drawPace(s *State, out Sender) {
 // drawSchemeToggle draws the fast/standard switch and the exact/async
 // solver switch; both take effect at the next step, without a reset (the
 // Stats panel names the scheme each step ran with).
-func drawSchemeToggle(s *State, out Sender) {
+func drawSchemeToggle(s *State, f *frame.Frame, out Sender) {
 	imgui.AlignTextToFramePadding()
 	imgui.Text("scheme")
 	for _, o := range []struct {
@@ -92,6 +92,7 @@ func drawSchemeToggle(s *State, out Sender) {
 		imgui.PopStyleColor()
 		s.trackItem(o.item)
 	}
+	drawBackendToggle(s, f, out)
 	imgui.AlignTextToFramePadding()
 	imgui.Text("solver")
 	for _, sv := range []settings.Solver{settings.ExactSolver, settings.AsyncSolver} {
@@ -101,6 +102,25 @@ func drawSchemeToggle(s *State, out Sender) {
 		}
 	}
 	tooltip("exact: factor A every step; async: refactor in the background, PCG on the current A (fast scheme)")
+}
+
+// drawBackendToggle draws the CPU/GPU switch of the fast scheme's Newton
+// iterations, a "gpu" box on the scheme's line. It shows the backend of
+// the newest frame: a switch shows once the loop made it, and a GPU that
+// could not be opened never shows (the message says why).
+func drawBackendToggle(s *State, f *frame.Frame, out Sender) {
+	imgui.SameLine()
+	onGPU := f.Stats.Backend == frame.BackendGPU
+	checked := onGPU
+	if imgui.Checkbox("gpu", &checked) && checked != onGPU {
+		name := frame.BackendCPU
+		if checked {
+			name = frame.BackendGPU
+		}
+		_ = s.SetBackend(name, out)
+	}
+	s.trackItem(ItemBackendGPU)
+	tooltip("run the fast scheme's rebuild W, PGS and correction on the GPU (unticked: the CPU); needs a CUDA build (make run-cuda) and a device, else it stays on the CPU")
 }
 
 // gridField is a numeric field's place in a two-column grid.

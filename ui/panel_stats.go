@@ -28,6 +28,7 @@ var (
 func drawStats(s *State, f *frame.Frame) {
 	st := &f.Stats
 	drawSchemeLine(st)
+	drawDeviceTimes(s, st)
 	drawStageTable(st)
 	StackedBar("stages", StepSegments(st), imgui.Vec2{}, "ms")
 	imgui.Separator()
@@ -51,6 +52,28 @@ func drawSchemeLine(st *frame.Stats) {
 	colouredText(c, "scheme: "+scheme)
 	imgui.SameLine()
 	imgui.Text(fmt.Sprintf("  %d Newton it., %d PGS sweeps", st.NewtonIterations, st.PGSIterations))
+}
+
+// drawDeviceTimes shows, on a backend that measures its device, the
+// step's time in kernels and in host↔device copies apart; on the CPU it
+// draws nothing.
+func drawDeviceTimes(s *State, st *frame.Stats) {
+	text := DeviceTimesText(st)
+	if text == "" {
+		return
+	}
+	imgui.Text(text)
+	s.trackItem(ItemDeviceTimes)
+	tooltip("measured by events on the device's stream; the stage times below are wall times on the host")
+}
+
+// DeviceTimesText is the Stats panel's line of device times, "" when the
+// backend has none.
+func DeviceTimesText(st *frame.Stats) string {
+	if !st.DeviceTimed {
+		return ""
+	}
+	return fmt.Sprintf("%s: kernels %.3f ms, transfers %.3f ms per step", st.Backend, st.DeviceKernel, st.DeviceTransfer)
 }
 
 // drawStageTable lists the Table-1 stages of the last step.

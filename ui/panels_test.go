@@ -187,3 +187,54 @@ func TestLegendBarStaysInTheDisplayPanel(t *testing.T) {
 		t.Fatalf("with the legend the Display panel ends at y = %v, below the window", after.Max.Y)
 	}
 }
+
+// TestBackendToggleShowsTheFrame: the gpu box sends a frame.SetBackend
+// and shows the backend the frames report, not the one asked for (a GPU
+// that could not be opened leaves it unticked).
+func TestBackendToggleShowsTheFrame(t *testing.T) {
+	h := newHarness(t)
+	for i, tc := range []struct {
+		frameBackend string // what the frames report before the click
+		want         string // what the click asks for
+	}{
+		{frame.BackendCPU, frame.BackendGPU},
+		{frame.BackendCPU, frame.BackendGPU}, // the GPU did not open: still unticked, asks again
+		{frame.BackendGPU, frame.BackendCPU},
+	} {
+		h.out.cmds = nil
+		h.frame.Stats.Backend = tc.frameBackend
+		h.step(1)
+		h.click(ItemBackendGPU)
+		if c, ok := h.out.only(t).(frame.SetBackend); !ok || c.Backend != tc.want {
+			t.Fatalf("click %d on %s sent %#v, want frame.SetBackend{%s}", i, tc.frameBackend, h.out.cmds[0], tc.want)
+		}
+	}
+}
+
+// TestStatsShowDeviceTimesApart: the Stats panel adds the kernel and the
+// transfer times of a step on a backend that measures them, and nothing
+// on the CPU.
+func TestStatsShowDeviceTimesApart(t *testing.T) {
+	h := newHarness(t)
+	h.frame.Stats.Backend = frame.BackendCPU
+	h.step(2)
+	if _, ok := h.state.Layout.Items[ItemDeviceTimes]; ok || DeviceTimesText(&h.frame.Stats) != "" {
+		t.Fatal("device times drawn for the CPU backend")
+	}
+	st := &h.frame.Stats
+	st.Backend, st.DeviceTimed, st.DeviceKernel, st.DeviceTransfer = frame.BackendGPU, true, 0.25, 0.125
+	h.step(2)
+	r, ok := h.state.Layout.Items[ItemDeviceTimes]
+	if !ok || r.Empty() {
+		t.Fatal("no device times in Stats for a timed backend")
+	}
+	if stats := h.state.Layout.Panels[PanelStats]; r.Min.Y < stats.Min.Y || r.Max.Y > stats.Max.Y {
+		t.Fatalf("device times at %v, outside the Stats panel %v", r, stats)
+	}
+	text := DeviceTimesText(st)
+	for _, want := range []string{"gpu", "kernels 0.250 ms", "transfers 0.125 ms"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("device times %q do not show %q", text, want)
+		}
+	}
+}

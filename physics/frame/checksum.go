@@ -32,13 +32,14 @@ func (f *Frame) ComputeChecksum() uint64 {
 	h.str(s.Scheme)
 	h.str(s.Phase)
 	h.str(s.Error)
-	h.bools(s.Paused, s.Held)
+	h.str(s.Backend)
+	h.bools(s.Paused, s.Held, s.DeviceTimed)
 	h.u64(uint64(s.Contacts))
 	h.u64(uint64(s.NewtonIterations))
 	h.u64(uint64(s.PGSIterations))
 	h.u64(uint64(s.UnconvergedSolves))
 	for _, v := range [...]float64{s.BuildWH, s.RebuildW, s.PGS, s.Corr, s.NewtonIter, s.Total, s.Step,
-		s.Penetration, s.Slip, s.GripForce, s.StepRate, s.RealtimeFactor} {
+		s.Penetration, s.Slip, s.GripForce, s.StepRate, s.RealtimeFactor, s.DeviceKernel, s.DeviceTransfer} {
 		h.f64(v)
 	}
 	for k := range s.DirectionChange {

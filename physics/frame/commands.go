@@ -87,6 +87,20 @@ type StopScript struct{}
 // SetOmega sets the spin speed of the grasp-and-rotate script (rad/s).
 type SetOmega struct{ Omega float64 }
 
+// The backends a SetBackend may name: where the fast scheme's
+// per-Newton-iteration work (rebuild W, PGS, correction) runs.
+const (
+	BackendCPU = "cpu"
+	BackendGPU = "gpu"
+)
+
+// SetBackend moves the fast scheme's per-Newton-iteration work to the CPU
+// or the GPU from the next step on, without a rebuild; a rebuilt scene
+// stays on it. A backend that cannot be opened (no device, a binary built
+// without CUDA) leaves the simulation where it was, and the next frame's
+// Message says why in one line.
+type SetBackend struct{ Backend string }
+
 // Validate checks the settings (settings.Settings.Validate).
 func (c SetSettings) Validate() error { return c.Settings.Validate() }
 
@@ -134,6 +148,19 @@ func (c SetOpening) Validate() error { return checkOpening(c.Opening) }
 // Validate checks the spin speed (settings.CheckOmega).
 func (c SetOmega) Validate() error { return settings.CheckOmega(c.Omega) }
 
+// Validate checks the name (CheckBackend).
+func (c SetBackend) Validate() error { return CheckBackend(c.Backend) }
+
+// CheckBackend reports a backend name other than BackendCPU and
+// BackendGPU: the one check of the panel's toggle, the loop and the
+// -backend flag.
+func CheckBackend(name string) error {
+	if name != BackendCPU && name != BackendGPU {
+		return fmt.Errorf("backend %q is not known: want %s or %s", name, BackendCPU, BackendGPU)
+	}
+	return nil
+}
+
 // The commands without values are always valid.
 func (Reset) Validate() error       { return nil }
 func (Pause) Validate() error       { return nil }
@@ -158,6 +185,7 @@ func (ToggleJaws) command()       {}
 func (RunScript) command()        {}
 func (StopScript) command()       {}
 func (SetOmega) command()         {}
+func (SetBackend) command()       {}
 
 // checkOpening reports an opening outside [0, MaxOpening].
 func checkOpening(opening float64) error {

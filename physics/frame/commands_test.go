@@ -46,6 +46,11 @@ func TestCommandsValidateThemselves(t *testing.T) {
 		{"negative opening", SetOpening{Opening: -1e-3}, "opening"},
 		{"omega", SetOmega{Omega: -settings.MaxOmega}, ""},
 		{"omega too fast", SetOmega{Omega: 2 * settings.MaxOmega}, "Omega"},
+		{"cpu backend", SetBackend{Backend: BackendCPU}, ""},
+		{"gpu backend", SetBackend{Backend: BackendGPU}, ""},
+		{"no backend", SetBackend{}, "backend"},
+		{"unknown backend", SetBackend{Backend: "cuda"}, "want cpu or gpu"},
+		{"backend in capitals", SetBackend{Backend: "GPU"}, "not known"},
 		{"reset", Reset{}, ""},
 		{"jaws", ToggleJaws{}, ""},
 	}

@@ -146,6 +146,17 @@ type Stats struct {
 	StepRate       float64 // steps per wall-clock second
 	RealtimeFactor float64 // simulated time / wall time
 
+	// Backend names where the fast scheme's Newton iterations run
+	// (BackendCPU, BackendGPU), as of the frame: the Simulation panel's
+	// toggle shows it.
+	Backend string
+	// DeviceTimed is true when the backend measures its device's work
+	// (physics.DeviceTimer); DeviceKernel and DeviceTransfer are then the
+	// step's time in kernels and in host↔device copies, ms, measured by
+	// events on the device's stream.
+	DeviceTimed                  bool
+	DeviceKernel, DeviceTransfer float64
+
 	// DirectionChange[k] and PositionChange[k] record, for Newton
 	// iteration k, the largest change of a contact direction (rad) and of a
 	// proximity position (m) against the previous iteration.

@@ -39,6 +39,8 @@ func (r *Runner) apply(c frame.Command) error {
 		return r.sc.SetOmega(c.Omega)
 	case frame.RunScript:
 		return r.runScript()
+	case frame.SetBackend:
+		return r.setBackend(c.Backend)
 	default:
 		return r.applyGripper(c)
 	}

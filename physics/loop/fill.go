@@ -171,7 +171,7 @@ func (r *Runner) fillContacts(f *frame.Frame) {
 func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 	if st == nil {
 		f.Stats = r.lastStats
-		f.Stats.Paused = r.paused
+		f.Stats.Paused, f.Stats.Backend = r.paused, r.backend
 		return
 	}
 	s := &f.Stats
@@ -190,6 +190,8 @@ func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 	live := r.sc.Live()
 	s.Slip, s.Held, s.GripForce, s.Phase = live.Slip, live.Held, live.GripForce, string(live.Phase)
 	s.StepRate, s.RealtimeFactor = r.rate.rates()
+	s.Backend = r.backend
+	r.fillDevice(s)
 	r.lastStats = *s
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"softgrasp/physics"
 	"softgrasp/physics/frame"
 	"softgrasp/physics/m3"
 	"softgrasp/physics/record"
@@ -27,6 +28,18 @@ type Options struct {
 	// physics goroutine between two steps: the application sets its
 	// thread policy there.
 	SolverChanged func(settings.Solver)
+	// Backend is where the first scene's fast scheme runs
+	// (frame.BackendCPU, frame.BackendGPU; "" is the CPU). A scene
+	// rebuilt later stays on the backend in use.
+	Backend string
+	// SetBackend, when set, puts sim on the backend named name and
+	// returns the name of the one it runs on; on error the simulation
+	// stays on the backend it was on, whose name it returns. The loop
+	// calls it on the physics goroutine between two steps (a
+	// frame.SetBackend, a rebuilt scene); the application supplies it, so
+	// that this package never links a device. Without it only the CPU is
+	// available.
+	SetBackend func(sim *physics.Simulation, name string) (string, error)
 	// Record, when set, records the run (physics/record): the starting
 	// configuration, each command applied with its step, checkpoints, and
 	// the footer when the loop stops. The asynchronous solver then runs
@@ -49,6 +62,8 @@ type Runner struct {
 	sc        *scenario.Scene
 	opt       Options
 	solver    settings.Solver // the solver last reported to SolverChanged
+	backend   string          // where the scene's fast scheme runs (frame.BackendCPU, frame.BackendGPU)
+	device    deviceClock     // the backend's device times at the last step
 	paused    bool
 	stepOnce  bool
 	pace      float64
@@ -85,6 +100,11 @@ func Start(cfg settings.Scenario, opt Options) (*Runner, error) {
 		pace: opt.Pace, paused: opt.Paused, opt: opt,
 	}
 	r.install(sc)
+	if opt.Backend != "" {
+		if err := r.setBackend(opt.Backend); err != nil {
+			r.message = err.Error()
+		}
+	}
 	if opt.Record != nil {
 		opt.Record.Begin(cfg)
 	}
@@ -255,6 +275,7 @@ func (r *Runner) install(sc *scenario.Scene) {
 		r.sc.Close()
 	}
 	r.sc = sc
+	r.backend = frame.BackendCPU // a scene is built on the CPU backend
 	r.version++
 	r.seq = 0
 	r.rate = rateMeter{}
@@ -280,9 +301,13 @@ func (r *Runner) rebuild(cfg settings.Scenario) error {
 	if err != nil {
 		return fmt.Errorf("could not build the scene: %w", err)
 	}
+	want := r.backend
 	r.install(sc)
 	r.reportSolver(false)
 	r.message = ""
+	if err := r.setBackend(want); err != nil {
+		r.message = err.Error()
+	}
 	return nil
 }
 
