@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/frame"
-	"softgrasp/physics/rigid"
+	"softgrasp/physics/scenario"
 	"softgrasp/render"
 	"softgrasp/ui"
 )
@@ -18,8 +18,12 @@ import (
 //	left drag                 orbit          middle drag   pan
 //	wheel                     zoom           right drag    move the gripper in the view plane
 //	ctrl + right drag         spin the gripper about its axis (shift + wheel too)
-//	ctrl or alt + left click  send the gripper to the clicked point of the object
-//	G jaws, Space run/pause, S step, R reset, H help, F12 screenshot
+//	ctrl or alt + left click  aim the gripper through the clicked object (input_aim.go)
+//	G jaws, Space run/pause, S step, R reset, H help, F12 screenshot, Esc cancel the aim
+//
+// An aim is previewed (the jaws open at the aimed pose, and where they
+// meet the object) until G closes the jaws, the gripper is moved or spun
+// by hand, the scene is reset or rebuilt, or Esc cancels it.
 //
 // Pointer positions arrive in screen coordinates; the camera works in
 // framebuffer pixels, so every position and motion is multiplied by the
@@ -31,7 +35,7 @@ const (
 	spinPerPixel  = 0.01                      // rad of gripper spin per pixel dragged
 	spinPerNotch  = 5 * math.Pi / 180         // rad of gripper spin per wheel notch
 	zoomPerNotch  = 0.9                       // distance factor per wheel notch (forward: closer)
-	pickModifiers = ui.ModControl | ui.ModAlt // with a left click: send the gripper there
+	pickModifiers = ui.ModControl | ui.ModAlt // with a left click: aim the gripper there
 )
 
 // inputMapper turns the 3D view's input into camera motion and physics
@@ -52,6 +56,9 @@ type inputMapper struct {
 	move    r3.Vec  // gripper motion not yet sent, m
 	spin    float64 // gripper spin not yet sent, rad
 	picking bool    // the left button went down for a pick, not an orbit
+
+	aim      *graspAim // the last ctrl+click's aim while previewed, else nil
+	aimScene uint64    // the Scene version the aim was made in
 }
 
 func newInputMapper(cam *render.Camera, out ui.Sender, state *ui.State, scale func() (float64, float64)) *inputMapper {
@@ -85,7 +92,9 @@ func (m *inputMapper) cursor(p ui.Pointer) {
 	switch {
 	case p.Down[ui.MouseRight] && p.Mods&ui.ModControl != 0:
 		m.spin += dx * spinPerPixel
+		m.aim = nil
 	case p.Down[ui.MouseRight]:
+		m.aim = nil
 		m.move = r3.Add(m.move, m.cam.ViewPlaneDelta(dx, dy, m.gripperPosition()))
 	case p.Down[ui.MouseMiddle]:
 		m.cam.Pan(dx, dy)
@@ -100,6 +109,7 @@ func (m *inputMapper) scroll(dx, dy float64, p ui.Pointer) {
 	if p.Mods&ui.ModShift != 0 {
 		// Some platforms turn shift + wheel into a horizontal scroll.
 		m.spin += (dy + dx) * spinPerNotch
+		m.aim = nil
 		return
 	}
 	m.cam.Zoom(math.Pow(zoomPerNotch, dy))
@@ -111,13 +121,17 @@ func (m *inputMapper) key(k ui.Key, a ui.Action, _ ui.Mods) {
 	}
 	switch glfw.Key(k) {
 	case glfw.KeyG:
+		m.aim = nil
 		_ = m.state.ToggleJaws(m.out)
 	case glfw.KeySpace:
 		_ = m.state.TogglePause(m.out)
 	case glfw.KeyS:
 		_ = m.state.SingleStep(m.out)
 	case glfw.KeyR:
+		m.aim = nil
 		_ = m.state.Reset(m.out)
+	case glfw.KeyEscape:
+		m.aim = nil
 	case glfw.KeyH, glfw.KeyF1:
 		m.state.ToggleHelp()
 	case glfw.KeyF12:
@@ -145,9 +159,10 @@ func (m *inputMapper) gripperPosition() r3.Vec {
 	return m.cam.Target
 }
 
-// pick casts the pointer's ray at the soft surface of the newest frame
-// and sends the gripper to the nearest hit, keeping its rotation and its
-// target opening.
+// pick casts the pointer's ray through the soft surface of the newest
+// frame and sends the gripper to the aim (aimGrasp) with its target
+// opening, showing the aim's warning in the message banner (or clearing
+// the banner when the jaws fit).
 func (m *inputMapper) pick(p ui.Pointer) {
 	f, sc := m.frame(), m.scene()
 	if f == nil || sc == nil || sc.Version != f.SceneVersion || !f.Gripper.Present {
@@ -156,10 +171,62 @@ func (m *inputMapper) pick(p ui.Pointer) {
 	sx, sy := m.scale()
 	w, h := m.cam.Viewport()
 	origin, dir := m.cam.Ray(p.X*sx, p.Y*sy, w, h)
-	hit, ok := pickSurface(origin, dir, f.Surface, sc.SurfaceTris)
+	_, right, _ := m.cam.Basis()
+	a, ok := aimGrasp(origin, dir, right, gripperYaw(f.Gripper.Rotation), f.Surface, sc.SurfaceTris,
+		f.Gripper.TargetOpening, jawHeight(sc)/2+floorMargin)
 	if !ok {
 		return
 	}
-	target := rigid.Pose{Position: hit, Rotation: f.Gripper.Rotation}
-	_ = m.out.Send(frame.SetGripperTarget{Target: target, Opening: f.Gripper.TargetOpening})
+	if !m.out.Send(frame.SetGripperTarget{Target: a.Pose, Opening: a.Opening}) {
+		return
+	}
+	m.aim, m.aimScene = &a, sc.Version
+	m.state.Warn(a.Warning)
+}
+
+// Colours of the preview: the open jaws, and the jaws where they meet the
+// object; both in the warning colour when the aim does not fit.
+var (
+	previewOpen    = [3]float32{0.35, 0.90, 0.45}
+	previewContact = [3]float32{0.95, 0.85, 0.30}
+	previewWarn    = [3]float32{0.95, 0.30, 0.25}
+)
+
+// ghosts returns the preview of the current aim for the renderer: the
+// two jaws open at the aimed pose and at the opening where the first of
+// them meets the object; nil without an aim, or once the scene changed.
+func (m *inputMapper) ghosts() []render.Ghost {
+	sc := m.scene()
+	if m.aim == nil || sc == nil || sc.Version != m.aimScene || len(sc.Bodies) <= scenario.RightJawBody {
+		return nil
+	}
+	open, contact := previewOpen, previewContact
+	if m.aim.Warning != "" {
+		open, contact = previewWarn, previewWarn
+	}
+	var out []render.Ghost
+	for _, o := range []struct {
+		opening float64
+		colour  [3]float32
+	}{{m.aim.Opening, open}, {m.aim.Width, contact}} {
+		poses := jawPoses(m.aim.Pose, o.opening)
+		out = append(out,
+			render.Ghost{Body: scenario.LeftJawBody, Model: modelMatrix(poses[0]), Colour: o.colour},
+			render.Ghost{Body: scenario.RightJawBody, Model: modelMatrix(poses[1]), Colour: o.colour})
+	}
+	return out
+}
+
+// jawHeight is the left jaw mesh's extent along its body z (the
+// gripper's axis), 0 in a scene without jaws.
+func jawHeight(sc *frame.Scene) float64 {
+	if len(sc.Bodies) <= scenario.LeftJawBody {
+		return 0
+	}
+	v := sc.Bodies[scenario.LeftJawBody].Vertices
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := 2; i < len(v); i += 3 {
+		lo, hi = math.Min(lo, float64(v[i])), math.Max(hi, float64(v[i]))
+	}
+	return math.Max(hi-lo, 0)
 }

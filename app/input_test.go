@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
@@ -258,25 +259,38 @@ func TestKeys(t *testing.T) {
 	}
 }
 
-func TestModifierClickSendsTheGripperToTheSurface(t *testing.T) {
-	m, out, f := mapperFixture(1)
-	// A 4 cm cube on the floor under the camera's target.
+// cubeFixture puts a 4 cm cube on the floor under the mapper's camera
+// target, in a scene with the floor and two 3 cm high jaws.
+func cubeFixture(m *inputMapper, f *frame.Frame) {
 	pos, tris := cubeSurface(-0.02, 0.02)
 	for i := 2; i < len(pos); i += 3 {
 		pos[i] += 0.02
 	}
 	f.Surface = pos
-	m.scene = func() *frame.Scene { return &frame.Scene{Version: 1, SurfaceTris: tris} }
-	// Aim at the cube's top centre, (0, 0, 0.04).
-	x, y, ok := m.cam.Project(r3.Vec{Z: 0.04})
+	jaw, jawTris := cubeSurface(-0.015, 0.015)
+	bodies := []frame.BodyMesh{{Name: "floor", Floor: true}, {Name: "left jaw", Vertices: jaw, Indices: jawTris}, {Name: "right jaw", Vertices: jaw, Indices: jawTris}}
+	m.scene = func() *frame.Scene { return &frame.Scene{Version: 1, SurfaceTris: tris, Bodies: bodies} }
+}
+
+// click ctrl+clicks at the projection of p, dragging a little before the
+// release.
+func click(t *testing.T, m *inputMapper, p r3.Vec) {
+	t.Helper()
+	x, y, ok := m.cam.Project(p)
 	if !ok {
-		t.Fatal("the cube's top is behind the camera")
+		t.Fatalf("%v is behind the camera", p)
 	}
-	p := ui.Pointer{X: x, Y: y, Mods: ui.ModControl}
-	p.Down[ui.MouseLeft] = true
-	m.button(ui.MouseLeft, ui.Press, p)
+	ptr := ui.Pointer{X: x, Y: y, Mods: ui.ModControl}
+	ptr.Down[ui.MouseLeft] = true
+	m.button(ui.MouseLeft, ui.Press, ptr)
 	drag(m, ui.MouseLeft, ui.ModControl, 40, 0, 2) // no orbit during a pick
-	m.button(ui.MouseLeft, ui.Release, p)
+	m.button(ui.MouseLeft, ui.Release, ptr)
+}
+
+func TestModifierClickAimsTheGripperThroughTheObject(t *testing.T) {
+	m, out, f := mapperFixture(1)
+	cubeFixture(m, f)
+	click(t, m, r3.Vec{Z: 0.04}) // the cube's top centre
 	if len(out.cmds) != 1 {
 		t.Fatalf("ctrl+click sent %v, want one SetGripperTarget", out.cmds)
 	}
@@ -284,13 +298,89 @@ func TestModifierClickSendsTheGripperToTheSurface(t *testing.T) {
 	if !ok {
 		t.Fatalf("sent %T, want SetGripperTarget", out.cmds[0])
 	}
-	if d := r3.Norm(r3.Sub(c.Target.Position, r3.Vec{Z: 0.04})); d > 1e-6 {
-		t.Fatalf("target %v, want the clicked point (0, 0, 0.04)", c.Target.Position)
+	// The centre lies inside the cube, on the line of sight through the
+	// clicked point up to a shift along the closing axis, which puts it
+	// midway across the cube.
+	x, y, _ := m.cam.Project(r3.Vec{Z: 0.04})
+	origin, dir := m.cam.Ray(x, y, 800, 600)
+	p := c.Target.Position
+	closing := c.Target.Rotation.Rotate(r3.Vec{X: 1})
+	if n := r3.Unit(r3.Cross(dir, closing)); math.Abs(r3.Dot(r3.Sub(p, origin), n)) > 1e-6 {
+		t.Errorf("centre %v is %g m off the plane of the line of sight and the closing axis", p, r3.Dot(r3.Sub(p, origin), n))
 	}
-	if c.Opening != f.Gripper.TargetOpening || c.Target.Rotation != f.Gripper.Rotation {
-		t.Fatalf("target %+v changed the rotation or the opening", c)
+	if math.Abs(p.X) > 1e-6 || math.Abs(p.Y) > 0.02 || p.Z < 0.005 || p.Z > 0.04 {
+		t.Errorf("centre %v is not inside the cube midway along x", p)
+	}
+	// The gripper's axis stays vertical; the jaws close across two faces
+	// (x, the narrowest direction near the camera's right nearest the
+	// current yaw 0); the opening is kept.
+	if a := c.Target.Rotation.Rotate(r3.Vec{Z: 1}); a.Z < 1-1e-9 {
+		t.Errorf("gripper axis %v, want vertical", a)
+	}
+	if x := c.Target.Rotation.Rotate(r3.Vec{X: 1}); math.Abs(x.X) < 1-1e-6 {
+		t.Errorf("closing axis %v, want ±x across two faces", x)
+	}
+	if c.Opening != f.Gripper.TargetOpening {
+		t.Errorf("opening %g, want the target opening %g kept", c.Opening, f.Gripper.TargetOpening)
+	}
+	if m.state.ActionError() != "" {
+		t.Errorf("a 4 cm cube in 5 cm jaws warned %q", m.state.ActionError())
 	}
 	if m.cam.Yaw != render.NewCamera(r3.Vec{}, 1).Yaw {
-		t.Fatal("the drag after a pick orbited the camera")
+		t.Error("the drag after a pick orbited the camera")
+	}
+	// The preview: both jaws open and at the cube's faces, until G.
+	g := m.ghosts()
+	if len(g) != 4 {
+		t.Fatalf("preview of %d ghosts, want 4 (two jaws, open and at contact)", len(g))
+	}
+	if gap := float64(g[3].Model[12] - g[2].Model[12]); math.Abs(gap-0.04) > 2e-3 {
+		t.Errorf("contact preview: jaws %g m apart, want about the cube's 0.04 m", gap)
+	}
+	m.key(ui.Key(glfw.KeyG), ui.Press, 0)
+	if m.ghosts() != nil {
+		t.Error("the preview outlived G")
+	}
+}
+
+func TestAimWarnings(t *testing.T) {
+	tests := []struct {
+		name    string
+		opening float64
+		at      r3.Vec
+		want    string // in the warning, "" for none
+	}{
+		{"fits", 0.05, r3.Vec{Z: 0.04}, ""},
+		{"wider than the jaws", 0.035, r3.Vec{Z: 0.04}, "wider than"},
+		{"clicked off the middle", 0.045, r3.Vec{X: 0.015, Y: 0.008, Z: 0.04}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, _, f := mapperFixture(1)
+			f.Gripper.TargetOpening = tc.opening
+			cubeFixture(m, f)
+			click(t, m, tc.at)
+			msg := m.state.ActionError()
+			if (tc.want == "") != (msg == "") || !strings.Contains(msg, tc.want) {
+				t.Fatalf("warning %q, want one containing %q", msg, tc.want)
+			}
+			if len(m.ghosts()) != 4 {
+				t.Fatal("no preview")
+			}
+		})
+	}
+}
+
+func TestSurfaceCrossingsOfACube(t *testing.T) {
+	pos, tris := cubeSurface(-1, 1)
+	origin, dir := r3.Vec{X: 0.3, Y: -0.2, Z: 5}, r3.Vec{Z: -1}
+	entry, exit, ok := surfaceCrossings(origin, dir, pos, tris)
+	if !ok || math.Abs(entry-4) > 1e-9 || math.Abs(exit-6) > 1e-9 {
+		t.Fatalf("crossings %g, %g (%v), want 4 and 6", entry, exit, ok)
+	}
+	// Through an edge shared by two triangles: still one entry.
+	entry, exit, ok = surfaceCrossings(r3.Vec{Z: 5}, dir, pos, tris)
+	if !ok || math.Abs(entry-4) > 1e-9 || math.Abs(exit-6) > 1e-9 {
+		t.Fatalf("through the diagonal: crossings %g, %g (%v), want 4 and 6", entry, exit, ok)
 	}
 }

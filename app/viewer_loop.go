@@ -226,6 +226,7 @@ func (v *viewer) draw(w, h int) error {
 		return nil // minimised
 	}
 	opt := renderOptions(v.state.Display)
+	opt.Ghosts = v.input.ghosts()
 	err := v.renderer.Draw(v.frame, v.cam, opt, w, h)
 	if errors.Is(err, render.ErrSceneMismatch) {
 		err = v.renderer.Draw(nil, v.cam, opt, w, h)

@@ -53,8 +53,9 @@ func (u *uniforms) lookup(r *Renderer) error {
 
 // Draw renders frame into the current framebuffer's width×height
 // viewport: clear, soft surface (and wireframe), rigid bodies and floor,
-// contact overlay. A nil frame draws the scene at rest. The camera's
-// viewport is set to width×height so that picking matches the picture.
+// ghost outlines, contact overlay. A nil frame draws the scene at rest.
+// The camera's viewport is set to width×height so that picking matches
+// the picture.
 //
 // Draw allocates nothing once the contact count has reached its maximum.
 // It returns an error, without drawing, when the frame does not match the
@@ -84,6 +85,7 @@ func (r *Renderer) Draw(fr *frame.Frame, cam *Camera, opt Options, width, height
 	}
 	r.drawSurface(fr, &opt)
 	r.drawBodies(fr, &opt)
+	r.drawGhosts(&opt)
 	r.drawContacts(fr, cam, &opt, width, height)
 	gl.BindVertexArray(0)
 	gl.UseProgram(0)

@@ -40,6 +40,10 @@ type Options struct {
 	Background      [3]float32
 	FloorColour     [3]float32
 	FloorLineColour [3]float32
+
+	// Ghosts are bodies drawn as outlines at given poses (the grasp
+	// preview); nil draws none.
+	Ghosts []Ghost
 }
 
 // DefaultOptions returns the viewer's start-up display: shaded surface

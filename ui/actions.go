@@ -27,6 +27,11 @@ func (s *State) act(out Sender, c frame.Command) error {
 	return nil
 }
 
+// Warn shows msg in the message banner, as a refused action is shown,
+// until the next action succeeds or the banner is dismissed; "" clears
+// it.
+func (s *State) Warn(msg string) { s.actionErr = msg }
+
 // refuse records and returns a validation error.
 func (s *State) refuse(err error) error {
 	s.actionErr = err.Error()
