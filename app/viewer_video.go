@@ -63,8 +63,10 @@ func (v *viewer) recordVideo(w, h int) {
 	n := v.video.clock.frames(v.frame.Time)
 	err := vw.WriteFrame(n, func(pix []byte) error { return render.ReadPixels(pix, w, h) })
 	if err != nil {
-		v.videoMessage(err.Error() + "; recording stopped, the simulation goes on")
-		v.stopVideo()
+		// One message: what stopped, and what the file holds.
+		v.video.writer = nil
+		_ = vw.Close()
+		v.videoMessage(fmt.Sprintf("%v; recording stopped after %d frames, the simulation goes on", err, vw.Written()))
 	}
 }
 
@@ -81,9 +83,7 @@ func (v *viewer) stopVideo() {
 	case err != nil && n == 0:
 		v.videoMessage(err.Error())
 	case err != nil:
-		// Already said by recordVideo when the writing failed; a failed
-		// exit after a clean input is said here.
-		fmt.Fprintf(v.stdout, "softgrasp: %s: %d frames were piped before: %v\n", vw.path, n, err)
+		v.videoMessage(fmt.Sprintf("%v (%d frames were piped)", err, n))
 	default:
 		fmt.Fprintf(v.stdout, "softgrasp: wrote %s (%d frames, %.2f s)\n", vw.path, n, float64(n)/videoFPS)
 	}
