@@ -15,10 +15,11 @@ BIN   := bin/softgrasp
 # System packages the build and the tests need (Debian/Ubuntu names):
 # CHOLMOD and OpenBLAS for the sparse solver, the X11/GL headers for GLFW,
 # Xvfb and xauth for the GL tests and headless screenshots, TetGen (a
-# separate program, AGPL) to fill surface meshes with tetrahedra.
+# separate program, AGPL) to fill surface meshes with tetrahedra, ffmpeg
+# (and ffprobe) for the viewer's video recording (F9, -video).
 APT_PACKAGES := gcc g++ pkg-config libsuitesparse-dev libopenblas-dev \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev \
-	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth tetgen
+	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth tetgen ffmpeg
 
 # Packages whose tests start goroutines run under the race detector: the
 # physics loop and its frames, the asynchronous factorisation (linsolve,

@@ -19,7 +19,8 @@ import (
 //	wheel                     zoom           right drag    move the gripper in the view plane
 //	ctrl + right drag         spin the gripper about its axis (shift + wheel too)
 //	ctrl or alt + left click  aim the gripper through the clicked object (input_aim.go)
-//	G jaws, Space run/pause, S step, R reset, H help, F12 screenshot, Esc cancel the aim
+//	G jaws, Space run/pause, S step, R reset, H help, F9 video on/off, F12 screenshot,
+//	Esc cancel the aim
 //
 // An aim is previewed (the jaws open at the aimed pose, and where they
 // meet the object) until G closes the jaws, the gripper is moved or spun
@@ -48,10 +49,12 @@ type inputMapper struct {
 	state *ui.State
 	scale func() (sx, sy float64)
 	// frame and scene return the newest frame and its scene (nil before
-	// the first); screenshot asks for a PNG of the next frame.
+	// the first); screenshot asks for a PNG of the next frame; video
+	// starts or stops a recording.
 	frame      func() *frame.Frame
 	scene      func() *frame.Scene
 	screenshot func()
+	video      func()
 
 	move    r3.Vec  // gripper motion not yet sent, m
 	spin    float64 // gripper spin not yet sent, rad
@@ -64,7 +67,7 @@ type inputMapper struct {
 func newInputMapper(cam *render.Camera, out ui.Sender, state *ui.State, scale func() (float64, float64)) *inputMapper {
 	none := func() {}
 	return &inputMapper{cam: cam, out: out, state: state, scale: scale,
-		frame: func() *frame.Frame { return nil }, scene: func() *frame.Scene { return nil }, screenshot: none}
+		frame: func() *frame.Frame { return nil }, scene: func() *frame.Scene { return nil }, screenshot: none, video: none}
 }
 
 // handlers returns the hooks for ui.Platform.SetHandlers.
@@ -134,6 +137,8 @@ func (m *inputMapper) key(k ui.Key, a ui.Action, _ ui.Mods) {
 		m.aim = nil
 	case glfw.KeyH, glfw.KeyF1:
 		m.state.ToggleHelp()
+	case glfw.KeyF9:
+		m.video()
 	case glfw.KeyF12:
 		m.screenshot()
 	}

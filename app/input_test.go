@@ -252,10 +252,14 @@ func TestKeys(t *testing.T) {
 	m, out, _ := mapperFixture(1)
 	shots := 0
 	m.screenshot = func() { shots++ }
+	videos := 0
+	m.video = func() { videos++ }
 	m.key(ui.Key(glfw.KeyF12), ui.Press, 0)
+	m.key(ui.Key(glfw.KeyF9), ui.Press, 0)
 	m.key(ui.Key(glfw.KeyH), ui.Press, 0)
-	if shots != 1 || !m.state.ShowHelp || len(out.cmds) != 0 {
-		t.Fatalf("F12 and H: %d screenshots, help %v, commands %v; want 1, true, none", shots, m.state.ShowHelp, out.cmds)
+	if shots != 1 || videos != 1 || !m.state.ShowHelp || len(out.cmds) != 0 {
+		t.Fatalf("F12, F9 and H: %d screenshots, %d video toggles, help %v, commands %v; want 1, 1, true, none",
+			shots, videos, m.state.ShowHelp, out.cmds)
 	}
 }
 

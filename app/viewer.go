@@ -25,6 +25,7 @@ type viewerOptions struct {
 	// exits; 0 runs until the window closes.
 	frames     int
 	screenshot string
+	video      string // record a video to this file from the first frame (-video)
 	shotTime   float64
 	pace       float64 // real-time factor of the physics loop, 0 = as fast as possible
 	width      int
@@ -66,6 +67,7 @@ func (f *viewerFlags) register(fs *flag.FlagSet) {
 	o := &f.opt
 	fs.IntVar(&o.frames, "frames", 0, "render this many frames, then exit (0 = until the window is closed)")
 	fs.StringVar(&o.screenshot, "screenshot", "", "write the last frame to this PNG file (back buffer, before the swap)")
+	fs.StringVar(&o.video, "video", "", "record a video (MP4, 30 frames per simulated second, through ffmpeg) to this file from the first frame; F9 starts and stops one")
 	fs.Float64Var(&o.shotTime, "shot-time", 0, "with -frames: keep rendering until the simulated time reaches this many seconds")
 	fs.Float64Var(&o.pace, "pace", 1, "real-time factor of the physics loop (1 = real time, 0.25 = quarter speed, 0 = as fast as possible)")
 	fs.IntVar(&o.width, "width", 1280, "window width, screen coordinates")

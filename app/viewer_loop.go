@@ -34,10 +34,11 @@ type viewer struct {
 	state     *ui.State
 	input     *inputMapper
 
-	frame    *frame.Frame // newest acquired frame, ours until the next Acquire
-	version  uint64       // Scene version the renderer holds
-	kind     string       // scenario the camera was framed for
-	shotPath string       // screenshot asked by F12, written at the next frame
+	frame    *frame.Frame  // newest acquired frame, ours until the next Acquire
+	version  uint64        // Scene version the renderer holds
+	kind     string        // scenario the camera was framed for
+	shotPath string        // screenshot asked by F12, written at the next frame
+	video    videoRecorder // F9 and -video (viewer_video.go)
 	limiter  frameLimiter
 }
 
@@ -85,6 +86,8 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	v.input.frame = func() *frame.Frame { return v.frame }
 	v.input.scene = v.runner.Scene
 	v.input.screenshot = v.requestScreenshot
+	v.input.video = v.toggleVideo
+	v.video.pending = opt.video
 	v.platform.SetHandlers(v.input.handlers())
 	v.installMeshUI()
 	return v, nil
@@ -92,6 +95,7 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 
 // close stops the physics loop and frees the GL objects and the window.
 func (v *viewer) close() {
+	v.stopVideo()
 	if v.runner != nil {
 		v.runner.Stop() // writes the recording's footer
 		v.runner = nil
@@ -190,6 +194,7 @@ func (v *viewer) renderFrame(shot bool) (*image.RGBA, error) {
 	dw, dh := v.platform.DisplaySize()
 	v.imgui.Render([2]float32{float32(dw), float32(dh)}, [2]float32{float32(w), float32(h)}, imgui.RenderedDrawData())
 	img, err := v.readBack(shot, w, h)
+	v.recordVideo(w, h)
 	v.platform.SwapBuffers()
 	v.state.RenderFPS = float64(imgui.CurrentIO().Framerate())
 	return img, err

@@ -19,6 +19,22 @@ func Screenshot(w, h int) (*image.RGBA, error) {
 		return nil, fmt.Errorf("screenshot: size %d×%d must be positive", w, h)
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	if err := ReadPixels(img.Pix, w, h); err != nil {
+		return nil, err
+	}
+	flipRows(img.Pix, 4*w, h)
+	return img, nil
+}
+
+// ReadPixels reads the w×h lower-left region of the current draw
+// framebuffer's back buffer into pix as RGBA, 4·w·h bytes, rows
+// bottom-up as OpenGL returns them (the video writer lets ffmpeg flip
+// them). Like Screenshot, call it before swapping buffers. It allocates
+// nothing, so a caller that reuses pix can read every frame.
+func ReadPixels(pix []uint8, w, h int) error {
+	if w <= 0 || h <= 0 || len(pix) < 4*w*h {
+		return fmt.Errorf("read pixels: %d bytes for %d×%d", len(pix), w, h)
+	}
 	var fbo int32
 	gl.GetIntegerv(gl.DRAW_FRAMEBUFFER_BINDING, &fbo)
 	gl.BindFramebuffer(gl.READ_FRAMEBUFFER, uint32(fbo))
@@ -26,12 +42,8 @@ func Screenshot(w, h int) (*image.RGBA, error) {
 		gl.ReadBuffer(gl.BACK)
 	}
 	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
-	gl.ReadPixels(0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(img.Pix))
-	if err := glError("screenshot: read pixels"); err != nil {
-		return nil, err
-	}
-	flipRows(img.Pix, 4*w, h)
-	return img, nil
+	gl.ReadPixels(0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(pix))
+	return glError("screenshot: read pixels")
 }
 
 // flipRows reverses the order of h rows of stride bytes in place.

@@ -23,6 +23,7 @@ func Shortcuts() []Shortcut {
 		{"Space", "run / pause"},
 		{"S", "one step (pauses)"},
 		{"R", "reset the scene"},
+		{"F9", "start / stop a video (MP4 in the working directory, needs ffmpeg)"},
 		{"F12", "screenshot (PNG in the working directory)"},
 		{"H", "show / hide this help"},
 	}
