@@ -21,7 +21,7 @@ import (
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
 	scenario, scheme, object, jaws, mesh, csv string
-	solver, cpuprofile, record, backend       string
+	solver, cpuprofile, record, backend, ab   string
 	newton, pgs, dofs, steps, threads, lag    int
 	dt, mu, omega, pgsTol, newtonTol, pcgTol  float64
 	inclineDeg, dropHeight, squeeze           float64
@@ -65,6 +65,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
 	fs.StringVar(&f.record, "record", "", "record the run to this file for \"softgrasp replay\" (README, Record and replay); the async solver then runs at -async-lag 4 unless given one")
+	fs.StringVar(&f.ab, "ab", "", "also run a second scene B with these changes (e.g. \"newton=1\" or \"scheme=standard,pgs=60\": newton, scheme, pgs, pgs-tol, newton-tol, solver) step for step with the same inputs, and report both and how far apart they went")
 	fs.BoolVar(&f.lambda, "lambda", false, "with -json: add the contact forces λ of the last step (\"lambda\", 3 per contact)")
 	f.meshUnits.register(fs)
 }
@@ -165,6 +166,13 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	setBLASThreads(blasThreads(cfg.Physics.Solver, f.threads))
+	if f.ab != "" {
+		if f.record != "" || f.csv != "" || f.lambda {
+			fmt.Fprintln(stderr, "softgrasp headless: -ab runs two scenes; -record, -csv and -lambda describe one: use them without -ab")
+			return 2
+		}
+		return runAB(cfg, f.ab, f.steps, f.json, stdout, stderr)
+	}
 	var rec *record.Writer
 	if f.record != "" {
 		if cfg, rec, err = startRecording(f.record, cfg, stderr); err != nil {

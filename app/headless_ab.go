@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
+)
+
+// abReport is headless -ab's output: run A (the flags as given), run B
+// (the same with the -ab changes) and how far apart they went.
+type abReport struct {
+	A          scenario.Summary `json:"a"`
+	B          scenario.Summary `json:"b"`
+	BChanges   string           `json:"b_changes"`
+	Divergence abDivergence     `json:"divergence"`
+}
+
+// abDivergence measures the two runs against each other at every step:
+// the largest distance between the same node in A and in B (m), when it
+// happened, and the distance at the end.
+type abDivergence struct {
+	MaxNodeDistance   float64 `json:"max_node_distance"`
+	MaxAt             float64 `json:"max_at"` // simulated time, s
+	FinalNodeDistance float64 `json:"final_node_distance"`
+	Steps             int     `json:"steps"`
+}
+
+// applyAB returns cfg with the changes of an -ab value: comma-separated
+// key=value pairs among newton, scheme, pgs, pgs-tol, newton-tol and
+// solver (the two runs share everything else, the time step included, so
+// that their steps match).
+func applyAB(cfg settings.Scenario, spec string) (settings.Scenario, error) {
+	p := &cfg.Physics
+	for _, kv := range strings.Split(spec, ",") {
+		key, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			return cfg, fmt.Errorf("%q is not key=value", kv)
+		}
+		var err error
+		switch key {
+		case "newton":
+			p.NewtonIterations, err = strconv.Atoi(val)
+		case "pgs":
+			p.PGSIterations, err = strconv.Atoi(val)
+		case "pgs-tol":
+			p.PGSTolerance, err = strconv.ParseFloat(val, 64)
+		case "newton-tol":
+			p.NewtonTolerance, err = strconv.ParseFloat(val, 64)
+		case "scheme":
+			p.Scheme, err = settings.ParseScheme(val)
+		case "solver":
+			p.Solver, err = settings.ParseSolver(val)
+		default:
+			return cfg, fmt.Errorf("unknown key %q: want newton, scheme, pgs, pgs-tol, newton-tol or solver", key)
+		}
+		if err != nil {
+			return cfg, fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	return cfg, cfg.Validate()
+}
+
+// runAB runs cfg as A and with the -ab changes as B, step for step with
+// the same script, and reports both and their divergence. A run that
+// diverges stops both there; its summary carries the error.
+func runAB(cfg settings.Scenario, spec string, steps int, asJSON bool, stdout, stderr io.Writer) int {
+	cfgB, err := applyAB(cfg, spec)
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp headless: -ab:", oneLine(err))
+		return 2
+	}
+	a, err := scenario.Build(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(err))
+		return 1
+	}
+	defer a.Close()
+	b, err := scenario.Build(cfgB)
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(err))
+		return 1
+	}
+	defer b.Close()
+	if steps == 0 {
+		steps = a.DefaultSteps()
+	}
+	var d abDivergence
+	var errA, errB error
+	for i := 0; i < steps && errA == nil && errB == nil; i++ {
+		_, errA = a.Step()
+		_, errB = b.Step()
+		dist := maxNodeDistance(a.Sim.Positions(), b.Sim.Positions())
+		if dist > d.MaxNodeDistance {
+			d.MaxNodeDistance, d.MaxAt = dist, a.Sim.Time()
+		}
+		d.FinalNodeDistance, d.Steps = dist, i+1
+	}
+	rep := abReport{A: a.Summary(), B: b.Summary(), BChanges: spec, Divergence: d}
+	for _, r := range []struct {
+		sum *scenario.Summary
+		err error
+	}{{&rep.A, errA}, {&rep.B, errB}} {
+		if r.err != nil {
+			r.sum.Error = r.err.Error()
+		}
+	}
+	writeAB(stdout, asJSON, rep)
+	return 0
+}
+
+// maxNodeDistance returns the largest distance between the same node in
+// two position vectors of one mesh.
+func maxNodeDistance(p, q []float64) float64 {
+	m := 0.0
+	for i := 0; i+2 < len(p) && i+2 < len(q); i += 3 {
+		dx, dy, dz := p[i]-q[i], p[i+1]-q[i+1], p[i+2]-q[i+2]
+		m = math.Max(m, dx*dx+dy*dy+dz*dz)
+	}
+	return math.Sqrt(m)
+}
+
+func writeAB(w io.Writer, asJSON bool, rep abReport) {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rep)
+		return
+	}
+	fmt.Fprintln(w, "A:")
+	printSummary(w, rep.A)
+	fmt.Fprintf(w, "B (%s):\n", rep.BChanges)
+	printSummary(w, rep.B)
+	d := rep.Divergence
+	fmt.Fprintf(w, "divergence over %d steps: largest node distance %.4f mm at t = %.3f s, %.4f mm at the end; max penetration A %.4f mm, B %.4f mm\n",
+		d.Steps, 1e3*d.MaxNodeDistance, d.MaxAt, 1e3*d.FinalNodeDistance, 1e3*rep.A.MaxPenetration, 1e3*rep.B.MaxPenetration)
+}
