@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -189,10 +188,8 @@ func runAccuracy(args []string, stdout, stderr io.Writer) int {
 
 func writeAccuracyOutputs(f *accuracyFlags, res accuracy.Result, stdout io.Writer) error {
 	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(jsonSafe(res)); err != nil {
-			return fmt.Errorf("json: %w", err)
+		if err := writeJSON(stdout, jsonSafe(res)); err != nil {
+			return err
 		}
 	} else {
 		writeAccuracyMarkdown(stdout, res)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -168,10 +167,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 // CSV and plot files that were asked for.
 func writeBenchOutputs(f *benchFlags, tab *benchTable, stdout io.Writer) error {
 	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(tab.jsonReport()); err != nil {
-			return fmt.Errorf("json: %w", err)
+		if err := writeJSON(stdout, tab.jsonReport()); err != nil {
+			return err
 		}
 	} else {
 		tab.writeMarkdown(stdout)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -127,9 +126,7 @@ func maxNodeDistance(p, q []float64) float64 {
 
 func writeAB(w io.Writer, asJSON bool, rep abReport) {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(rep)
+		_ = writeJSON(w, rep)
 		return
 	}
 	fmt.Fprintln(w, "A:")

@@ -36,12 +36,20 @@ type replayReport struct {
 	Notes            []string `json:"notes,omitempty"`
 }
 
+// writeJSON prints v as one indented JSON object.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("json: %w", err)
+	}
+	return nil
+}
+
 // writeReport prints r as one JSON object, or as the text summary.
 func writeReport(w io.Writer, asJSON bool, r report) {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(r)
+		_ = writeJSON(w, r)
 		return
 	}
 	printSummary(w, r.Summary)
