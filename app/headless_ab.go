@@ -3,9 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
-	"strings"
 
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
@@ -30,46 +27,11 @@ type abDivergence struct {
 	Steps             int     `json:"steps"`
 }
 
-// applyAB returns cfg with the changes of an -ab value: comma-separated
-// key=value pairs among newton, scheme, pgs, pgs-tol, newton-tol and
-// solver (the two runs share everything else, the time step included, so
-// that their steps match).
-func applyAB(cfg settings.Scenario, spec string) (settings.Scenario, error) {
-	p := &cfg.Physics
-	for _, kv := range strings.Split(spec, ",") {
-		key, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		if !ok {
-			return cfg, fmt.Errorf("%q is not key=value", kv)
-		}
-		var err error
-		switch key {
-		case "newton":
-			p.NewtonIterations, err = strconv.Atoi(val)
-		case "pgs":
-			p.PGSIterations, err = strconv.Atoi(val)
-		case "pgs-tol":
-			p.PGSTolerance, err = strconv.ParseFloat(val, 64)
-		case "newton-tol":
-			p.NewtonTolerance, err = strconv.ParseFloat(val, 64)
-		case "scheme":
-			p.Scheme, err = settings.ParseScheme(val)
-		case "solver":
-			p.Solver, err = settings.ParseSolver(val)
-		default:
-			return cfg, fmt.Errorf("unknown key %q: want newton, scheme, pgs, pgs-tol, newton-tol or solver", key)
-		}
-		if err != nil {
-			return cfg, fmt.Errorf("%s: %w", key, err)
-		}
-	}
-	return cfg, cfg.Validate()
-}
-
 // runAB runs cfg as A and with the -ab changes as B, step for step with
 // the same script, and reports both and their divergence. A run that
 // diverges stops both there; its summary carries the error.
 func runAB(cfg settings.Scenario, spec string, steps int, asJSON bool, stdout, stderr io.Writer) int {
-	cfgB, err := applyAB(cfg, spec)
+	cfgB, err := settings.ApplyAB(cfg, spec)
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp headless: -ab:", oneLine(err))
 		return 2
@@ -94,7 +56,7 @@ func runAB(cfg settings.Scenario, spec string, steps int, asJSON bool, stdout, s
 	for i := 0; i < steps && errA == nil && errB == nil; i++ {
 		_, errA = a.Step()
 		_, errB = b.Step()
-		dist := maxNodeDistance(a.Sim.Positions(), b.Sim.Positions())
+		dist := scenario.MaxNodeDistance(a.Sim.Positions(), b.Sim.Positions())
 		if dist > d.MaxNodeDistance {
 			d.MaxNodeDistance, d.MaxAt = dist, a.Sim.Time()
 		}
@@ -111,17 +73,6 @@ func runAB(cfg settings.Scenario, spec string, steps int, asJSON bool, stdout, s
 	}
 	writeAB(stdout, asJSON, rep)
 	return 0
-}
-
-// maxNodeDistance returns the largest distance between the same node in
-// two position vectors of one mesh.
-func maxNodeDistance(p, q []float64) float64 {
-	m := 0.0
-	for i := 0; i+2 < len(p) && i+2 < len(q); i += 3 {
-		dx, dy, dz := p[i]-q[i], p[i+1]-q[i+1], p[i+2]-q[i+2]
-		m = math.Max(m, dx*dx+dy*dy+dz*dz)
-	}
-	return math.Sqrt(m)
 }
 
 func writeAB(w io.Writer, asJSON bool, rep abReport) {

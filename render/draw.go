@@ -12,6 +12,7 @@ import (
 // New so that a frame does no string work.
 type uniforms struct {
 	surfView, surfProj, surfBase, surfUseMap, surfRange, surfMap int32
+	surfAlpha                                                    int32
 	bodyModel, bodyView, bodyProj, bodyColour                    int32
 	gridModel, gridView, gridProj, gridU, gridV                  int32
 	gridSpacing, gridFloor, gridLine, gridFog, gridFogDist       int32
@@ -31,6 +32,7 @@ func (u *uniforms) lookup(r *Renderer) error {
 	}{
 		{&u.surfView, s, "uView"}, {&u.surfProj, s, "uProjection"}, {&u.surfBase, s, "uBaseColour"},
 		{&u.surfUseMap, s, "uUseColourMap"}, {&u.surfRange, s, "uRange"}, {&u.surfMap, s, "uColourMap"},
+		{&u.surfAlpha, s, "uAlpha"},
 		{&u.bodyModel, b, "uModel"}, {&u.bodyView, b, "uView"}, {&u.bodyProj, b, "uProjection"},
 		{&u.bodyColour, b, "uColour"},
 		{&u.gridModel, g, "uModel"}, {&u.gridView, g, "uView"}, {&u.gridProj, g, "uProjection"},
@@ -53,7 +55,7 @@ func (u *uniforms) lookup(r *Renderer) error {
 
 // Draw renders frame into the current framebuffer's width×height
 // viewport: clear, soft surface (and wireframe), rigid bodies and floor,
-// ghost outlines, contact overlay. A nil frame draws the scene at rest.
+// the A/B mode's translucent scene B, ghost outlines, contact overlay. A nil frame draws the scene at rest.
 // The camera's viewport is set to width×height so that picking matches
 // the picture.
 //
@@ -85,6 +87,9 @@ func (r *Renderer) Draw(fr *frame.Frame, cam *Camera, opt Options, width, height
 	}
 	r.drawSurface(fr, &opt)
 	r.drawBodies(fr, &opt)
+	if fr != nil {
+		r.drawABGhost(fr.GhostSurface, &opt)
+	}
 	r.drawGhosts(&opt)
 	r.drawContacts(fr, cam, &opt, width, height)
 	gl.BindVertexArray(0)
@@ -166,6 +171,7 @@ func (r *Renderer) drawSurface(fr *frame.Frame, opt *Options) {
 		gl.Uniform2f(u.surfRange, lo, hi)
 	}
 	gl.Uniform1i(u.surfUseMap, useMap)
+	gl.Uniform1f(u.surfAlpha, 1)
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.BindTexture(gl.TEXTURE_1D, r.colourTex)
 	gl.Uniform1i(u.surfMap, 0)

@@ -41,6 +41,11 @@ type Options struct {
 	FloorColour     [3]float32
 	FloorLineColour [3]float32
 
+	// ABGhost draws the A/B mode's scene B (Frame.GhostSurface) as a
+	// translucent surface of ABColour (linear RGB and opacity).
+	ABGhost  bool
+	ABColour [4]float32
+
 	// Ghosts are bodies drawn as outlines at given poses (the grasp
 	// preview); nil draws none.
 	Ghosts []Ghost
@@ -63,6 +68,8 @@ func DefaultOptions() Options {
 		Background:      [3]float32{0.13, 0.14, 0.16},
 		FloorColour:     [3]float32{0.21, 0.22, 0.24},
 		FloorLineColour: [3]float32{0.42, 0.44, 0.48},
+		ABGhost:         true,
+		ABColour:        [4]float32{0.30, 0.65, 0.95, 0.45},
 	}
 }
 
@@ -83,6 +90,9 @@ func (o *Options) Validate() error {
 	if !(o.LineWidth >= 0) || o.LineWidth > 32 {
 		return fmt.Errorf("options: LineWidth = %v px must be in [0, 32]", o.LineWidth)
 	}
+	if a := o.ABColour[3]; !(a >= 0 && a <= 1) {
+		return fmt.Errorf("options: ABColour opacity = %v must be in [0, 1]", a)
+	}
 	return nil
 }
 
@@ -101,6 +111,7 @@ type Renderer struct {
 
 	scene    *frame.Scene
 	surface  *surfaceMesh
+	abGhost  *surfaceMesh // the A/B mode's scene B (ab.go)
 	bodies   []*bodyMesh
 	overlay  *contactOverlay
 	size     float32 // soft body's rest bounding-box size, m
@@ -183,6 +194,10 @@ func (r *Renderer) dropScene() {
 		r.surface.delete()
 		r.surface = nil
 	}
+	if r.abGhost != nil {
+		r.abGhost.delete()
+		r.abGhost = nil
+	}
 	for _, b := range r.bodies {
 		b.delete()
 	}
@@ -208,6 +223,10 @@ func (r *Renderer) SetScene(scene *frame.Scene) error {
 		return fmt.Errorf("scene version %d: %w", scene.Version, err)
 	}
 	r.surface = surface
+	if r.abGhost, err = newSurfaceMesh(scene.SurfaceRest, scene.SurfaceTris); err != nil {
+		r.dropScene()
+		return fmt.Errorf("scene version %d: %w", scene.Version, err)
+	}
 	solid := 0 // palette slot of the next non-floor body
 	for i, b := range scene.Bodies {
 		m, err := newBodyMesh(b, i, solid)

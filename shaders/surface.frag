@@ -12,6 +12,7 @@ uniform vec3 uBaseColour;
 uniform int uUseColourMap;     // 0: uBaseColour, 1: colour map of vScalar
 uniform vec2 uRange;           // scalar mapped to [0, 1]: (min, max)
 uniform sampler1D uColourMap;  // perceptual map, sampled on [0, 1]
+uniform float uAlpha;          // opacity: 1, or less for the A/B ghost
 
 out vec4 fragColour;
 
@@ -39,5 +40,5 @@ void main() {
         float t = clamp((vScalar - uRange.x) / span, 0.0, 1.0);
         albedo = texture(uColourMap, t).rgb;
     }
-    fragColour = vec4(shade(albedo, n, v), 1.0);
+    fragColour = vec4(shade(albedo, n, v), uAlpha);
 }

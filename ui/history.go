@@ -84,11 +84,13 @@ func (r *Ring) Clear() { r.next, r.n = 0, 0 }
 // the wall time of the whole step and of the recursive scheme's Table-1
 // stages (ms), the penetration (µm) and the scheme of each step (1 for
 // standard), so that a scheme switch shows in the plots at the step it
-// took effect.
+// took effect. While the A/B mode is on, ABDistance (mm) and
+// PenetrationB (µm) record scene B against A (0 while it is off).
 type History struct {
 	Step, Total, BuildWH, NewtonIter *Ring
 	Penetration                      *Ring
 	Standard                         *Ring
+	ABDistance, PenetrationB         *Ring
 }
 
 // NewHistory returns empty histories of the given length.
@@ -96,6 +98,7 @@ func NewHistory(length int) History {
 	return History{
 		Step: NewRing(length), Total: NewRing(length), BuildWH: NewRing(length),
 		NewtonIter: NewRing(length), Penetration: NewRing(length), Standard: NewRing(length),
+		ABDistance: NewRing(length), PenetrationB: NewRing(length),
 	}
 }
 
@@ -111,6 +114,8 @@ func (h *History) Add(st *frame.Stats) {
 		standard = 1
 	}
 	h.Standard.Push(standard)
+	h.ABDistance.Push(float32(1e3 * st.AB.NodeDistance))
+	h.PenetrationB.Push(float32(1e6 * st.AB.Penetration))
 }
 
 // Len returns the number of steps recorded.
@@ -118,7 +123,7 @@ func (h *History) Len() int { return h.Step.Len() }
 
 // Clear forgets every step.
 func (h *History) Clear() {
-	for _, r := range []*Ring{h.Step, h.Total, h.BuildWH, h.NewtonIter, h.Penetration, h.Standard} {
+	for _, r := range []*Ring{h.Step, h.Total, h.BuildWH, h.NewtonIter, h.Penetration, h.Standard, h.ABDistance, h.PenetrationB} {
 		r.Clear()
 	}
 }

@@ -102,6 +102,7 @@ func drawSchemeToggle(s *State, f *frame.Frame, out Sender) {
 		}
 	}
 	tooltip("exact: factor A every step; async: refactor in the background, PCG on the current A (fast scheme)")
+	drawABControls(s, f, out)
 }
 
 // drawBackendToggle draws the CPU/GPU switch of the fast scheme's Newton

@@ -37,6 +37,7 @@ func drawStats(s *State, f *frame.Frame) {
 	drawConvergence(s, st)
 	imgui.Separator()
 	drawHistories(s)
+	drawABHistories(s, f)
 }
 
 // drawSchemeLine names the scheme of the last step, in its colour.

@@ -40,6 +40,10 @@ type State struct {
 	// ShowHelp unfolds the Help panel (key H toggles it).
 	ShowHelp bool
 
+	// ABChanges is the text of the A/B field: scene B's changes
+	// (settings.ApplyAB), DefaultABChanges at start.
+	ABChanges string
+
 	// History holds the per-step time series of the plots.
 	History History
 	// Layout records where the panels and their main widgets were drawn
@@ -68,7 +72,7 @@ type State struct {
 // NewState returns the panels' state for a scene starting from cfg at
 // the given pace, with the default display.
 func NewState(cfg settings.Scenario, pace float64) *State {
-	s := &State{Config: cfg, Pace: pace, Display: DefaultDisplay(), meshFile: cfg.MeshFile}
+	s := &State{Config: cfg, Pace: pace, Display: DefaultDisplay(), meshFile: cfg.MeshFile, ABChanges: DefaultABChanges}
 	s.fields = newFields()
 	s.refreshFields()
 	s.History = NewHistory(DefaultHistoryLength)

@@ -27,6 +27,7 @@ func (f *Frame) ComputeChecksum() uint64 {
 		h.f32s(c.ForceT[:])
 		h.u64(uint64(math.Float32bits(c.Deviation)) | uint64(c.State)<<32)
 	}
+	h.f32s(f.GhostSurface)
 	h.str(f.Message)
 	s := &f.Stats
 	h.str(s.Scheme)
@@ -40,6 +41,13 @@ func (f *Frame) ComputeChecksum() uint64 {
 	h.u64(uint64(s.UnconvergedSolves))
 	for _, v := range [...]float64{s.BuildWH, s.RebuildW, s.PGS, s.Corr, s.NewtonIter, s.Total, s.Step,
 		s.Penetration, s.Slip, s.GripForce, s.StepRate, s.RealtimeFactor, s.DeviceKernel, s.DeviceTransfer} {
+		h.f64(v)
+	}
+	ab := &s.AB
+	h.bools(ab.On)
+	h.str(ab.Changes)
+	h.str(ab.Error)
+	for _, v := range [...]float64{ab.NodeDistance, ab.MaxNodeDistance, ab.Penetration} {
 		h.f64(v)
 	}
 	for k := range s.DirectionChange {

@@ -11,6 +11,7 @@ import (
 func TestChecksumCoversEveryField(t *testing.T) {
 	var f Frame
 	f.Message = "m"
+	f.GhostSurface = []float32{1}
 	for _, root := range []struct {
 		name string
 		v    reflect.Value
@@ -22,6 +23,7 @@ func TestChecksumCoversEveryField(t *testing.T) {
 		{"Stats", reflect.ValueOf(&f.Stats).Elem()},
 		{"Message", reflect.ValueOf(&f.Message).Elem()},
 		{"Gripper", reflect.ValueOf(&f.Gripper).Elem()},
+		{"GhostSurface[0]", reflect.ValueOf(&f.GhostSurface[0]).Elem()},
 	} {
 		forEachLeaf(root.name, root.v, func(name string, leaf reflect.Value) {
 			before := f.ComputeChecksum()

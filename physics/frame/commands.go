@@ -101,6 +101,29 @@ const (
 // Message says why in one line.
 type SetBackend struct{ Backend string }
 
+// SetAB turns the A/B mode on or off. On, the loop builds a second scene
+// B from the running configuration with Changes applied
+// (settings.ApplyAB: "newton=1", "scheme=standard,pgs=60") and the
+// running state, steps it right after A with A's gripper poses, and
+// publishes its surface and its divergence from A in every frame; a
+// reset or a new scene rebuilds B with the same changes. Off drops B.
+type SetAB struct {
+	Enabled bool
+	Changes string
+}
+
+// Validate checks the changes when enabling (settings.CheckAB): the one
+// check of the panel's field and the loop.
+func (c SetAB) Validate() error {
+	if !c.Enabled {
+		return nil
+	}
+	if err := settings.CheckAB(c.Changes); err != nil {
+		return fmt.Errorf("A/B changes %q: %w", c.Changes, err)
+	}
+	return nil
+}
+
 // Validate checks the settings (settings.Settings.Validate).
 func (c SetSettings) Validate() error { return c.Settings.Validate() }
 
@@ -186,6 +209,7 @@ func (RunScript) command()        {}
 func (StopScript) command()       {}
 func (SetOmega) command()         {}
 func (SetBackend) command()       {}
+func (SetAB) command()            {}
 
 // checkOpening reports an opening outside [0, MaxOpening].
 func checkOpening(opening float64) error {

@@ -51,6 +51,12 @@ func TestCommandsValidateThemselves(t *testing.T) {
 		{"no backend", SetBackend{}, "backend"},
 		{"unknown backend", SetBackend{Backend: "cuda"}, "want cpu or gpu"},
 		{"backend in capitals", SetBackend{Backend: "GPU"}, "not known"},
+		{"A/B", SetAB{Enabled: true, Changes: "newton=1"}, ""},
+		{"A/B two changes", SetAB{Enabled: true, Changes: "scheme=standard, pgs=60"}, ""},
+		{"A/B off ignores the changes", SetAB{Changes: "nonsense"}, ""},
+		{"A/B unknown key", SetAB{Enabled: true, Changes: "dt=0.02"}, "unknown key"},
+		{"A/B not key=value", SetAB{Enabled: true, Changes: "newton"}, "key=value"},
+		{"A/B K out of range", SetAB{Enabled: true, Changes: "newton=0"}, "NewtonIterations"},
 		{"reset", Reset{}, ""},
 		{"jaws", ToggleJaws{}, ""},
 	}

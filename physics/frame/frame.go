@@ -77,6 +77,11 @@ type Frame struct {
 
 	Stats Stats
 
+	// GhostSurface holds the A/B mode's scene B surface positions in
+	// Surface's layout (empty when the mode is off); Stats.AB measures it
+	// against A.
+	GhostSurface []float32
+
 	// Gripper is the gripper's state and command (Present is false in
 	// scenes without one).
 	Gripper GripperView
@@ -157,11 +162,27 @@ type Stats struct {
 	DeviceTimed                  bool
 	DeviceKernel, DeviceTransfer float64
 
+	// AB compares scene B with A while the A/B mode is on.
+	AB ABStats
+
 	// DirectionChange[k] and PositionChange[k] record, for Newton
 	// iteration k, the largest change of a contact direction (rad) and of a
 	// proximity position (m) against the previous iteration.
 	DirectionChange [settings.MaxNewton]float64
 	PositionChange  [settings.MaxNewton]float64
+}
+
+// ABStats measure the A/B mode's scene B against A after each step.
+type ABStats struct {
+	On      bool
+	Changes string // B's changes (settings.ApplyAB)
+	// NodeDistance is the largest distance between the same node in A and
+	// in B (m), and MaxNodeDistance its largest since B started.
+	NodeDistance, MaxNodeDistance float64
+	Penetration                   float64 // B's max end-of-step penetration, m
+	// Error is B's step error when B diverged: B then stops where it
+	// was, A goes on.
+	Error string
 }
 
 // Config is a running scene's configuration, published once per change

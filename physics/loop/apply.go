@@ -41,6 +41,8 @@ func (r *Runner) apply(c frame.Command) error {
 		return r.runScript()
 	case frame.SetBackend:
 		return r.setBackend(c.Backend)
+	case frame.SetAB:
+		return r.setAB(c)
 	default:
 		return r.applyGripper(c)
 	}
@@ -90,7 +92,7 @@ func (r *Runner) setSettings(c frame.SetSettings) error {
 		return fmt.Errorf("settings rejected: %w", err)
 	}
 	r.reportSolver(false)
-	return nil
+	return r.settingsAB()
 }
 
 // reset rebuilds the scene from its configuration and runs it.

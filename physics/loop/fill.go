@@ -62,6 +62,7 @@ func (r *Runner) publish(st *physics.StepStats) {
 	r.fillContacts(f)
 	r.fillStats(f, st)
 	r.fillGripper(f)
+	r.fillAB(f)
 	f.Checksum = f.ComputeChecksum()
 	r.buf.Publish()
 }

@@ -74,9 +74,10 @@ type Runner struct {
 	rot       []m3.Mat3 // the element rotations, kept across VonMises (fill.go)
 	rate      rateMeter
 	lastStats frame.Stats
-	steps     int   // steps attempted since Start, across scenes (the recording's clock)
-	stepErr   error // the last step's error, nil when it succeeded
-	recErr    bool  // the recording's write error was reported
+	steps     int    // steps attempted since Start, across scenes (the recording's clock)
+	stepErr   error  // the last step's error, nil when it succeeded
+	recErr    bool   // the recording's write error was reported
+	ab        *abRun // the A/B mode's scene B (ab.go), nil when off
 }
 
 // Start builds the scene of cfg and starts its physics goroutine. An
@@ -156,7 +157,7 @@ func (r *Runner) Stop() {
 // run is the physics goroutine: drain commands, step, publish, pace.
 func (r *Runner) run() {
 	defer close(r.done)
-	defer func() { r.endRecord(); r.sc.Close() }()
+	defer func() { r.endRecord(); r.dropAB(); r.sc.Close() }()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	next := time.Now()
@@ -191,6 +192,7 @@ func (r *Runner) run() {
 			r.publish(nil)
 			continue
 		}
+		r.stepAB()
 		r.rate.add(time.Now(), r.sc.Sim.Time())
 		r.publish(st)
 		if !r.wait(timer, &next) {
@@ -308,6 +310,7 @@ func (r *Runner) rebuild(cfg settings.Scenario) error {
 	if err := r.setBackend(want); err != nil {
 		r.message = err.Error()
 	}
+	r.restartAB()
 	return nil
 }
 

@@ -222,6 +222,12 @@ func (sc *Scene) Command(c GripperCommand) {
 // the simulation and updates the metrics.
 func (sc *Scene) Step() (*physics.StepStats, error) {
 	sc.DriveBodies()
+	return sc.advance()
+}
+
+// advance steps the simulation with the bodies as driven and updates the
+// metrics and the incline's release.
+func (sc *Scene) advance() (*physics.StepStats, error) {
 	st, err := sc.Sim.Step()
 	if err != nil {
 		return st, err
