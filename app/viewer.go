@@ -72,7 +72,7 @@ func (f *viewerFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.pace, "pace", 1, "real-time factor of the physics loop (1 = real time, 0.25 = quarter speed, 0 = as fast as possible)")
 	fs.IntVar(&o.width, "width", 1280, "window width, screen coordinates")
 	fs.IntVar(&o.height, "height", 800, "window height, screen coordinates")
-	fs.Float64Var(&o.maxFPS, "max-fps", 60, "cap on rendered frames per second, leaving the CPU to the physics (0 = no cap)")
+	fs.Float64Var(&o.maxFPS, "max-fps", 30, "cap on rendered frames per second, leaving the CPU to the physics (0 = no cap); the viewer also skips frames with nothing new to show")
 	fs.BoolVar(&o.vsync, "vsync", true, "swap buffers on the display's refresh")
 }
 

@@ -108,10 +108,10 @@ func checkPreviewDrawn(t *testing.T, v *viewer) {
 		return
 	}
 	defer func() { v.runner.Send(frame.Pause{Paused: false}) }()
-	with, err := v.renderFrame(true)
+	with, _, err := v.renderFrame(true)
 	aim := v.input.aim
 	v.input.aim = nil
-	without, err2 := v.renderFrame(true)
+	without, _, err2 := v.renderFrame(true)
 	v.input.aim = aim
 	if err != nil || err2 != nil {
 		t.Errorf("screenshots: %v, %v", err, err2)

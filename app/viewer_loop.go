@@ -40,6 +40,10 @@ type viewer struct {
 	shotPath string        // screenshot asked by F12, written at the next frame
 	video    videoRecorder // F9 and -video (viewer_video.go)
 	limiter  frameLimiter
+	redraw   redrawPolicy
+	// drawnSize is the framebuffer size of the last frame drawn: a resize
+	// is a reason to draw.
+	drawnSize [2]int
 }
 
 // newViewer opens the window, creates the renderers and starts the
@@ -129,11 +133,15 @@ func (v *viewer) close() {
 func (v *viewer) run() error {
 	start := time.Now()
 	var t0 float64
-	for n := 1; !v.platform.ShouldClose(); n++ {
+	for n := 1; !v.platform.ShouldClose(); {
 		last := v.opt.frames > 0 && n >= v.opt.frames && v.reachedShotTime()
-		img, err := v.renderFrame(last && v.opt.screenshot != "")
+		img, drawn, err := v.renderFrame(last && v.opt.screenshot != "")
 		if err != nil {
 			return err
+		}
+		if !drawn {
+			v.limiter.wait()
+			continue
 		}
 		if n == 1 && v.frame != nil {
 			start, t0 = time.Now(), v.frame.Time
@@ -147,6 +155,7 @@ func (v *viewer) run() error {
 		if last {
 			return nil
 		}
+		n++
 		v.limiter.wait()
 	}
 	return nil
@@ -171,48 +180,57 @@ func (v *viewer) reachedShotTime() bool {
 	return v.frame == nil || v.frame.Time >= v.opt.shotTime || v.frame.Stats.Paused
 }
 
-// renderFrame runs one iteration of the render loop: poll and route the
-// input (3D handlers get what ImGui does not capture), take the newest
-// frame, draw the 3D view and the panels, and present. With shot set it
-// returns the back buffer read before the swap.
-func (v *viewer) renderFrame(shot bool) (*image.RGBA, error) {
+// renderFrame runs one iteration of the render loop: poll the input, take
+// the newest frame and, when redrawPolicy says so (viewer_redraw.go),
+// route the input (3D handlers get what ImGui does not capture), draw the
+// 3D view and the panels, and present. With shot set it draws and returns
+// the back buffer read before the swap; drawn is false when it skipped.
+func (v *viewer) renderFrame(shot bool) (img *image.RGBA, drawn bool, err error) {
 	v.platform.PollEvents()
-	v.platform.NewFrame()
-	if err := v.acquire(); err != nil {
-		return nil, err
+	events := v.platform.Input().Pending()
+	fresh, newScene, err := v.acquire()
+	if err != nil {
+		return nil, false, err
 	}
+	w, h := v.platform.FramebufferSize()
+	cause := redrawCause{fresh: fresh, events: events,
+		forced: shot || newScene || v.shotPath != "" || v.video.pending != "" || [2]int{w, h} != v.drawnSize}
+	if !v.redraw.due(cause, time.Now()) {
+		return nil, false, nil
+	}
+	v.drawnSize = [2]int{w, h}
+	v.platform.NewFrame()
 	v.input.flush()
 	if v.state.Display.TakeCameraReset() {
 		v.cam.Reset()
 	}
-	w, h := v.platform.FramebufferSize()
 	if err := v.draw(w, h); err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	ui.DrawPanels(v.state, v.frame, v.runner)
 	imgui.Render()
 	dw, dh := v.platform.DisplaySize()
 	v.imgui.Render([2]float32{float32(dw), float32(dh)}, [2]float32{float32(w), float32(h)}, imgui.RenderedDrawData())
-	img, err := v.readBack(shot, w, h)
+	img, err = v.readBack(shot, w, h)
 	v.recordVideo(w, h)
 	v.platform.SwapBuffers()
 	v.state.RenderFPS = float64(imgui.CurrentIO().Framerate())
-	return img, err
+	return img, true, err
 }
 
 // acquire takes the newest frame and, when it belongs to a new scene,
 // hands the scene to the renderer (and frames the camera on a new
-// scenario).
-func (v *viewer) acquire() error {
+// scenario). fresh says the frame was not acquired before.
+func (v *viewer) acquire() (fresh, newScene bool, err error) {
 	f, fresh := v.runner.Acquire()
 	v.frame = f
 	cfg := v.runner.Config()
 	if f.SceneVersion != v.version {
 		sc := v.runner.Scene()
 		if err := v.renderer.SetScene(sc); err != nil {
-			return err
+			return fresh, true, err
 		}
-		v.version = sc.Version
+		v.version, newScene = sc.Version, true
 		v.showMesh(sc)
 		if kind := string(cfg.Scenario.Kind); kind != v.kind {
 			v.kind = kind
@@ -220,7 +238,7 @@ func (v *viewer) acquire() error {
 		}
 	}
 	v.state.Observe(f, cfg, fresh)
-	return nil
+	return fresh, newScene, nil
 }
 
 // draw renders the 3D view. A frame whose scene the renderer does not hold
@@ -269,26 +287,4 @@ func (v *viewer) readBack(shot bool, w, h int) (*image.RGBA, error) {
 // after the time, in the working directory.
 func (v *viewer) requestScreenshot() {
 	v.shotPath = "softgrasp-" + time.Now().Format("20060102-150405.000") + ".png"
-}
-
-// frameLimiter caps the render loop's rate so that a display without
-// vsync (Xvfb) does not take the CPU the physics goroutine needs.
-type frameLimiter struct {
-	fps  float64
-	next time.Time
-}
-
-// wait sleeps until the next frame is due; a loop that falls behind does
-// not try to catch up.
-func (l *frameLimiter) wait() {
-	if l.fps <= 0 {
-		return
-	}
-	now := time.Now()
-	period := time.Duration(float64(time.Second) / l.fps)
-	if l.next.Before(now) {
-		l.next = now
-	}
-	time.Sleep(l.next.Sub(now))
-	l.next = l.next.Add(period)
 }

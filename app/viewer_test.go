@@ -55,7 +55,7 @@ func withViewer(tb testing.TB, opt viewerOptions, f func(v *viewer)) {
 // most limit frames; it reports whether cond was met.
 func renderUntil(tb testing.TB, v *viewer, limit int, cond func(f *frame.Frame) bool) bool {
 	for i := 0; i < limit; i++ {
-		if _, err := v.renderFrame(false); err != nil {
+		if _, _, err := v.renderFrame(false); err != nil {
 			tb.Errorf("renderFrame: %v", err)
 			return false
 		}
@@ -84,7 +84,7 @@ func inject(tb testing.TB, v *viewer, events ...ui.Event) {
 		if err := v.platform.Inject(e); err != nil {
 			tb.Errorf("inject %+v: %v", e, err)
 		}
-		if _, err := v.renderFrame(false); err != nil {
+		if _, _, err := v.renderFrame(false); err != nil {
 			tb.Errorf("renderFrame: %v", err)
 		}
 	}
@@ -157,9 +157,9 @@ func TestViewerDrawsTheGraspScene(t *testing.T) {
 		// object.
 		v.cam.Yaw, v.cam.Pitch = -math.Pi/2, 0.3
 		renderUntil(t, v, 2, func(*frame.Frame) bool { return false })
-		shot, err := v.renderFrame(true)
+		shot, _, err := v.renderFrame(true)
 		v.state.Display.Bodies = false
-		bare, err2 := v.renderFrame(true)
+		bare, _, err2 := v.renderFrame(true)
 		if err != nil || err2 != nil {
 			t.Errorf("screenshots: %v, %v", err, err2)
 			return

@@ -1,0 +1,82 @@
+package main
+
+import "time"
+
+// When the viewer draws. On two cores under Xvfb, llvmpipe shares the CPU
+// with the physics step and the asynchronous solver's background
+// factorisation, so every frame drawn is CPU the physics does not get
+// (README, Viewer). Two rules keep the renderer to what the screen shows:
+//   - frameLimiter caps the rate (-max-fps, 30 by default: the target, and
+//     what a video at 30 frames per simulated second needs);
+//   - redrawPolicy skips the whole draw and swap when nothing changed: no
+//     new physics frame, no input event, nothing asked (screenshot,
+//     video). After an input it keeps drawing a few frames, for ImGui's
+//     hover and active states to settle, and it draws at least every
+//     redrawHeartbeat, so that the panels' clocks and a -frames run over
+//     a paused scene still move.
+
+// redrawSettle is how many frames the viewer draws after an input event.
+const redrawSettle = 3
+
+// redrawHeartbeat is the longest the viewer goes without drawing.
+const redrawHeartbeat = 500 * time.Millisecond
+
+// redrawPolicy decides, once per loop iteration, whether to draw.
+type redrawPolicy struct {
+	settle   int       // frames still to draw after the last input
+	lastDraw time.Time // zero before the first draw
+}
+
+// redrawCause is what the loop saw since the last iteration.
+type redrawCause struct {
+	fresh  bool // a physics frame not drawn yet
+	events int  // input events queued since the last iteration
+	forced bool // a screenshot, a video start or a new scene is due
+}
+
+// due reports whether to draw at now, and notes the draw if so.
+func (p *redrawPolicy) due(c redrawCause, now time.Time) bool {
+	if c.events > 0 {
+		p.settle = redrawSettle
+	}
+	draw := c.fresh || c.forced || p.settle > 0 || p.lastDraw.IsZero() ||
+		now.Sub(p.lastDraw) >= redrawHeartbeat
+	if draw {
+		p.lastDraw = now
+		if p.settle > 0 {
+			p.settle--
+		}
+	}
+	return draw
+}
+
+// frameLimiter caps the render loop's rate so that a display without
+// vsync (Xvfb) does not take the CPU the physics goroutine needs.
+type frameLimiter struct {
+	fps  float64
+	next time.Time
+}
+
+// wait sleeps until the next frame is due. A frame that took longer than
+// its period is made up by the next one (the schedule holds, so a loop
+// whose frames cost about the period still averages fps), but a loop
+// more than one period behind starts a new schedule instead of rushing.
+func (l *frameLimiter) wait() {
+	if l.fps <= 0 {
+		return
+	}
+	now := time.Now()
+	time.Sleep(l.advance(now).Sub(now))
+}
+
+// advance returns when the frame after one ending at now is due (a time
+// at or before now: at once) and moves the schedule one period on.
+func (l *frameLimiter) advance(now time.Time) time.Time {
+	period := time.Duration(float64(time.Second) / l.fps)
+	if l.next.Before(now.Add(-period)) {
+		l.next = now
+	}
+	due := l.next
+	l.next = l.next.Add(period)
+	return due
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+func TestRedrawPolicy(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	type step struct {
+		at    time.Time
+		cause redrawCause
+		want  bool
+	}
+	cases := []struct {
+		name  string
+		steps []step
+	}{
+		{"the first iteration draws", []step{{ms(0), redrawCause{}, true}}},
+		{"nothing new is skipped", []step{
+			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{}, false}, {ms(66), redrawCause{}, false}}},
+		{"a new physics frame draws", []step{
+			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{fresh: true}, true}, {ms(66), redrawCause{}, false}}},
+		{"a forced frame draws", []step{
+			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{forced: true}, true}}},
+		{"an input draws, then settles for a few frames", []step{
+			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{events: 1}, true},
+			{ms(66), redrawCause{}, true}, {ms(99), redrawCause{}, true}, {ms(132), redrawCause{}, false}}},
+		{"the heartbeat draws after a quiet half second", []step{
+			{ms(0), redrawCause{}, true}, {ms(499), redrawCause{}, false}, {ms(500), redrawCause{}, true},
+			{ms(501), redrawCause{}, false}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var p redrawPolicy
+			for i, s := range c.steps {
+				if got := p.due(s.cause, s.at); got != s.want {
+					t.Fatalf("step %d (%+v): due = %v, want %v", i, s.cause, got, s.want)
+				}
+			}
+		})
+	}
+}
+
+func TestFrameLimiterSchedule(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	l := frameLimiter{fps: 10} // 100 ms period
+	cases := []struct {
+		name     string
+		now, due time.Time
+	}{
+		{"the first frame is due at once", ms(0), ms(0)},
+		{"a fast frame waits for the period", ms(20), ms(100)},
+		{"a frame that ran over its period is made up at once", ms(250), ms(200)},
+		{"the next one is back on the schedule", ms(260), ms(300)},
+		{"a loop more than a period behind starts again", ms(550), ms(550)},
+		{"from the new start", ms(560), ms(650)},
+	}
+	for _, c := range cases {
+		if got := l.advance(c.now); !got.Equal(c.due) {
+			t.Fatalf("%s: due %v after t0, want %v", c.name, got.Sub(t0), c.due.Sub(t0))
+		}
+	}
+}
