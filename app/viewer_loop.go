@@ -44,12 +44,14 @@ type viewer struct {
 	// drawnSize is the framebuffer size of the last frame drawn: a resize
 	// is a reason to draw.
 	drawnSize [2]int
+	realtime  realtimeCheck // viewer_realtime.go
+	sceneDOFs int           // DOFs of the scene the renderer holds
 }
 
 // newViewer opens the window, creates the renderers and starts the
 // physics loop. Without a display it returns ui.ErrNoDisplay (wrapped).
 func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
-	v = &viewer{opt: opt, stdout: stdout, limiter: frameLimiter{fps: opt.maxFPS}}
+	v = &viewer{opt: opt, stdout: stdout, limiter: frameLimiter{fps: opt.maxFPS}, realtime: realtimeCheck{pace: opt.pace}}
 	defer func() {
 		if err != nil {
 			v.close()
@@ -192,6 +194,7 @@ func (v *viewer) renderFrame(shot bool) (img *image.RGBA, drawn bool, err error)
 	if err != nil {
 		return nil, false, err
 	}
+	v.checkRealtime()
 	w, h := v.platform.FramebufferSize()
 	cause := redrawCause{fresh: fresh, events: events,
 		forced: shot || newScene || v.shotPath != "" || v.video.pending != "" || [2]int{w, h} != v.drawnSize}
@@ -231,6 +234,7 @@ func (v *viewer) acquire() (fresh, newScene bool, err error) {
 			return fresh, true, err
 		}
 		v.version, newScene = sc.Version, true
+		v.sceneDOFs = sc.DOFs
 		v.showMesh(sc)
 		if kind := string(cfg.Scenario.Kind); kind != v.kind {
 			v.kind = kind

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRealtimeCheck(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	cases := []struct {
+		name   string
+		rate   float64 // simulated seconds per wall second
+		pause  float64 // wall time of a pause (0.5 s long), 0 = none
+		notice string  // substring of the notice, "" = none
+		readyS float64 // wall time the verdict comes
+	}{
+		{"real time says nothing", 1.0, 0, "", 10},
+		{"within the slack says nothing", 0.98, 0, "", 10},
+		{"slow motion says so", 0.8, 0, "3000 DOFs run at 0.80× real time here", 10},
+		{"a pause starts the measurement again", 0.8, 2, "run at 0.80×", 12.5},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			chk := realtimeCheck{pace: 1}
+			sim := 0.0
+			for s := 0.0; s < 20; s += 0.05 {
+				paused := c.pause > 0 && s >= c.pause && s < c.pause+0.5
+				if !paused {
+					sim += 0.05 * c.rate
+				}
+				notice, ready := chk.observe(at(s), sim, paused, 3000)
+				if !ready {
+					continue
+				}
+				if s < c.readyS-0.06 || s > c.readyS+0.06 {
+					t.Errorf("verdict at %.2f s, want %.2f s", s, c.readyS)
+				}
+				if c.notice == "" && notice != "" || !strings.Contains(notice, c.notice) {
+					t.Errorf("notice %q, want %q", notice, c.notice)
+				}
+				return
+			}
+			t.Fatal("no verdict")
+		})
+	}
+}
+
+func TestRealtimeDOFs(t *testing.T) {
+	cases := []struct {
+		dofs int
+		r    float64
+		want int
+	}{
+		{3000, 1, 3000},
+		{3000, 0.8, 1400}, // 3000 · 0.8^(1/0.3) = 1428
+		{3000, 0.01, 100},
+	}
+	for _, c := range cases {
+		if got := realtimeDOFs(c.dofs, c.r); got != c.want {
+			t.Errorf("realtimeDOFs(%d, %g) = %d, want %d", c.dofs, c.r, got, c.want)
+		}
+	}
+}
