@@ -55,6 +55,10 @@ func recordSession(t *testing.T, cfg settings.Scenario) string {
 	r.Send(frame.RunScript{})
 	waitFrame(t, r, "scripted steps", func(f *frame.Frame) bool { return f.Stats.Phase != "manual" && f.Seq > 20 })
 	r.Send(frame.Pause{Paused: true})
+	// Wait until the loop has taken the pause: a step it had under way
+	// still publishes a newer frame, which stepOnce below would take for
+	// its own, and Stop would then race the commands still queued.
+	waitFrame(t, r, "the pause", func(f *frame.Frame) bool { return f.Stats.Paused })
 	r.Send(frame.StopScript{})
 	r.Send(frame.SetGripperTarget{Target: rigid.Translation(r3.Vec{Z: 0.03}), Opening: 0.04})
 	stepOnce(t, r)
