@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"softgrasp/physics/m3"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
 )
@@ -56,7 +57,7 @@ func runAB(cfg settings.Scenario, spec string, steps int, asJSON bool, stdout, s
 	for i := 0; i < steps && errA == nil && errB == nil; i++ {
 		_, errA = a.Step()
 		_, errB = b.Step()
-		dist := scenario.MaxNodeDistance(a.Sim.Positions(), b.Sim.Positions())
+		dist := m3.MaxBlockDistance(a.Sim.Positions(), b.Sim.Positions())
 		if dist > d.MaxNodeDistance {
 			d.MaxNodeDistance, d.MaxAt = dist, a.Sim.Time()
 		}

@@ -1,8 +1,6 @@
 package physics
 
 import (
-	"math"
-
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/collide"
@@ -204,16 +202,4 @@ func (ct *contactState) applyCt(y []float64) {
 // node of q).
 func point(x []float64, a int) r3.Vec {
 	return r3.Vec{X: x[3*a], Y: x[3*a+1], Z: x[3*a+2]}
-}
-
-// maxPointMove returns max_a ‖p_a − q_a‖ over 3-vectors.
-func maxPointMove(p, q []float64) float64 {
-	m := 0.0
-	for i := 0; i+2 < len(p); i += 3 {
-		dx, dy, dz := p[i]-q[i], p[i+1]-q[i+1], p[i+2]-q[i+2]
-		if d := dx*dx + dy*dy + dz*dz; d > m {
-			m = d
-		}
-	}
-	return math.Sqrt(m)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"softgrasp/physics/contact"
+	"softgrasp/physics/m3"
 	"softgrasp/physics/settings"
 )
 
@@ -74,7 +75,7 @@ func (s *Simulation) newton(sc scheme, sw *stopwatch) error {
 		if err := s.iterate(sc, h2, &rec); err != nil {
 			return err
 		}
-		rec.PositionChange = maxPointMove(ct.p, ct.pPrev)
+		rec.PositionChange = m3.MaxBlockDistance(ct.p, ct.pPrev)
 		s.addNewton(rec)
 	}
 	ct.states = sc.states()

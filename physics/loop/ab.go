@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"softgrasp/physics/frame"
+	"softgrasp/physics/m3"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
 )
@@ -96,7 +97,7 @@ func (r *Runner) stepAB() {
 		r.message = fmt.Sprintf("A/B: B (%s) diverged at t = %.3f s and stopped; A goes on: %v", ab.changes, r.sc.Sim.Time(), err)
 		return
 	}
-	d := scenario.MaxNodeDistance(r.sc.Sim.Positions(), ab.sc.Sim.Positions())
+	d := m3.MaxBlockDistance(r.sc.Sim.Positions(), ab.sc.Sim.Positions())
 	ab.stats.NodeDistance, ab.stats.Penetration = d, st.Penetration
 	ab.stats.MaxNodeDistance = max(ab.stats.MaxNodeDistance, d)
 }

@@ -214,3 +214,15 @@ func FrameFromTangent(n, hint r3.Vec) Mat3 {
 func AngleBetween(a, b r3.Vec) float64 {
 	return math.Atan2(r3.Norm(r3.Cross(a, b)), r3.Dot(a, b))
 }
+
+// MaxBlockDistance returns max_a ‖p_a − q_a‖ over the 3-vector blocks of
+// two flat vectors (positions of the same nodes or proximity points),
+// over the blocks both hold.
+func MaxBlockDistance(p, q []float64) float64 {
+	m := 0.0
+	for i := 0; i+2 < len(p) && i+2 < len(q); i += 3 {
+		dx, dy, dz := p[i]-q[i], p[i+1]-q[i+1], p[i+2]-q[i+2]
+		m = math.Max(m, dx*dx+dy*dy+dz*dz)
+	}
+	return math.Sqrt(m)
+}

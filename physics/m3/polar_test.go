@@ -230,3 +230,17 @@ func BenchmarkPolar(b *testing.B) {
 	}
 	_ = sink
 }
+
+// TestMaxBlockDistance checks the largest block distance on a hand-made
+// pair: blocks 3, 4 and 12 apart in turn (3-4-12 makes 13 for the last),
+// and only the blocks both vectors hold.
+func TestMaxBlockDistance(t *testing.T) {
+	p := []float64{0, 0, 0, 1, 1, 1, 0, 0, 0, 9}
+	q := []float64{3, 0, 0, 1, 5, 1, 3, 4, 12}
+	if d := MaxBlockDistance(p, q); d != 13 {
+		t.Fatalf("distance %g, want 13", d)
+	}
+	if d := MaxBlockDistance(p[:6], q); d != 4 {
+		t.Fatalf("distance over two blocks %g, want 4", d)
+	}
+}

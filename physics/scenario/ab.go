@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"math"
 
 	"softgrasp/physics"
 	"softgrasp/physics/settings"
@@ -62,15 +61,4 @@ func (sc *Scene) StepAlong(lead *Scene) (*physics.StepStats, error) {
 		sc.Sim.SetBodyEnd(RightJawBody, poses[1])
 	}
 	return sc.advance()
-}
-
-// MaxNodeDistance returns the largest distance between the same node in
-// two position vectors of one mesh (m).
-func MaxNodeDistance(p, q []float64) float64 {
-	m := 0.0
-	for i := 0; i+2 < len(p) && i+2 < len(q); i += 3 {
-		dx, dy, dz := p[i]-q[i], p[i+1]-q[i+1], p[i+2]-q[i+2]
-		m = math.Max(m, dx*dx+dy*dy+dz*dz)
-	}
-	return math.Sqrt(m)
 }
