@@ -75,7 +75,7 @@ func (s *SurfaceDepth) SignedDistance(x r3.Vec, inLimit, outLimit float64) float
 		return -s.nearest(x, inLimit)
 	}
 	grown := r3.Box{Min: r3.Sub(box.Min, r3.Vec{X: outLimit, Y: outLimit, Z: outLimit}), Max: r3.Add(box.Max, r3.Vec{X: outLimit, Y: outLimit, Z: outLimit})}
-	if !inBox(x, grown) {
+	if !grown.Contains(x) {
 		return outLimit
 	}
 	return s.nearest(x, outLimit)
@@ -84,7 +84,7 @@ func (s *SurfaceDepth) SignedDistance(x r3.Vec, inLimit, outLimit float64) float
 // inside reports whether x is enclosed by the surface (majority of three
 // ray parities).
 func (s *SurfaceDepth) inside(x r3.Vec, box r3.Box) bool {
-	if !inBox(x, box) {
+	if !box.Contains(x) {
 		return false
 	}
 	votes := 0
@@ -171,10 +171,6 @@ func rayHitsTriangle(x, dir, a, b, c r3.Vec) bool {
 		return false
 	}
 	return r3.Dot(e2, qv)*inv > 0
-}
-
-func inBox(x r3.Vec, b r3.Box) bool {
-	return x.X >= b.Min.X && x.X <= b.Max.X && x.Y >= b.Min.Y && x.Y <= b.Max.Y && x.Z >= b.Min.Z && x.Z <= b.Max.Z
 }
 
 func axis(v r3.Vec, i int) float64 {
