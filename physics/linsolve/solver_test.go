@@ -108,30 +108,37 @@ func TestSolveExactAndAsync(t *testing.T) {
 	}
 }
 
+// asyncChain returns a solver of a chain of n nodes with options opt, the
+// (zero) positions its A is assembled at, a random right-hand side drawn
+// from rng and a solution vector.
+func asyncChain(t *testing.T, n int, rng *rand.Rand, opt Options) (s *Solver, q, b, x []float64) {
+	t.Helper()
+	A, mass := chain(n)
+	s, err := New(A, mass, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, b, x = make([]float64, 3*n), make([]float64, 3*n), make([]float64, 3*n)
+	for i := range b {
+		b[i] = rng.NormFloat64()
+	}
+	return s, q, b, x
+}
+
 // TestSolveReportsTheIterationCap checks that a conjugate gradient that
 // runs out of iterations says so: with the factor of an older A and a cap
 // of one iteration the tolerance cannot be reached.
 func TestSolveReportsTheIterationCap(t *testing.T) {
-	const n = 30
 	rng := rand.New(rand.NewSource(2))
-	A, mass := chain(n)
-	s, err := New(A, mass, Options{Async: true, Lag: 1, PCGTolerance: 1e-14, PCGMaxIterations: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, q, b, x := asyncChain(t, 30, rng, Options{Async: true, Lag: 1, PCGTolerance: 1e-14, PCGMaxIterations: 1})
 	defer s.Close()
-	q, b, x := make([]float64, 3*n), make([]float64, 3*n), make([]float64, 3*n)
-	for i := range b {
-		b[i] = rng.NormFloat64()
-	}
-	converged := true
 	for step := 0; step < 4; step++ {
 		assembleChain(s.Matrix(), rng, 100*float64(step+1))
 		if err := s.Refactor(q, func() []int { return nil }); err != nil {
 			t.Fatal(err)
 		}
-		var it int
-		if it, converged, err = s.Solve(x, b); err != nil {
+		it, converged, err := s.Solve(x, b)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if step > 0 && (converged || it != 1) {
@@ -200,18 +207,9 @@ func TestPairComplianceFromNodeCompliance(t *testing.T) {
 // Refactor reports ErrBackgroundFactor, and the solver goes on with the
 // factor it had, which still solves the current A by conjugate gradient.
 func TestFailedBackgroundFactorKeepsTheOldOne(t *testing.T) {
-	const n = 20
 	rng := rand.New(rand.NewSource(3))
-	A, mass := chain(n)
-	s, err := New(A, mass, Options{Async: true, Lag: 1, PCGTolerance: 1e-12, PCGMaxIterations: 200})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, q, b, x := asyncChain(t, 20, rng, Options{Async: true, Lag: 1, PCGTolerance: 1e-12, PCGMaxIterations: 200})
 	defer s.Close()
-	q, b, x := make([]float64, 3*n), make([]float64, 3*n), make([]float64, 3*n)
-	for i := range b {
-		b[i] = rng.NormFloat64()
-	}
 	near := func() []int { return nil }
 	assembleChain(s.Matrix(), rng, 100)
 	if err := s.Refactor(q, near); err != nil { // the first factor, synchronous
@@ -224,7 +222,7 @@ func TestFailedBackgroundFactorKeepsTheOldOne(t *testing.T) {
 		t.Fatalf("starting the job: %v", err)
 	}
 	assembleChain(s.Matrix(), rng, 120)
-	err = s.Refactor(q, near)
+	err := s.Refactor(q, near)
 	if !errors.Is(err, ErrBackgroundFactor) {
 		t.Fatalf("the failed job reported %v, want ErrBackgroundFactor", err)
 	}
