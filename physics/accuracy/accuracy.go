@@ -225,11 +225,7 @@ func SelfError(base settings.Scenario, ref *Track, omega, refDT float64, newton,
 	return e, nil
 }
 
-// Steps returns the number of steps a case takes (for progress bars).
-func Steps(base settings.Scenario, dt float64) int {
-	return int(math.Ceil(scenarioDuration(base)/dt - 1e-9))
-}
-
+// scenarioDuration is the scripted length of the scene base, s.
 func scenarioDuration(base settings.Scenario) float64 {
 	sc, err := scenario.Build(base)
 	if err != nil {
