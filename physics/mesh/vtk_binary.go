@@ -14,8 +14,10 @@ import (
 // raw big-endian numbers of the type the header names, then a newline.
 // Legacy cell records and cell types are 32-bit integers.
 
-// vtkBinaryType is a legacy VTK data type as stored in a binary file.
-type vtkBinaryType struct {
+// numType is the binary layout of a number in a VTK file, legacy or XML:
+// its size in bytes, whether it is a floating-point type, whether it is
+// signed.
+type numType struct {
 	size   int
 	float  bool
 	signed bool
@@ -23,7 +25,7 @@ type vtkBinaryType struct {
 
 // vtkBinaryTypes maps the type names of legacy VTK headers to their
 // binary layout. "long" is 8 bytes, as VTK writes it on 64-bit Unix.
-var vtkBinaryTypes = map[string]vtkBinaryType{
+var vtkBinaryTypes = map[string]numType{
 	"char": {1, false, true}, "unsigned_char": {1, false, false}, "vtktypeint8": {1, false, true}, "vtktypeuint8": {1, false, false},
 	"short": {2, false, true}, "unsigned_short": {2, false, false}, "vtktypeint16": {2, false, true}, "vtktypeuint16": {2, false, false},
 	"int": {4, false, true}, "unsigned_int": {4, false, false}, "vtktypeint32": {4, false, true}, "vtktypeuint32": {4, false, false},
@@ -33,7 +35,7 @@ var vtkBinaryTypes = map[string]vtkBinaryType{
 }
 
 // binaryType looks up a type name from a header.
-func (p *vtkParser) binaryType(name, what string) (vtkBinaryType, error) {
+func (p *vtkParser) binaryType(name, what string) (numType, error) {
 	t, ok := vtkBinaryTypes[strings.ToLower(name)]
 	if !ok {
 		return t, p.lx.errorf("%s has data type %s, which a binary file cannot hold here", what, quote([]byte(name)))
@@ -41,9 +43,9 @@ func (p *vtkParser) binaryType(name, what string) (vtkBinaryType, error) {
 	return t, nil
 }
 
-// value decodes one big-endian number of type t.
-func (t vtkBinaryType) value(b []byte) float64 {
-	o := binary.BigEndian
+// value decodes one number of type t in byte order o (legacy binary
+// files are big-endian).
+func (t numType) value(b []byte, o binary.ByteOrder) float64 {
 	switch {
 	case t.float && t.size == 4:
 		return float64(math.Float32frombits(o.Uint32(b)))
@@ -70,7 +72,7 @@ func (t vtkBinaryType) value(b []byte) float64 {
 // binaryValues reads n values of type t in chunks (so that a hostile
 // count costs no more memory than the data present) and passes each to
 // fn. what names the block for the messages.
-func (p *vtkParser) binaryValues(n int, t vtkBinaryType, what string, fn func(i int, v float64) error) error {
+func (p *vtkParser) binaryValues(n int, t numType, what string, fn func(i int, v float64) error) error {
 	const chunk = 8192
 	for i := 0; i < n; {
 		k := min(n-i, chunk)
@@ -86,7 +88,7 @@ func (p *vtkParser) binaryValues(n int, t vtkBinaryType, what string, fn func(i 
 			return err
 		}
 		for j := 0; j < k; j++ {
-			if err := fn(i+j, t.value(buf[j*t.size:])); err != nil {
+			if err := fn(i+j, t.value(buf[j*t.size:], binary.BigEndian)); err != nil {
 				return err
 			}
 		}
@@ -96,7 +98,7 @@ func (p *vtkParser) binaryValues(n int, t vtkBinaryType, what string, fn func(i 
 }
 
 // binaryInts reads n integers of type t and passes each to fn.
-func (p *vtkParser) binaryInts(n int, t vtkBinaryType, what string, fn func(i, v int) error) error {
+func (p *vtkParser) binaryInts(n int, t numType, what string, fn func(i, v int) error) error {
 	if t.float {
 		return p.lx.errorf("%s must hold integers, not floating-point values", what)
 	}

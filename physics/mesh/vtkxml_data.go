@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -34,43 +33,11 @@ import (
 // hold padding ("=") in the middle; other writers encode them together.
 // b64Reader decodes both.
 
-// xmlNumType is a DataArray type: its size in bytes, whether it is a
-// floating-point type, whether it is signed.
-type xmlNumType struct {
-	size   int
-	float  bool
-	signed bool
-}
-
-var xmlNumTypes = map[string]xmlNumType{
+// xmlNumTypes maps the DataArray type names to their binary layout.
+var xmlNumTypes = map[string]numType{
 	"Int8": {1, false, true}, "UInt8": {1, false, false}, "Int16": {2, false, true}, "UInt16": {2, false, false},
 	"Int32": {4, false, true}, "UInt32": {4, false, false}, "Int64": {8, false, true}, "UInt64": {8, false, false},
 	"Float32": {4, true, true}, "Float64": {8, true, true},
-}
-
-// value decodes one number of type t in byte order o.
-func (t xmlNumType) value(b []byte, o binary.ByteOrder) float64 {
-	switch {
-	case t.float && t.size == 4:
-		return float64(math.Float32frombits(o.Uint32(b)))
-	case t.float:
-		return math.Float64frombits(o.Uint64(b))
-	case t.size == 1 && t.signed:
-		return float64(int8(b[0]))
-	case t.size == 1:
-		return float64(b[0])
-	case t.size == 2 && t.signed:
-		return float64(int16(o.Uint16(b)))
-	case t.size == 2:
-		return float64(o.Uint16(b))
-	case t.size == 4 && t.signed:
-		return float64(int32(o.Uint32(b)))
-	case t.size == 4:
-		return float64(o.Uint32(b))
-	case t.signed:
-		return float64(int64(o.Uint64(b)))
-	}
-	return float64(o.Uint64(b))
 }
 
 // byteSource hands out the bytes of one binary DataArray: raw appended
@@ -289,7 +256,7 @@ func (x *vtkxml) arrayValues(n *xmlNode, want int) ([]float64, error) {
 }
 
 // binaryValues decodes want values of type t from a binary source.
-func (x *vtkxml) binaryValues(src byteSource, t xmlNumType, want int) ([]float64, error) {
+func (x *vtkxml) binaryValues(src byteSource, t numType, want int) ([]float64, error) {
 	if want < 0 || want > math.MaxInt32/8 {
 		return nil, fmt.Errorf("the counts of the piece make an array of %d values", want)
 	}
