@@ -112,7 +112,7 @@ cuda-build:
 # which would be part of every cgo package's build-cache key and rebuild
 # GLFW and ImGui for nothing.
 STANDIN    ?= .cache/standin
-E2E_ARGS   := headless -json -lambda -scenario grasp-rotate -steps 10
+E2E_ARGS   := headless -json -lambda -scenario grasp-rotate -steps 150
 
 .PHONY: cuda-test run-cuda
 cuda-test:

@@ -15,8 +15,9 @@ import (
 const warpSize = 32
 
 // pgsThreads is the default size of the one block the PGS kernel runs on
-// (PGS_THREADS): eight warps, enough to cover the 1000–1500 columns of a
-// row at the paper's sizes in six strided steps per thread.
+// (PGS_THREADS): eight warps, warp 0 for the serial local solves and seven
+// for the off-diagonal products beside them, which at the paper's sizes
+// (900–1500 rows) give each of those threads 4–7 rows.
 const pgsThreads = 256
 
 // pgsRecord is the number of float64 of a contact's record (PGS_RECORD):
@@ -47,8 +48,9 @@ type pgsArgs struct {
 	tolerance     float64 // stop once ε ≤ tolerance (if > 0)
 }
 
-// checkThreads reports a block size the kernel cannot run with: whole warps,
-// at most 1024 threads (the CUDA limit, and 32 warp sums for warp 0).
+// checkThreads reports a block size the kernel cannot run with: whole warps
+// (warp 0 solves the contacts with every lane), at most 1024 threads (the
+// CUDA limit).
 func checkThreads(threads int) error {
 	if threads < warpSize || threads > warpSize*warpSize || threads%warpSize != 0 {
 		return fmt.Errorf("PGS block of %d threads: want a multiple of %d in [%d, %d]", threads, warpSize, warpSize, warpSize*warpSize)

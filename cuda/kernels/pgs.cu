@@ -10,46 +10,56 @@
 //
 //	δ = δ_free + s·W·λ,  0 ≤ δn ⊥ λn ≥ 0,  ‖λt‖ ≤ μ·λn (Coulomb).
 //
-// Gauss–Seidel is sequential over the contacts: contact a needs the gap left
-// by the forces of this sweep for b < a and of the last sweep for b > a,
+// Gauss–Seidel is sequential over the contacts: contact a needs the gap
+// that the others leave, with the forces of this sweep for b < a and of the
+// last sweep for b > a. The kernel keeps that order exactly (the same
+// iterates as physics/contact/pgs.go, up to the order of the sums) and takes
+// its parallelism where Courtecuisse & Allard's parallel dense Gauss–Seidel
+// (2009) does: out of the serial chain.
 //
-//	d_a = δfree_a + s·(Σ_{b<a} W_ab·λ_b + v_a),   v_a = Σ_{b>a} W_ab·λ_b.
+// It keeps y = W·λ of the current λ in the work array v (3c). Contact a's
+// gap without its own force is d_a = δfree_a + s·(y_a − W_aa·λ_a); once its
+// new force is known, y += W_{:,a}·Δλ_a keeps y exact. The contacts are
+// taken in blocks of PGS_BLOCK (16) contacts, 48 rows, as a pipeline. For
+// each block:
 //
-// As in physics/contact/pgs.go, only the lower block triangle is read: the
-// first sum is row block a left of its diagonal block, and v_a is gathered
-// from the rows below: when contact b gets its new force, the scatter
-// v_{0:b} += (W_{b,0:b})ᵀ·λ_b adds it, by symmetry W_ab = W_baᵀ, to every
-// contact a < b for the next sweep (v_b itself is consumed and reset).
+//  1. stage (all threads): its diagonal block of W (48×48, filled from the
+//     lower triangle), its λ, δ_free and records, and its y brought up to
+//     date with the previous block's Δλ, into shared memory; barrier;
+//  2. diagonal (warp 0): its contacts in order: lane 0 solves the 3×3
+//     local problem of contact a from the shared y, then every lane updates
+//     its (at most two) rows of the shared y by W_{block,a}·Δλ_a; __syncwarp
+//     between the two. Only registers and shared memory on this path;
+//  3. off-diagonal, at the same time (warps 1, 2, …): every row outside the
+//     two blocks gets y_r += Σ_j W_rj·Δλ_j over the PREVIOUS block's 48
+//     columns, one row per thread, and that block's y, λ and records are
+//     written back. Rows above it read W_jr (the lower triangle):
+//     neighbouring rows, neighbouring doubles; rows below read their own 48
+//     contiguous doubles (three 128-byte lines each); barrier.
 //
-// So the block visits the contacts in order, and its T threads share each
-// row block: thread t owns the columns j = t, t+T, t+2T, …, so that a warp
-// reads 32 consecutive doubles of a row (coalesced). For contact a each
-// thread sums its columns j < 3a of the three rows 3a, 3a+1, 3a+2; each
-// warp reduces its 32 partial sums by a shuffle tree, the T/32 warp sums go
-// through shared memory, and warp 0 reduces them by the same tree (padded
-// with zeros to 32 lanes). Thread 0 then solves the contact's 3×3 local
-// problem exactly (the law of physics/contact/local.go: separation, stick,
-// or slip on the cone by a safeguarded Newton iteration on the sliding
-// resistance ν) and writes λ_a; after a barrier every thread scatters λ_a
-// into its own entries of v, reading the same three rows again (from
-// cache), and the block moves on to contact a+1. Two barriers per contact.
-//
-// One block runs on one multiprocessor: the sweep is as sequential as the
-// method, and the parallelism is that of the row products (T-wide), which
-// the 3c-long rows of the paper's sizes (1000–1500 columns) fill.
+// So a sweep has 2·⌈c/16⌉ block barriers instead of the 2c of a
+// contact-by-contact kernel, W is read once per sweep, and the O(c²)
+// products run beside the serial chain of local solves instead of between
+// them (the parallel dense Gauss–Seidel of Courtecuisse & Allard, 2009,
+// within one multiprocessor; the cost model is in docs/gpu.md). With a
+// single warp, warp 0 does step 3 itself after step 2. y is formed once per
+// solve from the warm start (a product by all of W, each thread one row),
+// which is also where a NaN or an infinity anywhere in W reaches the gap of
+// the first contact it touches.
 //
 // Rounding. The kernel is compiled with --fmad=false: every +, −, ×, / and
 // sqrt rounds once, as Go's do, and the only fused multiply-adds are the
-// explicit fma() of the row products and the scatter. The tests run this
-// very source on the CPU (cuda/standin: g++ with a shim header and
-// -ffp-contract=off) through the backend's device layer, against the
-// reference solver; the constants below are checked against the host's
+// explicit fma() of the products. Its sums run in another order than the
+// CPU's, so λ agrees with the CPU solver to round-off, not bit for bit. The
+// tests run this very source on the CPU (cuda/standin: g++ with a shim
+// header and -ffp-contract=off) through the backend's device layer, against
+// the reference solver; the constants below are checked against the host's
 // (cuda/kernels_test.go).
 //
 // Launch: one block of PGS_THREADS threads (a multiple of 32, at most 1024),
-// no dynamic shared memory, parameters as in pgs_solve below (every integer
-// is a 64-bit long long so that each parameter slot is 8 bytes), c ≥ 1.
-// v (3c) and rec (PGS_RECORD·c) are work arrays.
+// no dynamic shared memory (24.1 kB static), parameters as in pgs_solve
+// below (every integer is a 64-bit long long so that each parameter slot is
+// 8 bytes), c ≥ 1. v (3c) and rec (PGS_RECORD·c) are work arrays.
 //
 // Output: lambda (the solution, warm start on entry), states[a] (0
 // separated, 1 stick, 2 slip: contact.State), errors[k] = ε of sweep k, and
@@ -59,6 +69,8 @@
 #define PGS_THREADS 256
 #define PGS_WARP 32
 #define PGS_RECORD 10
+#define PGS_BLOCK 16
+#define PGS_BLOCK_ROWS (3 * PGS_BLOCK)
 #define PGS_MAX_SLIP_ITERATIONS 64
 
 // Status codes (status[0]).
@@ -251,16 +263,6 @@ __device__ int pgs_local(double* r, double mu, double dn, double dt1, double dt2
     return PGS_SLIP;
 }
 
-// pgs_warp_sum reduces v over the 32 lanes of a warp by the shuffle tree
-// v_l += v_{l+16}, v_l += v_{l+8}, …, v_l += v_{l+1}; lane 0 holds the sum.
-__device__ double pgs_warp_sum(double v)
-{
-    for (int off = PGS_WARP / 2; off > 0; off >>= 1) {
-        v += __shfl_down_sync(FULL_WARP, v, off);
-    }
-    return v;
-}
-
 // pgs_prepare factors every diagonal block (threads share the contacts) and
 // returns 0 when all are usable; otherwise thread 0 records the first
 // failing contact's reason and it returns 1.
@@ -285,127 +287,246 @@ __device__ int pgs_prepare(const double* W, long long c, double s, double* rec, 
     return 1;
 }
 
-// pgs_scatter adds (W_{a,0:a})ᵀ·λ_a to v over thread t's columns j < 3a:
-// v_j += W[3a, j]·λ0 + W[3a+1, j]·λ1 + W[3a+2, j]·λ2, fused in that order.
-__device__ void pgs_scatter(const double* W, long long n, long long i, double l0, double l1, double l2, double* v)
+// pgs_entry is W_rj of the symmetric W from its lower block triangle.
+__device__ double pgs_entry(const double* W, long long n, long long r, long long j)
 {
-    const double* w0 = W + i * n;
-    const double* w1 = w0 + n;
-    const double* w2 = w1 + n;
-    for (long long j = threadIdx.x; j < i; j += blockDim.x) {
-        v[j] = fma(w2[j], l2, fma(w1[j], l1, fma(w0[j], l0, v[j])));
-    }
+    return j / 3 <= r / 3 ? W[r * n + j] : W[j * n + r];
 }
 
-// pgs_gather sets v = Σ_a (W_{a,0:a})ᵀ·λ_a, the v of the warm start: the
-// contributions of every contact to the ones before it. Thread t owns the
-// columns j = t, t+T, … and adds the row blocks in order, so no two threads
-// write the same entry.
-__device__ void pgs_gather(const double* W, long long c, const double* lambda, double* v)
+// pgs_product sets y = W·λ, thread t forming the rows r = t, t+T, …: the
+// columns of r's own row block and left of it from row r, the others from
+// column r of the rows below (neighbouring threads, neighbouring doubles).
+__device__ void pgs_product(const double* W, long long c, const double* lambda, double* y)
 {
     long long n = 3 * c;
-    for (long long j = threadIdx.x; j < n; j += blockDim.x) {
-        v[j] = 0.0;
-    }
-    for (long long a = 0; a < c; a++) {
-        long long i = 3 * a;
-        pgs_scatter(W, n, i, lambda[i], lambda[i + 1], lambda[i + 2], v);
-    }
-}
-
-// pgs_row_partial is thread t's share of the row products of contact a,
-// Σ_j W[3a+q, j]·λ_j over its columns j < 3a, for q = 0, 1, 2.
-__device__ void pgs_row_partial(const double* W, long long n, long long i, const double* lambda, double* p)
-{
-    const double* w0 = W + i * n;
-    const double* w1 = w0 + n;
-    const double* w2 = w1 + n;
-    double a0 = 0.0, a1 = 0.0, a2 = 0.0;
-    for (long long j = threadIdx.x; j < i; j += blockDim.x) {
-        double lj = lambda[j];
-        a0 = fma(w0[j], lj, a0);
-        a1 = fma(w1[j], lj, a1);
-        a2 = fma(w2[j], lj, a2);
-    }
-    p[0] = a0;
-    p[1] = a1;
-    p[2] = a2;
-}
-
-// pgs_block_sum reduces the threads' partial sums p[0..2] to thread 0:
-// shuffle tree in each warp, warp sums through shared memory, shuffle tree
-// in warp 0. It contains the contact's first barrier.
-__device__ void pgs_block_sum(double* p, double (*red)[PGS_WARP])
-{
-    int lane = threadIdx.x % PGS_WARP, warp = threadIdx.x / PGS_WARP;
-    int nwarps = blockDim.x / PGS_WARP;
-    for (int q = 0; q < 3; q++) {
-        p[q] = pgs_warp_sum(p[q]);
-        if (lane == 0) {
-            red[q][warp] = p[q];
+    for (long long r = threadIdx.x; r < n; r += blockDim.x) {
+        long long split = 3 * (r / 3 + 1);
+        const double* row = W + r * n;
+        double acc = 0.0;
+        for (long long j = 0; j < split; j++) {
+            acc = fma(row[j], lambda[j], acc);
         }
-    }
-    __syncthreads();
-    if (warp == 0) {
-        for (int q = 0; q < 3; q++) {
-            p[q] = pgs_warp_sum(lane < nwarps ? red[q][lane] : 0.0);
+        for (long long j = split; j < n; j++) {
+            acc = fma(W[j * n + r], lambda[j], acc);
         }
+        y[r] = acc;
     }
 }
 
-// pgs_contact is thread 0's part of contact a: the gap d_a from the reduced
-// row products and v_a (which it consumes), the local solve, and the sweep
-// sums ‖Δλ‖² and ‖λ‖². It returns 0, or 1 when d_a is not finite: W has a
-// NaN or an infinity in the row products that reached it, or they overflow.
-__device__ int pgs_contact(long long a, const double* p, double s, double mu, const double* deltaFree,
-    double* lambda, double* v, double* rec, int* states, double* dl2, double* l2)
+// pgs_rows is what the sweep keeps of one block of contacts (a0 … a0+k−1,
+// rows r0 = 3·a0 … r0+3k−1) in shared memory while it is solved and during
+// the step after: y, Δλ of this sweep, λ, δ_free and the contacts' records.
+// k = 0: no block (before the first).
+struct pgs_rows {
+    double y[PGS_BLOCK_ROWS];
+    double dl[PGS_BLOCK_ROWS];
+    double lam[PGS_BLOCK_ROWS];
+    double dfree[PGS_BLOCK_ROWS];
+    double rec[PGS_BLOCK * PGS_RECORD];
+    long long a0, k;
+};
+
+// pgs_shared is the block's shared memory: the diagonal block of W being
+// solved (local rows and columns), the rows of the current and the previous
+// block of contacts (alternating), and thread 0's flag that a gap came out
+// non-finite.
+struct pgs_shared {
+    double w[PGS_BLOCK_ROWS][PGS_BLOCK_ROWS];
+    pgs_rows rows[2];
+    int halt;
+};
+
+// pgs_in reports that row r belongs to the block of contacts of b.
+__device__ bool pgs_in(const pgs_rows* b, long long r)
 {
-    long long i = 3 * a;
-    double dn = deltaFree[i] + s * (p[0] + v[i]);
-    double dt1 = deltaFree[i + 1] + s * (p[1] + v[i + 1]);
-    double dt2 = deltaFree[i + 2] + s * (p[2] + v[i + 2]);
-    v[i] = 0.0; // the contacts after a refill it
-    v[i + 1] = 0.0;
-    v[i + 2] = 0.0;
-    if (!isfinite(dn) || !isfinite(dt1) || !isfinite(dt2)) {
+    return b->k > 0 && r >= 3 * b->a0 && r < 3 * (b->a0 + b->k);
+}
+
+// pgs_stage loads the block of contacts a0 … a0+k−1 into cur (all
+// threads): its diagonal block of W, its λ, δ_free and records, and its y
+// brought up to date with the previous block's Δλ, whose own rows are
+// still in prev (when the two blocks are the same, the one block of a
+// problem of at most PGS_BLOCK contacts, prev holds them all).
+__device__ void pgs_stage(const double* W, long long n, long long a0, long long k, const double* y,
+    const double* lambda, const double* deltaFree, const double* rec, const pgs_rows* prev,
+    pgs_rows* cur, pgs_shared* sh)
+{
+    long long r0 = 3 * a0, m = 3 * k;
+    long long p0 = 3 * prev->a0, pm = 3 * prev->k;
+    for (long long q = threadIdx.x; q < m * m; q += blockDim.x) {
+        long long i = q / m, j = q % m;
+        sh->w[i][j] = pgs_entry(W, n, r0 + i, r0 + j);
+    }
+    for (long long i = threadIdx.x; i < m; i += blockDim.x) {
+        long long r = r0 + i;
+        cur->dl[i] = 0.0;
+        cur->dfree[i] = deltaFree[r];
+        if (pgs_in(prev, r)) {
+            cur->y[i] = prev->y[r - p0];
+            cur->lam[i] = prev->lam[r - p0];
+            continue;
+        }
+        double acc = y[r];
+        for (long long j = 0; j < pm; j++) {
+            double d = prev->dl[j];
+            if (d != 0.0) {
+                acc = fma(pgs_entry(W, n, r, p0 + j), d, acc);
+            }
+        }
+        cur->y[i] = acc;
+        cur->lam[i] = lambda[r];
+    }
+    for (long long q = threadIdx.x; q < k * PGS_RECORD; q += blockDim.x) {
+        long long a = a0 + q / PGS_RECORD;
+        cur->rec[q] = pgs_in(prev, 3 * a) ? prev->rec[(a - prev->a0) * PGS_RECORD + q % PGS_RECORD] : rec[a0 * PGS_RECORD + q];
+    }
+    if (threadIdx.x == 0) {
+        cur->a0 = a0;
+        cur->k = k;
+    }
+}
+
+// pgs_contact is lane 0's part of the block's q-th contact a (local rows
+// i0 = 3q …): the gap the others leave, the local solve, λ_a and Δλ_a into
+// the shared rows, and the sweep sums ‖Δλ‖² and ‖λ‖². It returns 0, or 1
+// when the gap is not finite (W, δ_free or the products overflowed).
+__device__ int pgs_contact(long long q, double s, double mu, int* states, pgs_rows* b,
+    const pgs_shared* sh, double* dl2, double* l2)
+{
+    long long i0 = 3 * q;
+    double l0 = b->lam[i0], l1 = b->lam[i0 + 1], l2o = b->lam[i0 + 2];
+    double g[3];
+    for (int e = 0; e < 3; e++) {
+        const double* w = sh->w[i0 + e];
+        // y_a − W_aa·λ_a: the contact's own force taken out of its gap.
+        double own = fma(w[i0 + 2], l2o, fma(w[i0 + 1], l1, w[i0] * l0));
+        g[e] = b->dfree[i0 + e] + s * (b->y[i0 + e] - own);
+    }
+    if (!isfinite(g[0]) || !isfinite(g[1]) || !isfinite(g[2])) {
         return 1;
     }
     double l[3];
-    states[a] = pgs_local(rec + PGS_RECORD * a, mu, dn, dt1, dt2, l);
-    double D0 = l[0] - lambda[i], D1 = l[1] - lambda[i + 1], D2 = l[2] - lambda[i + 2];
+    states[b->a0 + q] = pgs_local(b->rec + PGS_RECORD * q, mu, g[0], g[1], g[2], l);
+    double D0 = l[0] - l0, D1 = l[1] - l1, D2 = l[2] - l2o;
     *l2 += l[0] * l[0] + l[1] * l[1] + l[2] * l[2];
     *dl2 += D0 * D0 + D1 * D1 + D2 * D2;
-    lambda[i] = l[0];
-    lambda[i + 1] = l[1];
-    lambda[i + 2] = l[2];
+    b->lam[i0] = l[0];
+    b->lam[i0 + 1] = l[1];
+    b->lam[i0 + 2] = l[2];
+    b->dl[i0] = D0;
+    b->dl[i0 + 1] = D1;
+    b->dl[i0 + 2] = D2;
     return 0;
 }
 
-// pgs_sweep is one Gauss–Seidel pass over the contacts by the whole block.
-// Thread 0 accumulates ‖Δλ‖² and ‖λ‖²; it returns 1 when the solve must
-// stop on a non-finite gap (status set by thread 0).
+// pgs_diagonal is warp 0's serial part of a block of contacts: each
+// contact's local solve by lane 0, then y of the block's rows updated by
+// the contact's column block, lane l owning rows l and l+32. Only shared
+// memory and registers are on this path (and the store of the state).
+__device__ void pgs_diagonal(double s, double mu, int* states, int* status, pgs_rows* b,
+    pgs_shared* sh, double* dl2, double* l2)
+{
+    int lane = threadIdx.x % PGS_WARP;
+    long long m = 3 * b->k;
+    for (long long q = 0; q < b->k; q++) {
+        long long i0 = 3 * q;
+        if (lane == 0 && pgs_contact(q, s, mu, states, b, sh, dl2, l2)) {
+            status[0] = PGS_ROW_NOT_FINITE;
+            status[1] = (int)(b->a0 + q);
+            sh->halt = 1;
+        }
+        __syncwarp(FULL_WARP);
+        if (sh->halt) {
+            return;
+        }
+        double D0 = b->dl[i0], D1 = b->dl[i0 + 1], D2 = b->dl[i0 + 2];
+        if (D0 != 0.0 || D1 != 0.0 || D2 != 0.0) {
+            for (long long r = lane; r < m; r += PGS_WARP) {
+                const double* w = sh->w[r];
+                b->y[r] = fma(w[i0 + 2], D2, fma(w[i0 + 1], D1, fma(w[i0], D0, b->y[r])));
+            }
+        }
+        __syncwarp(FULL_WARP);
+    }
+}
+
+// pgs_flush writes the block's λ and records back (threads t0, t0+stride,
+// …).
+__device__ void pgs_flush(const pgs_rows* b, double* lambda, double* rec, long long t0, long long stride)
+{
+    long long r0 = 3 * b->a0;
+    for (long long i = t0; i < 3 * b->k; i += stride) {
+        lambda[r0 + i] = b->lam[i];
+    }
+    for (long long q = t0; q < b->k * PGS_RECORD; q += stride) {
+        rec[b->a0 * PGS_RECORD + q] = b->rec[q];
+    }
+}
+
+// pgs_off_diagonal brings y of every row outside the current block cur up
+// to date with the previous block's Δλ (threads t0, t0+stride, …, a row
+// each), and writes back the previous block's own y, λ and records, which
+// are complete. Rows above the previous block read W_jr (the lower
+// triangle): neighbouring rows, neighbouring doubles; rows below read
+// their own 3k contiguous doubles.
+__device__ void pgs_off_diagonal(const double* W, long long n, double* y, double* lambda, double* rec,
+    const pgs_rows* prev, const pgs_rows* cur, long long t0, long long stride)
+{
+    if (prev->k == 0 || prev->a0 == cur->a0) {
+        return; // nothing pending, or the one block, all in shared memory
+    }
+    long long p0 = 3 * prev->a0, pm = 3 * prev->k;
+    for (long long r = t0; r < n; r += stride) {
+        if (pgs_in(cur, r)) {
+            continue; // staged with prev's Δλ already
+        }
+        if (pgs_in(prev, r)) {
+            y[r] = prev->y[r - p0];
+            continue;
+        }
+        double acc = y[r];
+        for (long long j = 0; j < pm; j++) {
+            double d = prev->dl[j];
+            if (d != 0.0) {
+                acc = fma(pgs_entry(W, n, r, p0 + j), d, acc);
+            }
+        }
+        y[r] = acc;
+    }
+    pgs_flush(prev, lambda, rec, t0, stride);
+}
+
+// pgs_sweep is one Gauss–Seidel pass over the contacts, PGS_BLOCK at a
+// time, as a pipeline: while warp 0 solves the contacts of a block, the
+// other warps bring the rest of y up to date with the previous block's
+// Δλ. *step counts the blocks since the start of the solve (it picks the
+// shared buffer). Thread 0 accumulates ‖Δλ‖² and ‖λ‖²; it returns 1 when
+// the solve must stop on a non-finite gap (status set by thread 0).
 __device__ int pgs_sweep(const double* W, long long c, double s, double mu, const double* deltaFree,
-    double* lambda, double* v, double* rec, int* states, int* status,
-    double (*red)[PGS_WARP], int* halt, double* dl2, double* l2)
+    double* lambda, double* y, double* rec, int* states, int* status,
+    pgs_shared* sh, long long* step, double* dl2, double* l2)
 {
     long long n = 3 * c;
-    for (long long a = 0; a < c; a++) {
-        long long i = 3 * a;
-        double p[3];
-        pgs_row_partial(W, n, i, lambda, p);
-        pgs_block_sum(p, red);
-        if (threadIdx.x == 0 && pgs_contact(a, p, s, mu, deltaFree, lambda, v, rec, states, dl2, l2)) {
-            status[0] = PGS_ROW_NOT_FINITE;
-            status[1] = (int)a;
-            *halt = 1;
+    long long T = blockDim.x;
+    for (long long a0 = 0; a0 < c; a0 += PGS_BLOCK) {
+        long long k = c - a0 < PGS_BLOCK ? c - a0 : PGS_BLOCK;
+        pgs_rows* cur = &sh->rows[*step % 2];
+        pgs_rows* prev = &sh->rows[(*step + 1) % 2];
+        ++*step;
+        pgs_stage(W, n, a0, k, y, lambda, deltaFree, rec, prev, cur, sh);
+        __syncthreads();
+        if (threadIdx.x < PGS_WARP) {
+            pgs_diagonal(s, mu, states, status, cur, sh, dl2, l2);
+            if (T == PGS_WARP && !sh->halt) {
+                // One warp: it updates the rest of y itself, after.
+                pgs_off_diagonal(W, n, y, lambda, rec, prev, cur, threadIdx.x, PGS_WARP);
+            }
+        } else {
+            pgs_off_diagonal(W, n, y, lambda, rec, prev, cur, threadIdx.x - PGS_WARP, T - PGS_WARP);
         }
         __syncthreads();
-        if (*halt) {
+        if (sh->halt) {
             return 1;
-        }
-        double f0 = lambda[i], f1 = lambda[i + 1], f2 = lambda[i + 2];
-        if (f0 != 0.0 || f1 != 0.0 || f2 != 0.0) {
-            pgs_scatter(W, n, i, f0, f1, f2, v);
         }
     }
     return 0;
@@ -415,27 +536,29 @@ extern "C" __global__ void pgs_solve(const double* W, long long c, double s, dou
     const double* deltaFree, double* lambda, long long maxIter, double tol,
     double* v, double* rec, int* states, double* errors, int* status)
 {
-    __shared__ double red[3][PGS_WARP];
-    __shared__ int halt;
+    __shared__ pgs_shared sh;
     __shared__ int stop;
     if (threadIdx.x == 0) {
         status[0] = PGS_OK;
         status[1] = (int)c;
         status[2] = 0;
-        halt = 0;
+        sh.halt = 0;
+        sh.rows[0].k = 0;
+        sh.rows[1].k = 0;
         stop = 0;
     }
     __syncthreads();
     if (pgs_prepare(W, c, s, rec, states, status)) {
         return;
     }
-    pgs_gather(W, c, lambda, v);
+    pgs_product(W, c, lambda, v);
     __syncthreads();
+    long long step = 0;
     double dl2, l2; // thread 0's sweep sums
     for (long long it = 0; it < maxIter; it++) {
         dl2 = 0.0;
         l2 = 0.0;
-        if (pgs_sweep(W, c, s, mu, deltaFree, lambda, v, rec, states, status, red, &halt, &dl2, &l2)) {
+        if (pgs_sweep(W, c, s, mu, deltaFree, lambda, v, rec, states, status, &sh, &step, &dl2, &l2)) {
             return;
         }
         if (threadIdx.x == 0) {
@@ -447,10 +570,13 @@ extern "C" __global__ void pgs_solve(const double* W, long long c, double s, dou
             stop = tol > 0.0 && eps <= tol;
         }
         __syncthreads();
-        int done = stop;
+        int done = stop || it + 1 == maxIter;
         __syncthreads(); // every thread has read stop before thread 0 rewrites it
         if (done) {
-            return;
+            break;
         }
     }
+    // The last block's λ and records are still in shared memory only (the
+    // block before it was written back while it was solved).
+    pgs_flush(&sh.rows[(step + 1) % 2], lambda, rec, threadIdx.x, blockDim.x);
 }

@@ -2,10 +2,11 @@
 // thread, each with its own stack and registers (a user-level thread),
 // run in turn on the launching OS thread.
 //
-// Why user-level threads: a block of the PGS kernel meets at a barrier or a
-// warp shuffle about thirty times per contact and sweep. As OS threads on a
-// two-core machine every meeting costs a round of futex wake-ups and
-// context switches (tens of µs for a 256-thread block); switching a
+// Why user-level threads: warp 0 of the PGS kernel meets at a __syncwarp
+// twice per contact and sweep, and the block at a barrier twice per 16
+// contacts. As OS threads on a two-core machine every meeting costs a round
+// of futex wake-ups and context switches (tens of µs for a 256-thread
+// block); switching a
 // user-level thread is a few instructions, so the kernel runs in the tests
 // at a speed that lets them cover the simulation's own sizes. The
 // semantics are CUDA's: between two barriers a thread runs alone until it
@@ -13,10 +14,8 @@
 // must accept.
 //
 // Barriers. __syncthreads waits for every live thread of the block;
-// __shfl_down_sync is a warp exchange: each lane stores its value in the
-// warp's slots, waits for the other lanes, reads lane + delta, and waits
-// again before the slots are reused. A thread that waits yields to the
-// scheduler, which resumes the threads round-robin.
+// __syncwarp for every lane of the caller's warp. A thread that waits
+// yields to the scheduler, which resumes the threads round-robin.
 #include "shim.h"
 #include "standin.h"
 
@@ -63,8 +62,6 @@ const size_t kStack = 128 * 1024; // per CUDA thread, with a guard page below
 struct warp_state {
     int arrived;
     unsigned generation;
-    double slots[32];
-    int islots[32];
 };
 
 } // namespace
@@ -130,30 +127,14 @@ static int warp_lanes(const sg_block* b, int w)
     return n < 32 ? n : 32;
 }
 
-double __shfl_down_sync(unsigned, double v, unsigned delta)
+// __syncwarp waits for every lane of the calling thread's warp. The kernels
+// call it with the full mask only, from warps whose every lane takes part.
+void __syncwarp(unsigned)
 {
     sg_block* b = sg_current_block;
-    int tid = sg_current_thread, lane = tid % 32, w = tid / 32;
+    int w = sg_current_thread / 32;
     warp_state& ws = b->warps[w];
-    int lanes = warp_lanes(b, w);
-    ws.slots[lane] = v;
-    wait_at(&ws.arrived, &ws.generation, lanes);
-    double r = lane + (int)delta < lanes ? ws.slots[lane + delta] : v;
-    wait_at(&ws.arrived, &ws.generation, lanes);
-    return r;
-}
-
-int __shfl_down_sync(unsigned, int v, unsigned delta)
-{
-    sg_block* b = sg_current_block;
-    int tid = sg_current_thread, lane = tid % 32, w = tid / 32;
-    warp_state& ws = b->warps[w];
-    int lanes = warp_lanes(b, w);
-    ws.islots[lane] = v;
-    wait_at(&ws.arrived, &ws.generation, lanes);
-    int r = lane + (int)delta < lanes ? ws.islots[lane + delta] : v;
-    wait_at(&ws.arrived, &ws.generation, lanes);
-    return r;
+    wait_at(&ws.arrived, &ws.generation, warp_lanes(b, w));
 }
 
 // The threads of a block never run at the same time: a read-modify-write

@@ -3,11 +3,11 @@
 // The stand-in driver (driver.cpp) runs the kernels' own .cu sources,
 // compiled by g++ with this header first: the qualifiers become plain C++,
 // __shared__ variables become per-launch statics, and the built-ins
-// (threadIdx, blockIdx, blockDim, gridDim, __syncthreads,
-// __shfl_down_sync, atomicMin) are served by block.cpp, which runs every
-// CUDA thread of a block as a host thread of its own (a user-level thread:
-// its own stack and registers), switching between them at barriers and
-// warp shuffles. A block therefore executes with the semantics of CUDA's
+// (threadIdx, blockIdx, blockDim, gridDim, __syncthreads, __syncwarp,
+// atomicMin, atomicAdd) are served by block.cpp, which runs every CUDA
+// thread of a block as a host thread of its own (a user-level thread: its
+// own stack and registers), switching between them at barriers. A block
+// therefore executes with the semantics of CUDA's
 // independent thread scheduling: any interleaving between two barriers is
 // allowed, and the one block.cpp chooses (thread order, run to the next
 // barrier) is one of them.
@@ -43,8 +43,7 @@ const sg_dim3& sg_block_idx();
 const sg_dim3& sg_block_dim();
 const sg_dim3& sg_grid_dim();
 void __syncthreads();
-double __shfl_down_sync(unsigned mask, double v, unsigned delta);
-int __shfl_down_sync(unsigned mask, int v, unsigned delta);
+void __syncwarp(unsigned mask);
 int atomicMin(int* address, int val);
 int atomicAdd(int* address, int val);
 }
