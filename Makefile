@@ -106,8 +106,10 @@ cuda-build:
 # the cuda-tagged tests (the shared backend suite against the GPU backend,
 # the NVRTC compile checks), then a headless run of bin/softgrasp-cuda on
 # -backend gpu against the same run on -backend cpu, and fails on any
-# difference above 1e-9 relative; last, that without a device -backend gpu
-# falls back to the CPU instead of exiting. The headers and stubs are found through
+# difference above 1e-9 relative; then that without a device -backend gpu
+# falls back to the CPU instead of exiting; last, the viewer under Xvfb on
+# -backend gpu, whose summary must report the device's kernel and transfer
+# times (CPU emulation on the stand-in, not GPU timings). The headers and stubs are found through
 # C_INCLUDE_PATH and LIBRARY_PATH rather than CGO_CFLAGS and CGO_LDFLAGS,
 # which would be part of every cgo package's build-cache key and rebuild
 # GLFW and ImGui for nothing.
@@ -130,6 +132,8 @@ cuda-test:
 	$(GO) run cuda/scripts/compare-runs.go -tol 1e-9 "$$standin/e2e-cpu.json" "$$standin/e2e-gpu.json" && \
 	SOFTGRASP_STANDIN_NO_DEVICE=1 ./$(BIN)-cuda headless -backend gpu -steps 1 2>&1 >/dev/null | \
 		grep "falling back to the CPU" && \
+	xvfb-run -a -s "-screen 0 1280x800x24" ./$(BIN)-cuda -backend gpu -frames 30 >"$$standin/viewer.log" 2>&1 && \
+		grep "backend gpu; last step on the device: kernels" "$$standin/viewer.log" && \
 	echo "cuda-test: passed in $$(( $$(date +%s) - start )) s"
 
 # run-cuda: the demo on the GPU backend. The build links against the link

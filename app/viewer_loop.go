@@ -171,9 +171,13 @@ func (v *viewer) summarise(frames int, wall time.Duration, t0 float64) {
 		return
 	}
 	sec := wall.Seconds()
-	fmt.Fprintf(v.stdout, "softgrasp: %d frames in %.2f s: %.1f rendered frames/s; physics %.3f s simulated, real-time factor %.3f (scheme %s, solver %s)\n",
+	device := ""
+	if st := v.frame.Stats; st.DeviceTimed {
+		device = fmt.Sprintf("; last step on the device: kernels %.3f ms, transfers %.3f ms", st.DeviceKernel, st.DeviceTransfer)
+	}
+	fmt.Fprintf(v.stdout, "softgrasp: %d frames in %.2f s: %.1f rendered frames/s; physics %.3f s simulated, real-time factor %.3f (scheme %s, solver %s, backend %s%s)\n",
 		frames, sec, float64(frames)/sec, v.frame.Time-t0, (v.frame.Time-t0)/sec,
-		v.opt.config.Physics.Scheme, v.opt.config.Physics.Solver)
+		v.opt.config.Physics.Scheme, v.opt.config.Physics.Solver, v.frame.Stats.Backend, device)
 }
 
 // reachedShotTime reports whether the last frame is at or past -shot-time
