@@ -23,6 +23,7 @@ type headlessFlags struct {
 	scenario, scheme, object, jaws, mesh, csv string
 	solver, cpuprofile, record, backend, ab   string
 	newton, pgs, dofs, steps, threads, lag    int
+	refresh                                   int
 	dt, mu, omega, pgsTol, newtonTol, pcgTol  float64
 	inclineDeg, dropHeight, squeeze           float64
 	alarm, contactDist, youngs                float64
@@ -42,6 +43,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.newton, "newton", p.NewtonIterations, "Newton iterations K (1 = classic scheme)")
 	fs.Float64Var(&f.newtonTol, "newton-tol", p.NewtonTolerance, "stop Newton when no normal turns more than this (rad); 0 = always K")
 	fs.IntVar(&f.lag, "async-lag", p.AsyncLag, "async solver: swap each background factorisation in exactly this many steps after it started (deterministic runs); 0 = as soon as ready")
+	fs.IntVar(&f.refresh, "async-refresh", p.AsyncRefresh, "async solver: start a background factorisation only once the factor in use is this many steps old (0 = whenever the worker is free)")
 	fs.Float64Var(&f.pcgTol, "pcg-tol", p.PCGTolerance, "relative residual of the conjugate gradient solves (async solver)")
 	fs.IntVar(&f.pgs, "pgs", p.PGSIterations, "PGS sweeps per Newton iteration")
 	fs.Float64Var(&f.pgsTol, "pgs-tol", p.PGSTolerance, "PGS relative tolerance; 0 = always -pgs sweeps")
@@ -100,6 +102,7 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	p.NewtonIterations, p.NewtonTolerance = f.newton, f.newtonTol
 	p.PGSIterations, p.PGSTolerance, p.PCGTolerance = f.pgs, f.pgsTol, f.pcgTol
 	p.AsyncLag = f.lag
+	p.AsyncRefresh = f.refresh
 	p.TimeStep, p.Friction, cfg.TargetDOFs = f.dt, f.mu, f.dofs
 	p.AlarmDistance, p.ContactDistance, p.Material.YoungModulus = f.alarm, f.contactDist, f.youngs
 	cfg.Squeeze = f.squeeze

@@ -46,6 +46,9 @@ type viewer struct {
 	drawnSize [2]int
 	realtime  realtimeCheck // viewer_realtime.go
 	sceneDOFs int           // DOFs of the scene the renderer holds
+	// stressField is what the loop was last asked about the frames' von
+	// Mises field: computed only while the colour map shows it.
+	stressField bool
 }
 
 // newViewer opens the window, creates the renderers and starts the
@@ -258,6 +261,9 @@ func (v *viewer) draw(w, h int) error {
 	}
 	opt := renderOptions(v.state.Display)
 	opt.Ghosts = v.input.ghosts()
+	if want := opt.ColourMap == render.ColourVonMises; want != v.stressField && v.runner.Send(frame.SetStressField{On: want}) {
+		v.stressField = want
+	}
 	err := v.renderer.Draw(v.frame, v.cam, opt, w, h)
 	if errors.Is(err, render.ErrSceneMismatch) {
 		err = v.renderer.Draw(nil, v.cam, opt, w, h)

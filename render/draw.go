@@ -131,12 +131,16 @@ func (r *Renderer) check(fr *frame.Frame, cam *Camera, opt *Options, width, heig
 }
 
 // scalarField returns the frame's field for the colour map and its name,
-// or nil and "" for no map.
+// or nil and "" for no map, which is also what a frame without its von
+// Mises field (not asked for) gives.
 func scalarField(fr *frame.Frame, m ColourMap) ([]float32, string) {
 	switch m {
 	case ColourDisplacement:
 		return fr.Displacement, "Displacement"
 	case ColourVonMises:
+		if len(fr.VonMises) == 0 {
+			return nil, "" // not computed (frame.SetStressField): no map
+		}
 		return fr.VonMises, "VonMises"
 	}
 	return nil, ""

@@ -313,7 +313,7 @@ func TestBadInputIsAnError(t *testing.T) {
 		}{
 			{"other scene version", func() *frame.Frame { f := *good; f.SceneVersion = 9; return &f }, render.DefaultOptions(), 640, 480, "version 9"},
 			{"short surface", func() *frame.Frame { f := *good; f.Surface = f.Surface[:30]; return &f }, render.DefaultOptions(), 640, 480, "30 surface coordinates"},
-			{"short von Mises", func() *frame.Frame { f := *good; f.VonMises = nil; return &f }, mapOpt, 640, 480, "0 VonMises values"},
+			{"short von Mises", func() *frame.Frame { f := *good; f.VonMises = f.VonMises[:5]; return &f }, mapOpt, 640, 480, "5 VonMises values"},
 			{"missing poses", func() *frame.Frame { f := *good; f.BodyPoses = f.BodyPoses[:1]; return &f }, render.DefaultOptions(), 640, 480, "1 body poses"},
 			{"negative force scale", func() *frame.Frame { return good }, render.Options{ForceScale: -1}, 640, 480, "ForceScale"},
 			{"unknown colour map", func() *frame.Frame { return good }, render.Options{ColourMap: 9}, 640, 480, "ColourMap = 9"},

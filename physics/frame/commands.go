@@ -101,6 +101,14 @@ const (
 // Message says why in one line.
 type SetBackend struct{ Backend string }
 
+// SetStressField turns the von Mises field of the published frames
+// (Frame.VonMises) on or off. It costs an element pass as long as the
+// step's own stress pass, on the physics goroutine, for every published
+// frame, so the loop computes it only while a viewer shows it (its colour
+// map); off, frames carry no VonMises. It changes no simulation state and
+// is not recorded.
+type SetStressField struct{ On bool }
+
 // SetAB turns the A/B mode on or off. On, the loop builds a second scene
 // B from the running configuration with Changes applied
 // (settings.ApplyAB: "newton=1", "scheme=standard,pgs=60") and the
@@ -171,6 +179,9 @@ func (c SetOpening) Validate() error { return checkOpening(c.Opening) }
 // Validate checks the spin speed (settings.CheckOmega).
 func (c SetOmega) Validate() error { return settings.CheckOmega(c.Omega) }
 
+// Validate accepts both values.
+func (SetStressField) Validate() error { return nil }
+
 // Validate checks the name (CheckBackend).
 func (c SetBackend) Validate() error { return CheckBackend(c.Backend) }
 
@@ -209,6 +220,7 @@ func (RunScript) command()        {}
 func (StopScript) command()       {}
 func (SetOmega) command()         {}
 func (SetBackend) command()       {}
+func (SetStressField) command()   {}
 func (SetAB) command()            {}
 
 // checkOpening reports an opening outside [0, MaxOpening].

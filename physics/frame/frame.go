@@ -67,7 +67,7 @@ type Frame struct {
 	// Displacement is |q − q_rest| per surface vertex (m) and VonMises the
 	// node-averaged von Mises stress (Pa), for the colour maps.
 	Displacement []float32
-	VonMises     []float32
+	VonMises     []float32 // empty unless asked for (SetStressField)
 
 	// BodyPoses holds one column-major 4×4 model matrix per Scene body.
 	BodyPoses [][16]float32

@@ -48,6 +48,9 @@ type background struct {
 	// lag > 0 swaps each job in exactly lag steps after it started
 	// (Options.Lag).
 	lag int
+	// refresh > 0 starts a job only once current is that many steps old
+	// (Options.Refresh).
+	refresh int
 }
 
 // newBackground analyses A a second time for the background factor.
@@ -117,7 +120,7 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, nodes func() []int) e
 			}
 		}
 	}
-	if !af.busy {
+	if !af.busy && af.age >= af.refresh {
 		copy(af.pattern.Val, A.Val)
 		copy(af.qJob, q)
 		af.jobNodes = append(af.jobNodes[:0], nodes()...)

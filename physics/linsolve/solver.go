@@ -35,6 +35,9 @@ type Options struct {
 	// this many steps after it started, waiting for it if need be, so that
 	// a run does not depend on the machine's load.
 	Lag int
+	// Refresh, when positive, starts a background factorisation only once
+	// the factor in use is at least this many steps old.
+	Refresh int
 	// PCGTolerance is the relative residual ‖b − A·x‖ ≤ tol·‖b‖ at which
 	// the conjugate gradient stops, and PCGMaxIterations its bound.
 	PCGTolerance     float64
@@ -43,7 +46,7 @@ type Options struct {
 
 // OptionsFrom returns the options that the simulation's settings select.
 func OptionsFrom(set settings.Settings) Options {
-	return Options{Async: set.Solver == settings.AsyncSolver, Lag: set.AsyncLag,
+	return Options{Async: set.Solver == settings.AsyncSolver, Lag: set.AsyncLag, Refresh: set.AsyncRefresh,
 		PCGTolerance: set.PCGTolerance, PCGMaxIterations: set.PCGMaxIterations}
 }
 
@@ -104,7 +107,7 @@ func (s *Solver) SetOptions(opt Options) error {
 		s.bg = nil
 	}
 	if s.bg != nil {
-		s.bg.lag = opt.Lag
+		s.bg.lag, s.bg.refresh = opt.Lag, opt.Refresh
 	}
 	s.opt = opt
 	return nil

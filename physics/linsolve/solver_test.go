@@ -2,6 +2,7 @@ package linsolve
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -238,5 +239,35 @@ func TestFailedBackgroundFactorKeepsTheOldOne(t *testing.T) {
 	}
 	if d := maxDiff(x, want); d > 1e-8 {
 		t.Fatalf("x off by %g", d)
+	}
+}
+
+// TestAsyncRefreshAgesTheFactor checks Options.Refresh on the deterministic
+// schedule (Lag 1): a job starts only once the factor in use is Refresh
+// steps old and is swapped in one step later, so the factor's age runs
+// 1, 2, …, Refresh and back to 1 (one factorisation per Refresh steps);
+// without Refresh a job starts at every step and the age stays at 1.
+func TestAsyncRefreshAgesTheFactor(t *testing.T) {
+	for _, tc := range []struct {
+		refresh int
+		want    []int // ages after each Refactor from the first on
+	}{
+		{0, []int{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+		{4, []int{0, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3}},
+	} {
+		rng := rand.New(rand.NewSource(4))
+		s, q, _, _ := asyncChain(t, 10, rng, Options{Async: true, Lag: 1, Refresh: tc.refresh, PCGTolerance: 1e-12, PCGMaxIterations: 100})
+		var got []int
+		for range tc.want {
+			assembleChain(s.Matrix(), rng, 100)
+			if err := s.Refactor(q, func() []int { return nil }); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, s.Age())
+		}
+		s.Close()
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("Refresh %d: factor ages %v, want %v", tc.refresh, got, tc.want)
+		}
 	}
 }

@@ -41,6 +41,8 @@ func (r *Runner) apply(c frame.Command) error {
 		return r.runScript()
 	case frame.SetBackend:
 		return r.setBackend(c.Backend)
+	case frame.SetStressField:
+		r.stressField = c.On
 	case frame.SetAB:
 		return r.setAB(c)
 	default:

@@ -67,14 +67,19 @@ func (r *Runner) publish(st *physics.StepStats) {
 	r.buf.Publish()
 }
 
-// fillSurface copies the surface positions, displacements and von Mises
-// stresses as float32.
+// fillSurface copies the surface positions and displacements and, when
+// asked for (frame.SetStressField), the von Mises stresses, as float32.
 func (r *Runner) fillSurface(f *frame.Frame) {
 	sim := r.sc.Sim
 	q, rest := sim.Positions(), sim.RestPositions()
 	verts := sim.Surface().Vertices
 	f.Surface = growF32(f.Surface, 3*len(verts))
 	f.Displacement = growF32(f.Displacement, len(verts))
+	if !r.stressField {
+		f.VonMises = f.VonMises[:0]
+		r.fillPositions(f, q, rest, verts)
+		return
+	}
 	f.VonMises = growF32(f.VonMises, len(verts))
 	if cap(r.vm) < len(q)/3 {
 		r.vm = make([]float64, len(q)/3)
@@ -89,10 +94,17 @@ func (r *Runner) fillSurface(f *frame.Frame) {
 	model.VonMises(q, r.vm)
 	_ = model.SetRotations(r.rot)
 	for i, n := range verts {
+		f.VonMises[i] = float32(r.vm[n])
+	}
+	r.fillPositions(f, q, rest, verts)
+}
+
+// fillPositions copies the surface positions and displacements.
+func (r *Runner) fillPositions(f *frame.Frame, q, rest []float64, verts []int) {
+	for i, n := range verts {
 		dx, dy, dz := q[3*n]-rest[3*n], q[3*n+1]-rest[3*n+1], q[3*n+2]-rest[3*n+2]
 		f.Surface[3*i], f.Surface[3*i+1], f.Surface[3*i+2] = float32(q[3*n]), float32(q[3*n+1]), float32(q[3*n+2])
 		f.Displacement[i] = float32(math.Sqrt(dx*dx + dy*dy + dz*dz))
-		f.VonMises[i] = float32(r.vm[n])
 	}
 }
 

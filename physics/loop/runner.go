@@ -59,25 +59,27 @@ type Runner struct {
 	config atomic.Pointer[frame.Config]
 
 	// Owned by the physics goroutine.
-	sc        *scenario.Scene
-	opt       Options
-	solver    settings.Solver // the solver last reported to SolverChanged
-	backend   string          // where the scene's fast scheme runs (frame.BackendCPU, frame.BackendGPU)
-	device    deviceClock     // the backend's device times at the last step
-	paused    bool
-	stepOnce  bool
-	pace      float64
-	message   string // last command error or divergence, shown in frames
-	seq       uint64
-	version   uint64 // of the Scene
-	vm        []float64
-	rot       []m3.Mat3 // the element rotations, kept across VonMises (fill.go)
-	rate      rateMeter
-	lastStats frame.Stats
-	steps     int    // steps attempted since Start, across scenes (the recording's clock)
-	stepErr   error  // the last step's error, nil when it succeeded
-	recErr    bool   // the recording's write error was reported
-	ab        *abRun // the A/B mode's scene B (ab.go), nil when off
+	sc       *scenario.Scene
+	opt      Options
+	solver   settings.Solver // the solver last reported to SolverChanged
+	backend  string          // where the scene's fast scheme runs (frame.BackendCPU, frame.BackendGPU)
+	device   deviceClock     // the backend's device times at the last step
+	paused   bool
+	stepOnce bool
+	pace     float64
+	message  string // last command error or divergence, shown in frames
+	seq      uint64
+	version  uint64 // of the Scene
+	vm       []float64
+	rot      []m3.Mat3 // the element rotations, kept across VonMises (fill.go)
+	// stressField: publish Frame.VonMises (frame.SetStressField).
+	stressField bool
+	rate        rateMeter
+	lastStats   frame.Stats
+	steps       int    // steps attempted since Start, across scenes (the recording's clock)
+	stepErr     error  // the last step's error, nil when it succeeded
+	recErr      bool   // the recording's write error was reported
+	ab          *abRun // the A/B mode's scene B (ab.go), nil when off
 }
 
 // Start builds the scene of cfg and starts its physics goroutine. An

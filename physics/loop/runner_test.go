@@ -209,3 +209,37 @@ func TestDivergencePausesWithAMessage(t *testing.T) {
 	r.Send(frame.Reset{})
 	waitFrame(t, r, "a new scene after reset", func(f *frame.Frame) bool { return f.SceneVersion > 1 })
 }
+
+// TestStressFieldOnlyWhenAsked: frames carry no von Mises field until a
+// viewer asks for it (frame.SetStressField), then one positive-somewhere
+// value per surface vertex, and none again once it is turned off.
+func TestStressFieldOnlyWhenAsked(t *testing.T) {
+	r, err := Start(smallConfig(), Options{Pace: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	f := waitFrame(t, r, "a step", func(f *frame.Frame) bool { return f.Seq >= 3 })
+	if len(f.VonMises) != 0 {
+		t.Fatalf("frame %d has %d von Mises values before any was asked for", f.Seq, len(f.VonMises))
+	}
+	stressed := func(f *frame.Frame) bool {
+		if len(f.VonMises) != len(f.Surface)/3 {
+			return false
+		}
+		for _, s := range f.VonMises {
+			if s > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for !r.Send(frame.SetStressField{On: true}) {
+		time.Sleep(time.Millisecond)
+	}
+	waitFrame(t, r, "von Mises values on every surface vertex", stressed)
+	for !r.Send(frame.SetStressField{On: false}) {
+		time.Sleep(time.Millisecond)
+	}
+	waitFrame(t, r, "frames without von Mises again", func(f *frame.Frame) bool { return len(f.VonMises) == 0 })
+}

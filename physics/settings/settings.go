@@ -130,6 +130,12 @@ type Settings struct {
 	// default) swaps it in as soon as it is ready, so which factor a step
 	// uses depends on the machine's load. For tests and reproducible runs.
 	AsyncLag int
+	// AsyncRefresh, when positive, starts a background factorisation only
+	// once the factor in use is at least this many steps old, instead of
+	// as soon as the worker is free: fewer factorisations, each factor
+	// used longer. The viewer sets it (-async-refresh) so that the render
+	// threads get the CPU a free-running worker would take on two cores.
+	AsyncRefresh int
 	// Material is the soft body's constitutive law and damping.
 	Material Material
 	// Gravity is the gravitational acceleration (m/s²).
@@ -228,6 +234,7 @@ func (s Settings) Validate() error {
 		rangeCheck("PCGTolerance", s.PCGTolerance, 0, 1, true, true, "(relative residual)"),
 		intCheck("PCGMaxIterations", s.PCGMaxIterations, 1, 100000),
 		intCheck("AsyncLag", s.AsyncLag, 0, 1000),
+		intCheck("AsyncRefresh", s.AsyncRefresh, 0, 1000),
 		rangeCheck("AlarmDistance", s.AlarmDistance, 0, 1, true, false, "m"),
 		rangeCheck("ContactDistance", s.ContactDistance, 0, s.AlarmDistance, false, true, "m (below AlarmDistance)"),
 		rangeCheck("MaxSpeed", s.MaxSpeed, 0, math.MaxFloat64, true, false, "m/s"),
