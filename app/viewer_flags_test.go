@@ -61,8 +61,8 @@ func TestViewerHelpListsSceneAndWindowFlags(t *testing.T) {
 }
 
 // TestViewerFlagsBuildTheHeadlessConfig: the same scene flags build the
-// same scene in both commands; only the solver's default differs (async in
-// the viewer, exact headless).
+// same scene in both commands; only the solver's defaults differ (async in
+// the viewer, exact headless; the viewer's -async-refresh).
 func TestViewerFlagsBuildTheHeadlessConfig(t *testing.T) {
 	scene := []string{"-scenario", "drop", "-scheme", "standard", "-dofs", "600", "-mu", "0.3", "-newton", "3", "-dt", "0.005", "-omega", "2"}
 	for _, tc := range []struct {
@@ -78,7 +78,10 @@ func TestViewerFlagsBuildTheHeadlessConfig(t *testing.T) {
 			if v.Physics.Solver != tc.viewerSolver {
 				t.Fatalf("viewer solver %v, want %v", v.Physics.Solver, tc.viewerSolver)
 			}
-			v.Physics.Solver = h.Physics.Solver
+			if v.Physics.AsyncRefresh != viewerAsyncRefresh || h.Physics.AsyncRefresh != 0 {
+				t.Fatalf("-async-refresh %d in the viewer, %d headless; want %d and 0", v.Physics.AsyncRefresh, h.Physics.AsyncRefresh, viewerAsyncRefresh)
+			}
+			v.Physics.Solver, v.Physics.AsyncRefresh = h.Physics.Solver, h.Physics.AsyncRefresh
 			if v != h {
 				t.Fatalf("viewer config %+v differs from the headless one %+v for the same flags", v, h)
 			}

@@ -27,7 +27,11 @@ type viewer struct {
 	platform *ui.Platform
 	renderer *render.Renderer
 	imgui    *render.ImGuiRenderer
-	runner   *loop.Runner
+	// layer holds the panels between their redraws (panels decides when).
+	layer  *render.PanelLayer
+	panels panelPolicy
+	fps    fpsMeter
+	runner *loop.Runner
 	// recording is the -record file, closed after the runner stopped.
 	recording *record.Writer
 	cam       *render.Camera
@@ -72,6 +76,9 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	if v.imgui, err = render.NewImGuiRenderer(); err != nil {
 		return v, err
 	}
+	if v.layer, err = render.NewPanelLayer(); err != nil {
+		return v, err
+	}
 	// The thread policy (threads.go) follows the solver, which the panels
 	// switch live: the loop reports each change on its own goroutine,
 	// between two steps, where no factorisation runs.
@@ -114,6 +121,10 @@ func (v *viewer) close() {
 			fmt.Fprintln(v.stdout, "softgrasp:", err)
 		}
 		v.recording = nil
+	}
+	if v.layer != nil {
+		v.layer.Dispose()
+		v.layer = nil
 	}
 	if v.imgui != nil {
 		v.imgui.Dispose()
@@ -209,7 +220,20 @@ func (v *viewer) renderFrame(shot bool) (img *image.RGBA, drawn bool, err error)
 		return nil, false, nil
 	}
 	v.drawnSize = [2]int{w, h}
-	v.platform.NewFrame()
+	now := time.Now()
+	panels := v.panels.due(cause, now)
+	// The panels first, so that the 3D view skips the pixels they cover.
+	if panels {
+		v.platform.NewFrame()
+		ui.DrawPanels(v.state, v.frame, v.runner)
+		imgui.Render()
+		dw, dh := v.platform.DisplaySize()
+		bg := ui.PanelBackground
+		if err := v.layer.Update(v.imgui, [2]float32{float32(dw), float32(dh)}, [2]float32{float32(w), float32(h)},
+			imgui.RenderedDrawData(), [4]float32{bg.X, bg.Y, bg.Z, bg.W}); err != nil {
+			return nil, true, err
+		}
+	}
 	v.input.flush()
 	if v.state.Display.TakeCameraReset() {
 		v.cam.Reset()
@@ -217,14 +241,11 @@ func (v *viewer) renderFrame(shot bool) (img *image.RGBA, drawn bool, err error)
 	if err := v.draw(w, h); err != nil {
 		return nil, true, err
 	}
-	ui.DrawPanels(v.state, v.frame, v.runner)
-	imgui.Render()
-	dw, dh := v.platform.DisplaySize()
-	v.imgui.Render([2]float32{float32(dw), float32(dh)}, [2]float32{float32(w), float32(h)}, imgui.RenderedDrawData())
+	v.layer.Composite()
 	img, err = v.readBack(shot, w, h)
 	v.recordVideo(w, h)
 	v.platform.SwapBuffers()
-	v.state.RenderFPS = float64(imgui.CurrentIO().Framerate())
+	v.state.RenderFPS = v.fps.tick(now)
 	return img, true, err
 }
 
@@ -261,6 +282,7 @@ func (v *viewer) draw(w, h int) error {
 	}
 	opt := renderOptions(v.state.Display)
 	opt.Ghosts = v.input.ghosts()
+	opt.Covered = v.layer.Rects()
 	if want := opt.ColourMap == render.ColourVonMises; want != v.stressField && v.runner.Send(frame.SetStressField{On: want}) {
 		v.stressField = want
 	}

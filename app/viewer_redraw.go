@@ -80,3 +80,61 @@ func (l *frameLimiter) advance(now time.Time) time.Time {
 	l.next = l.next.Add(period)
 	return due
 }
+
+// panelRefresh is the longest the panels go without being redrawn while
+// frames are drawn: their numbers and plots move at ten frames a second,
+// the 3D view at the frame rate.
+const panelRefresh = 100 * time.Millisecond
+
+// panelPolicy decides, for a frame being drawn, whether to redraw the
+// panels (ImGui's whole frame: input, widgets, drawing into the panel
+// layer) or to composite the layer kept from the last time. It redraws on
+// every input event and for redrawSettle frames after one (hover and
+// active states, as the whole frame does), for anything forced (a
+// screenshot, a new scene, a new size), and every panelRefresh. On two
+// cores under Xvfb this halves what the panels cost llvmpipe (README,
+// Real time).
+type panelPolicy struct {
+	settle int
+	last   time.Time
+}
+
+// due reports whether to redraw the panels at now, and notes it if so.
+func (p *panelPolicy) due(c redrawCause, now time.Time) bool {
+	if c.events > 0 {
+		p.settle = redrawSettle
+	}
+	redraw := c.forced || p.settle > 0 || p.last.IsZero() || now.Sub(p.last) >= panelRefresh
+	if redraw {
+		p.last = now
+		if p.settle > 0 {
+			p.settle--
+		}
+	}
+	return redraw
+}
+
+// fpsMeter measures the rendered frame rate over the last second (the
+// Stats panel's "rendered frames/s"; ImGui's own rate counts only the
+// frames that redrew the panels).
+type fpsMeter struct {
+	start  time.Time
+	frames int
+	rate   float64
+}
+
+// tick notes a frame drawn at now and returns the rate of the last whole
+// second: the frames drawn after the one that started it, over its length
+// (0 before the first).
+func (m *fpsMeter) tick(now time.Time) float64 {
+	if m.start.IsZero() {
+		m.start = now
+		return m.rate
+	}
+	m.frames++
+	if d := now.Sub(m.start); d >= time.Second {
+		m.rate = float64(m.frames) / d.Seconds()
+		m.start, m.frames = now, 0
+	}
+	return m.rate
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -61,6 +62,57 @@ func TestFrameLimiterSchedule(t *testing.T) {
 	for _, c := range cases {
 		if got := l.advance(c.now); !got.Equal(c.due) {
 			t.Fatalf("%s: due %v after t0, want %v", c.name, got.Sub(t0), c.due.Sub(t0))
+		}
+	}
+}
+
+func TestPanelPolicy(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	type step struct {
+		at    time.Time
+		cause redrawCause
+		want  bool
+	}
+	cases := []struct {
+		name  string
+		steps []step
+	}{
+		{"the first frame redraws the panels", []step{{ms(0), redrawCause{fresh: true}, true}}},
+		{"new physics frames reuse them for a tenth of a second", []step{
+			{ms(0), redrawCause{fresh: true}, true}, {ms(33), redrawCause{fresh: true}, false},
+			{ms(66), redrawCause{fresh: true}, false}, {ms(99), redrawCause{fresh: true}, false},
+			{ms(100), redrawCause{fresh: true}, true}, {ms(133), redrawCause{fresh: true}, false}}},
+		{"an input redraws them, then for a few frames", []step{
+			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{events: 2}, true},
+			{ms(40), redrawCause{fresh: true}, true}, {ms(50), redrawCause{fresh: true}, true},
+			{ms(60), redrawCause{fresh: true}, false}}},
+		{"a forced frame redraws them", []step{
+			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{forced: true}, true}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var p panelPolicy
+			for i, s := range c.steps {
+				if got := p.due(s.cause, s.at); got != s.want {
+					t.Fatalf("step %d (%+v): due = %v, want %v", i, s.cause, got, s.want)
+				}
+			}
+		})
+	}
+}
+
+func TestFPSMeter(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	var m fpsMeter
+	var rate float64
+	for i := 0; i <= 50; i++ { // frames 25 ms apart
+		rate = m.tick(t0.Add(time.Duration(i) * 25 * time.Millisecond))
+		if i < 40 && rate != 0 {
+			t.Fatalf("frame %d: rate %g before a whole second", i, rate)
+		}
+		if i == 40 && math.Abs(rate-40) > 1e-9 {
+			t.Fatalf("rate %g after one second of frames 25 ms apart, want 40", rate)
 		}
 	}
 }

@@ -81,6 +81,7 @@ func (r *Renderer) Draw(fr *frame.Frame, cam *Camera, opt Options, width, height
 	gl.DepthMask(true)
 	gl.ClearColor(opt.Background[0], opt.Background[1], opt.Background[2], 1)
 	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
+	r.cover(opt.Covered)
 	r.legend = ColourNone
 	if r.scene == nil {
 		return nil
@@ -95,6 +96,27 @@ func (r *Renderer) Draw(fr *frame.Frame, cam *Camera, opt Options, width, height
 	gl.BindVertexArray(0)
 	gl.UseProgram(0)
 	return nil
+}
+
+// cover writes the nearest depth into the rectangles, colour masked, so
+// that every fragment of the scene there fails the depth test before its
+// shader runs (the rasteriser's early depth test).
+func (r *Renderer) cover(rects [][4]int32) {
+	if len(rects) == 0 {
+		return
+	}
+	gl.ColorMask(false, false, false, false)
+	gl.DepthFunc(gl.ALWAYS)
+	gl.Enable(gl.SCISSOR_TEST)
+	r.coverProg.Use()
+	gl.BindVertexArray(r.coverVAO)
+	for _, b := range rects {
+		gl.Scissor(b[0], b[1], b[2], b[3])
+		gl.DrawArrays(gl.TRIANGLES, 0, 3)
+	}
+	gl.Disable(gl.SCISSOR_TEST)
+	gl.DepthFunc(gl.LESS)
+	gl.ColorMask(true, true, true, true)
 }
 
 // check validates the inputs of Draw; it allocates only on failure.

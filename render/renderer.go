@@ -49,6 +49,12 @@ type Options struct {
 	// Ghosts are bodies drawn as outlines at given poses (the grasp
 	// preview); nil draws none.
 	Ghosts []Ghost
+
+	// Covered are framebuffer rectangles (x, y, width, height; GL's
+	// bottom-left origin) that opaque panels will cover (PanelLayer.Rects):
+	// Draw leaves their pixels at the background colour and spends no
+	// fragment work on them.
+	Covered [][4]int32
 }
 
 // DefaultOptions returns the viewer's start-up display: shaded surface
@@ -106,6 +112,8 @@ var ErrSceneMismatch = errors.New("frame and scene versions differ")
 type Renderer struct {
 	surfaceProg, bodyProg, gridProg *Program
 	lineProg, wideLineProg          *Program
+	coverProg                       *Program
+	coverVAO                        uint32 // no attributes: cover.vert uses gl_VertexID
 	u                               uniforms
 	colourTex                       uint32
 
@@ -134,7 +142,7 @@ func New() (*Renderer, error) {
 		dst  **Program
 		name string
 	}{{&r.surfaceProg, "surface"}, {&r.bodyProg, "body"}, {&r.gridProg, "grid"}, {&r.lineProg, "line"},
-		{&r.wideLineProg, "wideline"}}
+		{&r.wideLineProg, "wideline"}, {&r.coverProg, "cover"}}
 	for _, p := range progs {
 		prog, err := LoadProgram(p.name)
 		if err != nil {
@@ -149,6 +157,7 @@ func New() (*Renderer, error) {
 	}
 	r.colourTex = newColourMapTexture()
 	r.overlay = newContactOverlay()
+	gl.GenVertexArrays(1, &r.coverVAO)
 	if err := glError("create renderer"); err != nil {
 		r.Delete()
 		return nil, err
@@ -184,7 +193,11 @@ func (r *Renderer) Delete() {
 		gl.DeleteTextures(1, &r.colourTex)
 		r.colourTex = 0
 	}
-	for _, p := range []*Program{r.surfaceProg, r.bodyProg, r.gridProg, r.lineProg, r.wideLineProg} {
+	if r.coverVAO != 0 {
+		gl.DeleteVertexArrays(1, &r.coverVAO)
+		r.coverVAO = 0
+	}
+	for _, p := range []*Program{r.surfaceProg, r.bodyProg, r.gridProg, r.lineProg, r.wideLineProg, r.coverProg} {
 		p.Delete()
 	}
 }

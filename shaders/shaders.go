@@ -38,6 +38,7 @@ var programs = map[string]Files{
 	"line":     {Vertex: "line.vert", Fragment: "line.frag"},
 	"wideline": {Vertex: "line.vert", Geometry: "wideline.geom", Fragment: "line.frag"},
 	"imgui":    {Vertex: "imgui.vert", Fragment: "imgui.frag"},
+	"cover":    {Vertex: "cover.vert", Fragment: "cover.frag"},
 }
 
 // Stages holds the source texts of one program; Geometry is "" when the

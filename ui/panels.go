@@ -106,16 +106,19 @@ func tooltip(text string) {
 func ApplyStyle() {
 	imgui.StyleColorsDark()
 	st := imgui.CurrentStyle()
-	st.SetWindowRounding(4)
+	// Opaque, square panels: the viewer keeps them as a picture between
+	// redraws and copies it over the 3D view (render.PanelLayer).
+	st.SetWindowRounding(0)
 	st.SetFrameRounding(3)
 	st.SetGrabRounding(3)
 	st.SetWindowPadding(imgui.Vec2{X: 8, Y: 6})
 	st.SetItemSpacing(imgui.Vec2{X: 6, Y: 4})
 	st.SetColor(imgui.StyleColorWindowBg, PanelBackground)
 	st.SetColor(imgui.StyleColorTitleBg, imgui.Vec4{X: 0.10, Y: 0.16, Z: 0.26, W: 1})
-	st.SetColor(imgui.StyleColorTitleBgCollapsed, imgui.Vec4{X: 0.10, Y: 0.16, Z: 0.26, W: 0.9})
+	st.SetColor(imgui.StyleColorTitleBgCollapsed, imgui.Vec4{X: 0.10, Y: 0.16, Z: 0.26, W: 1})
+	st.SetColor(imgui.StyleColorPopupBg, PanelBackground)
 	st.SetColor(imgui.StyleColorTitleBgActive, imgui.Vec4{X: 0.14, Y: 0.26, Z: 0.44, W: 1})
 }
 
-// PanelBackground is the panels' background colour (straight alpha).
-var PanelBackground = imgui.Vec4{X: 0.075, Y: 0.08, Z: 0.095, W: 0.94}
+// PanelBackground is the panels' background colour, opaque.
+var PanelBackground = imgui.Vec4{X: 0.075, Y: 0.08, Z: 0.095, W: 1}
