@@ -149,6 +149,7 @@ func (v *viewer) close() {
 func (v *viewer) run() error {
 	start := time.Now()
 	var t0 float64
+	var steady span // the frames after realtimeWarmup
 	for n := 1; !v.platform.ShouldClose(); {
 		last := v.opt.frames > 0 && n >= v.opt.frames && v.reachedShotTime()
 		img, drawn, err := v.renderFrame(last && v.opt.screenshot != "")
@@ -162,8 +163,11 @@ func (v *viewer) run() error {
 		if n == 1 && v.frame != nil {
 			start, t0 = time.Now(), v.frame.Time
 		}
+		if steady.start.IsZero() && n > 1 && time.Since(start) >= realtimeWarmup {
+			steady = span{start: time.Now(), t0: v.frame.Time, frames: n}
+		}
 		if last {
-			v.summarise(n-1, time.Since(start), t0)
+			v.summarise(span{start: start, t0: t0, frames: 1}, steady, n)
 		}
 		if img != nil {
 			return render.SavePNG(v.opt.screenshot, img)
@@ -177,20 +181,40 @@ func (v *viewer) run() error {
 	return nil
 }
 
+// span is a stretch of a -frames run: from wall time start, simulated
+// time t0 and frame number frames on.
+type span struct {
+	start  time.Time
+	t0     float64
+	frames int
+}
+
 // summarise prints the rendered frames per second and the physics'
-// real-time factor of the frames after the first (which opened the
-// scene) over wall time wall.
-func (v *viewer) summarise(frames int, wall time.Duration, t0 float64) {
-	if frames < 1 || wall <= 0 || v.frame == nil {
+// real-time factor from the frame after the first (which opened the
+// scene) to frame n, and the same after realtimeWarmup, without the
+// start-up (the first, synchronous factorisation and the settling steps,
+// whose lost time a paced loop never makes up).
+func (v *viewer) summarise(all, steady span, n int) {
+	if n <= all.frames || v.frame == nil {
 		return
 	}
-	sec := wall.Seconds()
+	rates := func(s span) (fps, rtf float64, wall, sim float64) {
+		wall = time.Since(s.start).Seconds()
+		sim = v.frame.Time - s.t0
+		return float64(n-s.frames) / wall, sim / wall, wall, sim
+	}
+	fps, rtf, wall, sim := rates(all)
+	after := ""
+	if !steady.start.IsZero() && n > steady.frames {
+		sfps, srtf, _, _ := rates(steady)
+		after = fmt.Sprintf("; after the first %.0f s: %.1f rendered frames/s, real-time factor %.3f", realtimeWarmup.Seconds(), sfps, srtf)
+	}
 	device := ""
 	if st := v.frame.Stats; st.DeviceTimed {
 		device = fmt.Sprintf("; last step on the device: kernels %.3f ms, transfers %.3f ms", st.DeviceKernel, st.DeviceTransfer)
 	}
-	fmt.Fprintf(v.stdout, "softgrasp: %d frames in %.2f s: %.1f rendered frames/s; physics %.3f s simulated, real-time factor %.3f (scheme %s, solver %s, backend %s%s)\n",
-		frames, sec, float64(frames)/sec, v.frame.Time-t0, (v.frame.Time-t0)/sec,
+	fmt.Fprintf(v.stdout, "softgrasp: %d frames in %.2f s: %.1f rendered frames/s; physics %.3f s simulated, real-time factor %.3f%s (scheme %s, solver %s, backend %s%s)\n",
+		n-all.frames, wall, fps, sim, rtf, after,
 		v.opt.config.Physics.Scheme, v.opt.config.Physics.Solver, v.frame.Stats.Backend, device)
 }
 
