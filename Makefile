@@ -104,7 +104,8 @@ cuda-build:
 # host, and the kernels' own pgs.cu compiled for the host; the kernel is
 # still compiled to PTX by the real NVRTC and loaded as a module. It runs
 # the cuda-tagged tests (the shared backend suite against the GPU backend,
-# the NVRTC compile checks), then a headless run of bin/softgrasp-cuda on
+# the NVRTC compile checks; the backend suite again with every CUDA thread
+# an OS thread), then a headless run of bin/softgrasp-cuda on
 # -backend gpu against the same run on -backend cpu, and fails on any
 # difference above 1e-9 relative; then that without a device -backend gpu
 # falls back to the CPU instead of exiting; last, the viewer under Xvfb on
@@ -127,6 +128,7 @@ cuda-test:
 	$(GO) build -tags cuda -o $(BIN)-cuda ./app && \
 	export LD_LIBRARY_PATH="$$standin:$$cache/lib" && \
 	$(GO) test -tags cuda -count=1 ./cuda/... && \
+	SOFTGRASP_STANDIN_THREADS=os $(GO) test -tags cuda -count=1 -run Conformance ./cuda/ && \
 	./$(BIN)-cuda $(E2E_ARGS) -backend cpu >"$$standin/e2e-cpu.json" && \
 	./$(BIN)-cuda $(E2E_ARGS) -backend gpu >"$$standin/e2e-gpu.json" && \
 	$(GO) run cuda/scripts/compare-runs.go -tol 1e-9 "$$standin/e2e-cpu.json" "$$standin/e2e-gpu.json" && \

@@ -1,24 +1,25 @@
-// block.cpp — a CUDA thread block on the host: one host thread per CUDA
-// thread, each with its own stack and registers (a user-level thread),
-// run in turn on the launching OS thread.
+// block.cpp — a CUDA thread block on the host, in one of two modes:
 //
-// Why user-level threads: warp 0 of the PGS kernel meets at a __syncwarp
-// twice per contact and sweep, and the block at a barrier twice per 16
-// contacts. As OS threads on a two-core machine every meeting costs a round
-// of futex wake-ups and context switches (tens of µs for a 256-thread
-// block); switching a
-// user-level thread is a few instructions, so the kernel runs in the tests
-// at a speed that lets them cover the simulation's own sizes. The
-// semantics are CUDA's: between two barriers a thread runs alone until it
-// reaches the next barrier, which is one of the interleavings the kernel
-// must accept.
+//   - user-level threads (the default): every CUDA thread has its own stack
+//     and registers and they take turns on the launching OS thread,
+//     switching at barriers. Between two barriers a thread runs alone until
+//     it reaches the next one: one of the interleavings CUDA allows, the
+//     same every run, and fast (a switch is a few instructions), so that
+//     the end-to-end runs cover the simulation's own sizes;
+//   - OS threads (SOFTGRASP_STANDIN_THREADS=os): every CUDA thread is a
+//     pthread and all run at once under the kernel's barriers (a mutex and
+//     a condition variable), so the interleavings are the OS scheduler's,
+//     on every core. Each barrier is a round of futex wake-ups (tens of µs
+//     for a 256-thread block on two cores): make cuda-test runs the
+//     backend suite this way, the longer runs the first way.
 //
 // Barriers. __syncthreads waits for every live thread of the block;
-// __syncwarp for every lane of the caller's warp. A thread that waits
-// yields to the scheduler, which resumes the threads round-robin.
+// __syncwarp for every lane of the caller's warp.
 #include "shim.h"
 #include "standin.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -69,6 +70,11 @@ struct warp_state {
 struct sg_block {
     sg_dim3 grid, block, idx;
     int threads, live;
+    // os: every CUDA thread is an OS thread (SOFTGRASP_STANDIN_THREADS=os);
+    // the barriers then wait on mu and cv.
+    bool os;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
     void (*call)(void**);
     void** params;
     void* scheduler; // the launching thread's saved stack pointer
@@ -99,6 +105,25 @@ static void yield()
     sg_switch(&b->t[sg_current_thread].sp, b->scheduler);
 }
 
+// wait_os is wait_at for OS threads: expected is read under the block's
+// mutex (a block barrier waits for the threads still running).
+static void wait_os(sg_block* b, int* arrived, unsigned* generation, int warpLanes)
+{
+    pthread_mutex_lock(&b->mu);
+    unsigned g = *generation;
+    int expected = warpLanes > 0 ? warpLanes : b->live;
+    if (++*arrived >= expected) {
+        *arrived = 0;
+        ++*generation;
+        pthread_cond_broadcast(&b->cv);
+    } else {
+        while (*generation == g) {
+            pthread_cond_wait(&b->cv, &b->mu);
+        }
+    }
+    pthread_mutex_unlock(&b->mu);
+}
+
 // wait_at arrives at a barrier of expected threads and returns once all
 // have arrived.
 static void wait_at(int* arrived, unsigned* generation, int expected)
@@ -117,6 +142,10 @@ static void wait_at(int* arrived, unsigned* generation, int expected)
 void __syncthreads()
 {
     sg_block* b = sg_current_block;
+    if (b->os) {
+        wait_os(b, &b->arrived, &b->generation, 0);
+        return;
+    }
     wait_at(&b->arrived, &b->generation, b->live);
 }
 
@@ -134,25 +163,26 @@ void __syncwarp(unsigned)
     sg_block* b = sg_current_block;
     int w = sg_current_thread / 32;
     warp_state& ws = b->warps[w];
+    if (b->os) {
+        wait_os(b, &ws.arrived, &ws.generation, warp_lanes(b, w));
+        return;
+    }
     wait_at(&ws.arrived, &ws.generation, warp_lanes(b, w));
 }
 
-// The threads of a block never run at the same time: a read-modify-write
-// between two switches is atomic.
+// Atomic in both modes (user-level threads never run at the same time;
+// OS threads do).
 int atomicMin(int* address, int val)
 {
-    int old = *address;
-    if (val < old) {
-        *address = val;
+    int old = __atomic_load_n(address, __ATOMIC_SEQ_CST);
+    while (val < old && !__atomic_compare_exchange_n(address, &old, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
     }
     return old;
 }
 
 int atomicAdd(int* address, int val)
 {
-    int old = *address;
-    *address = old + val;
-    return old;
+    return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST);
 }
 
 // thread_main is the bottom of every CUDA thread's stack: it runs the
@@ -188,6 +218,65 @@ static void start(sg_block* b, int t)
     b->t[t].done = false;
 }
 
+// os_thread is the body of CUDA thread t as an OS thread.
+struct os_arg {
+    sg_block* b;
+    int t;
+};
+
+static void* os_thread(void* p)
+{
+    os_arg* a = (os_arg*)p;
+    sg_current_block = a->b;
+    sg_current_thread = a->t;
+    a->b->call(a->b->params);
+    sg_block* b = a->b;
+    pthread_mutex_lock(&b->mu);
+    b->live--;
+    // A barrier that waited only for this thread is complete.
+    if (b->arrived > 0 && b->arrived >= b->live) {
+        b->arrived = 0;
+        b->generation++;
+        pthread_cond_broadcast(&b->cv);
+    }
+    pthread_mutex_unlock(&b->mu);
+    return nullptr;
+}
+
+// run_block_os runs the block with one OS thread per CUDA thread, all at
+// once, under the kernel's own barriers: the interleavings are the OS
+// scheduler's, on as many cores as there are.
+static int run_block_os(sg_block* b)
+{
+    static os_arg args[1024];
+    static pthread_t ids[1024];
+    for (int t = 0; t < b->threads; t++) {
+        unsigned x = t % b->block.x, y = (t / b->block.x) % b->block.y, z = t / (b->block.x * b->block.y);
+        b->t[t].idx = sg_dim3{x, y, z};
+        b->t[t].done = false;
+    }
+    b->live = b->threads;
+    b->arrived = 0;
+    b->generation = 0;
+    memset(b->warps, 0, sizeof b->warps);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kStack);
+    for (int t = 0; t < b->threads; t++) {
+        args[t] = os_arg{b, t};
+        if (pthread_create(&ids[t], &attr, os_thread, &args[t]) != 0) {
+            // The threads started would wait at a barrier for this one.
+            fprintf(stderr, "cuda stand-in: cannot start CUDA thread %d of %d as an OS thread\n", t, b->threads);
+            abort();
+        }
+    }
+    pthread_attr_destroy(&attr);
+    for (int t = 0; t < b->threads; t++) {
+        pthread_join(ids[t], nullptr);
+    }
+    return 0;
+}
+
 static int run_block(sg_block* b)
 {
     for (int t = 0; t < b->threads; t++) {
@@ -218,7 +307,15 @@ int sg_run_grid(void (*call)(void**), void** params, sg_dim3 grid, sg_dim3 block
     if (threads < 1 || threads > 1024) {
         return -1;
     }
-    static thread_local sg_block* b;
+    // One launch at a time in the process: the kernels' __shared__
+    // variables are statics (shim.h), and so is run_block_os's state.
+    static pthread_mutex_t launch = PTHREAD_MUTEX_INITIALIZER;
+    struct unlock {
+        ~unlock() { pthread_mutex_unlock(&launch); }
+    };
+    pthread_mutex_lock(&launch);
+    unlock release;
+    static sg_block* b;
     if (!b) {
         b = (sg_block*)calloc(1, sizeof *b);
         if (!b) {
@@ -241,6 +338,15 @@ int sg_run_grid(void (*call)(void**), void** params, sg_dim3 grid, sg_dim3 block
         b->stacks = m + page;
         b->stackBytes = need;
     }
+    static bool os = [] {
+        const char* v = getenv("SOFTGRASP_STANDIN_THREADS");
+        return v && strcmp(v, "os") == 0;
+    }();
+    if (os && !b->os) {
+        pthread_mutex_init(&b->mu, nullptr);
+        pthread_cond_init(&b->cv, nullptr);
+    }
+    b->os = os;
     b->grid = grid;
     b->block = block;
     b->threads = threads;
@@ -250,7 +356,11 @@ int sg_run_grid(void (*call)(void**), void** params, sg_dim3 grid, sg_dim3 block
         for (unsigned y = 0; y < grid.y; y++) {
             for (unsigned x = 0; x < grid.x; x++) {
                 b->idx = sg_dim3{x, y, z};
-                run_block(b);
+                if (b->os) {
+                    run_block_os(b);
+                } else {
+                    run_block(b);
+                }
             }
         }
     }

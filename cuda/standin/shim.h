@@ -5,12 +5,11 @@
 // __shared__ variables become per-launch statics, and the built-ins
 // (threadIdx, blockIdx, blockDim, gridDim, __syncthreads, __syncwarp,
 // atomicMin, atomicAdd) are served by block.cpp, which runs every CUDA
-// thread of a block as a host thread of its own (a user-level thread: its
-// own stack and registers), switching between them at barriers. A block
-// therefore executes with the semantics of CUDA's
-// independent thread scheduling: any interleaving between two barriers is
-// allowed, and the one block.cpp chooses (thread order, run to the next
-// barrier) is one of them.
+// thread of a block as a host thread of its own: a user-level thread (its
+// own stack and registers) switched at barriers, or an OS thread
+// (SOFTGRASP_STANDIN_THREADS=os). A block therefore executes with the
+// semantics of CUDA's independent thread scheduling: any interleaving
+// between two barriers is allowed, and each mode runs some of them.
 //
 // Rounding: compiled with -ffp-contract=off, as NVRTC compiles with
 // --fmad=false, so the only fused multiply-adds are the explicit fma().
@@ -24,9 +23,10 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
-// One launch runs on one host thread at a time, block after block, so a
-// thread_local static is the block's shared memory.
-#define __shared__ static thread_local
+// The stand-in runs one launch at a time in the process, block after
+// block, so a static is the block's shared memory (in both of block.cpp's
+// modes: user-level threads on the launching thread, or OS threads).
+#define __shared__ static
 
 struct sg_dim3 {
     unsigned x, y, z;
