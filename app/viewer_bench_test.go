@@ -43,7 +43,7 @@ func benchmarkViewer(b *testing.B, opt viewerOptions, paused bool) {
 		for i := 0; i < b.N; i++ {
 			// A fresh policy draws at once: the benchmark measures a
 			// drawn frame, even over a paused scene with nothing new.
-			v.redraw = redrawPolicy{}
+			v.redraw = newFramePolicy()
 			if _, _, err := v.renderFrame(false); err != nil {
 				b.Errorf("renderFrame: %v", err)
 				return

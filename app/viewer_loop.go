@@ -29,7 +29,7 @@ type viewer struct {
 	imgui    *render.ImGuiRenderer
 	// layer holds the panels between their redraws (panels decides when).
 	layer  *render.PanelLayer
-	panels panelPolicy
+	panels redrawPolicy // newPanelPolicy
 	fps    fpsMeter
 	runner *loop.Runner
 	// recording is the -record file, closed after the runner stopped.
@@ -58,7 +58,8 @@ type viewer struct {
 // newViewer opens the window, creates the renderers and starts the
 // physics loop. Without a display it returns ui.ErrNoDisplay (wrapped).
 func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
-	v = &viewer{opt: opt, stdout: stdout, limiter: frameLimiter{fps: opt.maxFPS}, realtime: realtimeCheck{pace: opt.pace}}
+	v = &viewer{opt: opt, stdout: stdout, limiter: frameLimiter{fps: opt.maxFPS}, realtime: realtimeCheck{pace: opt.pace},
+		redraw: newFramePolicy(), panels: newPanelPolicy()}
 	defer func() {
 		if err != nil {
 			v.close()

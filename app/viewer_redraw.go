@@ -21,11 +21,22 @@ const redrawSettle = 3
 // redrawHeartbeat is the longest the viewer goes without drawing.
 const redrawHeartbeat = 500 * time.Millisecond
 
-// redrawPolicy decides, once per loop iteration, whether to draw.
+// redrawPolicy decides, once per loop iteration, whether to draw: the
+// frame (newFramePolicy) or, within a frame being drawn, the panels
+// (newPanelPolicy). Both draw on an input event and for redrawSettle
+// iterations after it (ImGui's hover and active states), on anything
+// forced, and once period has passed; the frame also on a new physics
+// frame.
 type redrawPolicy struct {
-	settle   int       // frames still to draw after the last input
-	lastDraw time.Time // zero before the first draw
+	period  time.Duration
+	onFresh bool      // a new physics frame is a reason
+	settle  int       // iterations still to draw after the last input
+	last    time.Time // zero before the first draw
 }
+
+// newFramePolicy is the whole frame's: redrawHeartbeat keeps the panels'
+// clocks and a -frames run over a paused scene moving.
+func newFramePolicy() redrawPolicy { return redrawPolicy{period: redrawHeartbeat, onFresh: true} }
 
 // redrawCause is what the loop saw since the last iteration.
 type redrawCause struct {
@@ -39,10 +50,10 @@ func (p *redrawPolicy) due(c redrawCause, now time.Time) bool {
 	if c.events > 0 {
 		p.settle = redrawSettle
 	}
-	draw := c.fresh || c.forced || p.settle > 0 || p.lastDraw.IsZero() ||
-		now.Sub(p.lastDraw) >= redrawHeartbeat
+	draw := c.fresh && p.onFresh || c.forced || p.settle > 0 || p.last.IsZero() ||
+		now.Sub(p.last) >= p.period
 	if draw {
-		p.lastDraw = now
+		p.last = now
 		if p.settle > 0 {
 			p.settle--
 		}
@@ -86,33 +97,14 @@ func (l *frameLimiter) advance(now time.Time) time.Time {
 // the 3D view at the frame rate.
 const panelRefresh = 100 * time.Millisecond
 
-// panelPolicy decides, for a frame being drawn, whether to redraw the
+// newPanelPolicy decides, for a frame being drawn, whether to redraw the
 // panels (ImGui's whole frame: input, widgets, drawing into the panel
-// layer) or to composite the layer kept from the last time. It redraws on
-// every input event and for redrawSettle frames after one (hover and
-// active states, as the whole frame does), for anything forced (a
-// screenshot, a new scene, a new size), and every panelRefresh. On two
-// cores under Xvfb this halves what the panels cost llvmpipe (README,
-// Real time).
-type panelPolicy struct {
-	settle int
-	last   time.Time
-}
-
-// due reports whether to redraw the panels at now, and notes it if so.
-func (p *panelPolicy) due(c redrawCause, now time.Time) bool {
-	if c.events > 0 {
-		p.settle = redrawSettle
-	}
-	redraw := c.forced || p.settle > 0 || p.last.IsZero() || now.Sub(p.last) >= panelRefresh
-	if redraw {
-		p.last = now
-		if p.settle > 0 {
-			p.settle--
-		}
-	}
-	return redraw
-}
+// layer) or to copy the layer kept from the last time: on input and the
+// frames after it, for anything forced (a screenshot, a new scene, a new
+// size), and every panelRefresh, but not for a new physics frame alone.
+// On two cores under Xvfb the panels cost llvmpipe half as much as the
+// whole 3D view (README, Real time).
+func newPanelPolicy() redrawPolicy { return redrawPolicy{period: panelRefresh} }
 
 // fpsMeter measures the rendered frame rate over the last second (the
 // Stats panel's "rendered frames/s"; ImGui's own rate counts only the

@@ -9,38 +9,43 @@ import (
 func TestRedrawPolicy(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
-	type step struct {
-		at    time.Time
-		cause redrawCause
-		want  bool
-	}
 	cases := []struct {
 		name  string
-		steps []step
+		steps []policyStep
 	}{
-		{"the first iteration draws", []step{{ms(0), redrawCause{}, true}}},
-		{"nothing new is skipped", []step{
+		{"the first iteration draws", []policyStep{{ms(0), redrawCause{}, true}}},
+		{"nothing new is skipped", []policyStep{
 			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{}, false}, {ms(66), redrawCause{}, false}}},
-		{"a new physics frame draws", []step{
+		{"a new physics frame draws", []policyStep{
 			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{fresh: true}, true}, {ms(66), redrawCause{}, false}}},
-		{"a forced frame draws", []step{
+		{"a forced frame draws", []policyStep{
 			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{forced: true}, true}}},
-		{"an input draws, then settles for a few frames", []step{
+		{"an input draws, then settles for a few frames", []policyStep{
 			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{events: 1}, true},
 			{ms(66), redrawCause{}, true}, {ms(99), redrawCause{}, true}, {ms(132), redrawCause{}, false}}},
-		{"the heartbeat draws after a quiet half second", []step{
+		{"the heartbeat draws after a quiet half second", []policyStep{
 			{ms(0), redrawCause{}, true}, {ms(499), redrawCause{}, false}, {ms(500), redrawCause{}, true},
 			{ms(501), redrawCause{}, false}}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var p redrawPolicy
-			for i, s := range c.steps {
-				if got := p.due(s.cause, s.at); got != s.want {
-					t.Fatalf("step %d (%+v): due = %v, want %v", i, s.cause, got, s.want)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkPolicy(t, newFramePolicy(), c.steps) })
+	}
+}
+
+// policyStep is one loop iteration of a redrawPolicy test: at, what it
+// saw, and whether it must draw.
+type policyStep struct {
+	at    time.Time
+	cause redrawCause
+	want  bool
+}
+
+func checkPolicy(t *testing.T, p redrawPolicy, steps []policyStep) {
+	t.Helper()
+	for i, s := range steps {
+		if got := p.due(s.cause, s.at); got != s.want {
+			t.Fatalf("step %d (%+v): due = %v, want %v", i, s.cause, got, s.want)
+		}
 	}
 }
 
@@ -69,36 +74,24 @@ func TestFrameLimiterSchedule(t *testing.T) {
 func TestPanelPolicy(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
-	type step struct {
-		at    time.Time
-		cause redrawCause
-		want  bool
-	}
 	cases := []struct {
 		name  string
-		steps []step
+		steps []policyStep
 	}{
-		{"the first frame redraws the panels", []step{{ms(0), redrawCause{fresh: true}, true}}},
-		{"new physics frames reuse them for a tenth of a second", []step{
+		{"the first frame redraws the panels", []policyStep{{ms(0), redrawCause{fresh: true}, true}}},
+		{"new physics frames reuse them for a tenth of a second", []policyStep{
 			{ms(0), redrawCause{fresh: true}, true}, {ms(33), redrawCause{fresh: true}, false},
 			{ms(66), redrawCause{fresh: true}, false}, {ms(99), redrawCause{fresh: true}, false},
 			{ms(100), redrawCause{fresh: true}, true}, {ms(133), redrawCause{fresh: true}, false}}},
-		{"an input redraws them, then for a few frames", []step{
+		{"an input redraws them, then for a few frames", []policyStep{
 			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{events: 2}, true},
 			{ms(40), redrawCause{fresh: true}, true}, {ms(50), redrawCause{fresh: true}, true},
 			{ms(60), redrawCause{fresh: true}, false}}},
-		{"a forced frame redraws them", []step{
+		{"a forced frame redraws them", []policyStep{
 			{ms(0), redrawCause{}, true}, {ms(33), redrawCause{forced: true}, true}}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var p panelPolicy
-			for i, s := range c.steps {
-				if got := p.due(s.cause, s.at); got != s.want {
-					t.Fatalf("step %d (%+v): due = %v, want %v", i, s.cause, got, s.want)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkPolicy(t, newPanelPolicy(), c.steps) })
 	}
 }
 

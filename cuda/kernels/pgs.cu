@@ -342,6 +342,20 @@ __device__ bool pgs_in(const pgs_rows* b, long long r)
     return b->k > 0 && r >= 3 * b->a0 && r < 3 * (b->a0 + b->k);
 }
 
+// pgs_add_previous returns y_r + Σ_j W_rj·Δλ_j over the previous block's
+// columns j, skipping the contacts whose force did not change.
+__device__ double pgs_add_previous(const double* W, long long n, long long r, const pgs_rows* prev, double y)
+{
+    long long p0 = 3 * prev->a0, pm = 3 * prev->k;
+    for (long long j = 0; j < pm; j++) {
+        double d = prev->dl[j];
+        if (d != 0.0) {
+            y = fma(pgs_entry(W, n, r, p0 + j), d, y);
+        }
+    }
+    return y;
+}
+
 // pgs_stage loads the block of contacts a0 … a0+k−1 into cur (all
 // threads): its diagonal block of W, its λ, δ_free and records, and its y
 // brought up to date with the previous block's Δλ, whose own rows are
@@ -352,7 +366,7 @@ __device__ void pgs_stage(const double* W, long long n, long long a0, long long 
     pgs_rows* cur, pgs_shared* sh)
 {
     long long r0 = 3 * a0, m = 3 * k;
-    long long p0 = 3 * prev->a0, pm = 3 * prev->k;
+    long long p0 = 3 * prev->a0;
     for (long long q = threadIdx.x; q < m * m; q += blockDim.x) {
         long long i = q / m, j = q % m;
         sh->w[i][j] = pgs_entry(W, n, r0 + i, r0 + j);
@@ -366,14 +380,7 @@ __device__ void pgs_stage(const double* W, long long n, long long a0, long long 
             cur->lam[i] = prev->lam[r - p0];
             continue;
         }
-        double acc = y[r];
-        for (long long j = 0; j < pm; j++) {
-            double d = prev->dl[j];
-            if (d != 0.0) {
-                acc = fma(pgs_entry(W, n, r, p0 + j), d, acc);
-            }
-        }
-        cur->y[i] = acc;
+        cur->y[i] = pgs_add_previous(W, n, r, prev, y[r]);
         cur->lam[i] = lambda[r];
     }
     for (long long q = threadIdx.x; q < k * PGS_RECORD; q += blockDim.x) {
@@ -475,7 +482,7 @@ __device__ void pgs_off_diagonal(const double* W, long long n, double* y, double
     if (prev->k == 0 || prev->a0 == cur->a0) {
         return; // nothing pending, or the one block, all in shared memory
     }
-    long long p0 = 3 * prev->a0, pm = 3 * prev->k;
+    long long p0 = 3 * prev->a0;
     for (long long r = t0; r < n; r += stride) {
         if (pgs_in(cur, r)) {
             continue; // staged with prev's Δλ already
@@ -484,14 +491,7 @@ __device__ void pgs_off_diagonal(const double* W, long long n, double* y, double
             y[r] = prev->y[r - p0];
             continue;
         }
-        double acc = y[r];
-        for (long long j = 0; j < pm; j++) {
-            double d = prev->dl[j];
-            if (d != 0.0) {
-                acc = fma(pgs_entry(W, n, r, p0 + j), d, acc);
-            }
-        }
-        y[r] = acc;
+        y[r] = pgs_add_previous(W, n, r, prev, y[r]);
     }
     pgs_flush(prev, lambda, rec, t0, stride);
 }
