@@ -207,8 +207,9 @@ func (v *viewer) summarise(all, steady span, n int) {
 	fps, rtf, wall, sim := rates(all)
 	after := ""
 	if !steady.start.IsZero() && n > steady.frames {
-		sfps, srtf, _, _ := rates(steady)
-		after = fmt.Sprintf("; after the first %.0f s: %.1f rendered frames/s, real-time factor %.3f", realtimeWarmup.Seconds(), sfps, srtf)
+		if sfps, srtf, swall, _ := rates(steady); swall >= 1 { // shorter says nothing
+			after = fmt.Sprintf("; after the first %.0f s: %.1f rendered frames/s, real-time factor %.3f", realtimeWarmup.Seconds(), sfps, srtf)
+		}
 	}
 	device := ""
 	if st := v.frame.Stats; st.DeviceTimed {
