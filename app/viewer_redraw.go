@@ -102,7 +102,7 @@ const panelRefresh = 100 * time.Millisecond
 // layer) or to copy the layer kept from the last time: on input and the
 // frames after it, for anything forced (a screenshot, a new scene, a new
 // size), and every panelRefresh, but not for a new physics frame alone.
-// On two cores under Xvfb the panels cost llvmpipe half as much as the
+// On two cores under Xvfb the panels cost llvmpipe about as much as the
 // whole 3D view (README, Real time).
 func newPanelPolicy() redrawPolicy { return redrawPolicy{period: panelRefresh} }
 
