@@ -253,7 +253,6 @@ static int run_block_os(sg_block* b)
     for (int t = 0; t < b->threads; t++) {
         unsigned x = t % b->block.x, y = (t / b->block.x) % b->block.y, z = t / (b->block.x * b->block.y);
         b->t[t].idx = sg_dim3{x, y, z};
-        b->t[t].done = false;
     }
     b->live = b->threads;
     b->arrived = 0;

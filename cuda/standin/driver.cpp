@@ -102,6 +102,34 @@ bool stream_ok(CUstream s)
     return s == nullptr || live(streams, s);
 }
 
+// create_handle makes a T, registers it in set and hands it out as *h
+// (streams, events).
+template <typename T, typename H>
+CUresult create_handle(std::set<void*>& set, H* h)
+{
+    if (CUresult r = ready()) {
+        return r;
+    }
+    T* p = new T{};
+    std::lock_guard<std::mutex> l(mu);
+    set.insert(p);
+    *h = (H)p;
+    return CUDA_SUCCESS;
+}
+
+// destroy_handle unregisters and frees the T behind h, or says h is not
+// one.
+template <typename T>
+CUresult destroy_handle(std::set<void*>& set, void* h)
+{
+    std::lock_guard<std::mutex> l(mu);
+    if (!set.erase(h)) {
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    delete (T*)h;
+    return CUDA_SUCCESS;
+}
+
 } // namespace
 
 extern "C" int sg_device_span(const void* p, size_t bytes)
@@ -391,27 +419,9 @@ CUresult cuMemsetD32(CUdeviceptr dst, unsigned int v, size_t n)
     return CUDA_SUCCESS;
 }
 
-CUresult cuStreamCreate(CUstream* s, unsigned int)
-{
-    if (CUresult r = ready()) {
-        return r;
-    }
-    stream* p = new stream{};
-    std::lock_guard<std::mutex> l(mu);
-    streams.insert(p);
-    *s = (CUstream)p;
-    return CUDA_SUCCESS;
-}
+CUresult cuStreamCreate(CUstream* s, unsigned int) { return create_handle<stream>(streams, s); }
 
-CUresult cuStreamDestroy(CUstream s)
-{
-    std::lock_guard<std::mutex> l(mu);
-    if (!streams.erase(s)) {
-        return CUDA_ERROR_INVALID_HANDLE;
-    }
-    delete (stream*)s;
-    return CUDA_SUCCESS;
-}
+CUresult cuStreamDestroy(CUstream s) { return destroy_handle<stream>(streams, s); }
 
 CUresult cuStreamSynchronize(CUstream s)
 {
@@ -421,27 +431,9 @@ CUresult cuStreamSynchronize(CUstream s)
     return stream_ok(s) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-CUresult cuEventCreate(CUevent* e, unsigned int)
-{
-    if (CUresult r = ready()) {
-        return r;
-    }
-    event* p = new event{};
-    std::lock_guard<std::mutex> l(mu);
-    events.insert(p);
-    *e = (CUevent)p;
-    return CUDA_SUCCESS;
-}
+CUresult cuEventCreate(CUevent* e, unsigned int) { return create_handle<event>(events, e); }
 
-CUresult cuEventDestroy(CUevent e)
-{
-    std::lock_guard<std::mutex> l(mu);
-    if (!events.erase(e)) {
-        return CUDA_ERROR_INVALID_HANDLE;
-    }
-    delete (event*)e;
-    return CUDA_SUCCESS;
-}
+CUresult cuEventDestroy(CUevent e) { return destroy_handle<event>(events, e); }
 
 CUresult cuEventRecord(CUevent e, CUstream s)
 {

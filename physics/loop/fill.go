@@ -75,9 +75,13 @@ func (r *Runner) fillSurface(f *frame.Frame) {
 	verts := sim.Surface().Vertices
 	f.Surface = growF32(f.Surface, 3*len(verts))
 	f.Displacement = growF32(f.Displacement, len(verts))
+	for i, n := range verts {
+		dx, dy, dz := q[3*n]-rest[3*n], q[3*n+1]-rest[3*n+1], q[3*n+2]-rest[3*n+2]
+		f.Surface[3*i], f.Surface[3*i+1], f.Surface[3*i+2] = float32(q[3*n]), float32(q[3*n+1]), float32(q[3*n+2])
+		f.Displacement[i] = float32(math.Sqrt(dx*dx + dy*dy + dz*dz))
+	}
 	if !r.stressField {
 		f.VonMises = f.VonMises[:0]
-		r.fillPositions(f, q, rest, verts)
 		return
 	}
 	f.VonMises = growF32(f.VonMises, len(verts))
@@ -95,16 +99,6 @@ func (r *Runner) fillSurface(f *frame.Frame) {
 	_ = model.SetRotations(r.rot)
 	for i, n := range verts {
 		f.VonMises[i] = float32(r.vm[n])
-	}
-	r.fillPositions(f, q, rest, verts)
-}
-
-// fillPositions copies the surface positions and displacements.
-func (r *Runner) fillPositions(f *frame.Frame, q, rest []float64, verts []int) {
-	for i, n := range verts {
-		dx, dy, dz := q[3*n]-rest[3*n], q[3*n+1]-rest[3*n+1], q[3*n+2]-rest[3*n+2]
-		f.Surface[3*i], f.Surface[3*i+1], f.Surface[3*i+2] = float32(q[3*n]), float32(q[3*n+1]), float32(q[3*n+2])
-		f.Displacement[i] = float32(math.Sqrt(dx*dx + dy*dy + dz*dz))
 	}
 }
 
