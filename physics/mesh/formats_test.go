@@ -261,3 +261,15 @@ func TestPiecesNote(t *testing.T) {
 		t.Errorf("notes %q, want %q", l.Notes, want)
 	}
 }
+
+// TestSimplePolyType: polydata cells of the simple sizes are named as the
+// simple VTK cells, the others keep their list's type.
+func TestSimplePolyType(t *testing.T) {
+	for _, c := range []struct{ typ, n, want int }{
+		{7, 3, 5}, {7, 4, 7}, {4, 2, 3}, {4, 3, 4}, {2, 1, 1}, {2, 2, 2}, {6, 3, 6},
+	} {
+		if got := simplePolyType(c.typ, c.n); got != c.want {
+			t.Errorf("simplePolyType(%d, %d) = %d, want %d", c.typ, c.n, got, c.want)
+		}
+	}
+}

@@ -120,11 +120,7 @@ func (p *gmshParser) endBinary(marker, section string, n int, what string) error
 
 // nodes2Binary reads the binary node records of format 2.2.
 func (p *gmshParser) nodes2Binary() error {
-	f, err := p.record("$Nodes", "the node count", 0, 0)
-	if err != nil {
-		return err
-	}
-	n, err := p.count(f[0], "node count")
+	n, err := p.sectionCount("$Nodes", "node count")
 	if err != nil {
 		return err
 	}
@@ -147,11 +143,7 @@ func (p *gmshParser) nodes2Binary() error {
 
 // elements2Binary reads the binary element blocks of format 2.2.
 func (p *gmshParser) elements2Binary() error {
-	f, err := p.record("$Elements", "the element count", 0, 0)
-	if err != nil {
-		return err
-	}
-	total, err := p.count(f[0], "element count")
+	total, err := p.sectionCount("$Elements", "element count")
 	if err != nil {
 		return err
 	}

@@ -43,14 +43,20 @@ func (p *gmshParser) nodes() error {
 	return p.end("$EndNodes")
 }
 
+// sectionCount reads the line that opens a section with its count (what:
+// "node count", "element count") and returns the count.
+func (p *gmshParser) sectionCount(section, what string) (int, error) {
+	f, err := p.record(section, "the "+what, 0, 0)
+	if err != nil {
+		return 0, err
+	}
+	return p.count(f[0], what)
+}
+
 // nodes2 reads "n" then n lines "tag x y z" (formats 1.0 and 2.2).
 func (p *gmshParser) nodes2() error {
 	section := p.nodeSectionName()
-	f, err := p.record(section, "the node count", 0, 0)
-	if err != nil {
-		return err
-	}
-	n, err := p.count(f[0], "node count")
+	n, err := p.sectionCount(section, "node count")
 	if err != nil {
 		return err
 	}
@@ -196,11 +202,7 @@ func (p *gmshParser) elementsOf() error {
 // in format 2.2, "tag type physical elementary nnodes node…" in 1.0.
 func (p *gmshParser) elements2() error {
 	section := p.elementSectionName()
-	f, err := p.record(section, "the element count", 0, 0)
-	if err != nil {
-		return err
-	}
-	n, err := p.count(f[0], "element count")
+	n, err := p.sectionCount(section, "element count")
 	if err != nil {
 		return err
 	}

@@ -134,27 +134,30 @@ func (b *builder) addVTKCell(c int, ct vtkCellType, typ int, idx []int, line int
 // vtkPolyRoles gives the cell type that each POLYDATA list holds.
 var vtkPolyRoles = map[string]int{"VERTICES": 2, "LINES": 4, "POLYGONS": 7, "TRIANGLE_STRIPS": 6}
 
+// simplePolyType is the VTK type of a polydata cell of n points listed as
+// typ (poly-vertex 2, poly-line 4, polygon 7, strip 6): a polygon of 3
+// points is a triangle (5), a poly-line of 2 a line (3), a poly-vertex of
+// 1 a vertex (1), so that the notes name the simple cells as such.
+func simplePolyType(typ, n int) int {
+	switch {
+	case typ == 7 && n == 3:
+		return 5
+	case typ == 4 && n == 2:
+		return 3
+	case typ == 2 && n == 1:
+		return 1
+	}
+	return typ
+}
+
 // buildPolys adds the cells of a POLYDATA list: polygons and strips to the
 // surface, vertices and lines to the skipped counts.
 func (p *vtkParser) buildPolys(pl polyList) error {
 	typ := vtkPolyRoles[pl.kw]
-	ct := vtkCellTypes[typ]
 	for c := 0; c < pl.cells.count(); c++ {
 		idx := pl.cells.cell(c)
-		t, ct := typ, ct
-		// Name the simple cells as such in the notes.
-		switch {
-		case typ == 7 && len(idx) == 3:
-			t = 5
-		case typ == 4 && len(idx) == 2:
-			t = 3
-		case typ == 2 && len(idx) == 1:
-			t = 1
-		}
-		if t != typ {
-			ct = vtkCellTypes[t]
-		}
-		if err := p.b.addVTKCell(c, ct, t, idx, pl.cells.lines[c]); err != nil {
+		t := simplePolyType(typ, len(idx))
+		if err := p.b.addVTKCell(c, vtkCellTypes[t], t, idx, pl.cells.lines[c]); err != nil {
 			return err
 		}
 	}

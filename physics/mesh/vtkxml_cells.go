@@ -128,16 +128,7 @@ func (x *vtkxml) readPolyCells(p *xmlNode, name string, n, base int) error {
 	typ := map[string]int{"Verts": 2, "Lines": 4, "Strips": 6, "Polys": 7}[name]
 	for c := 0; c < n; c++ {
 		idx := shift(cl.cell(c), base)
-		t := typ
-		// Name the simple cells as such in the notes.
-		switch {
-		case typ == 7 && len(idx) == 3:
-			t = 5
-		case typ == 4 && len(idx) == 2:
-			t = 3
-		case typ == 2 && len(idx) == 1:
-			t = 1
-		}
+		t := simplePolyType(typ, len(idx))
 		if err := x.b.addVTKCell(c, vtkCellTypes[t], t, idx, cl.lines[c]); err != nil {
 			return err
 		}
