@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 import (
 	"bytes"
@@ -6,11 +6,14 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // needTetGen skips a test when the tetgen program is missing, except
@@ -27,9 +30,9 @@ func needTetGen(t *testing.T) {
 
 // icosphere returns the unit sphere as a subdivided icosahedron: 10·4^k+2
 // points, outward triangles.
-func icosphere(k int) *TriSurface {
+func icosphere(k int) *mesh.TriSurface {
 	g := (1 + math.Sqrt(5)) / 2
-	s := &TriSurface{}
+	s := &mesh.TriSurface{}
 	for _, p := range []r3.Vec{
 		{X: -1, Y: g}, {X: 1, Y: g}, {X: -1, Y: -g}, {X: 1, Y: -g},
 		{Y: -1, Z: g}, {Y: 1, Z: g}, {Y: -1, Z: -g}, {Y: 1, Z: -g},
@@ -42,9 +45,9 @@ func icosphere(k int) *TriSurface {
 		{3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1},
 	}
 	for ; k > 0; k-- {
-		mid := make(map[edgeKey]int)
+		mid := make(map[[2]int]int)
 		at := func(a, b int) int {
-			e := edgeOf(a, b)
+			e := [2]int{min(a, b), max(a, b)}
 			if i, ok := mid[e]; ok {
 				return i
 			}
@@ -97,10 +100,10 @@ func pointTriangleDistance(p, a, b, c r3.Vec) float64 {
 // checkFills checks that m fills the closed surface s: positive
 // tetrahedra, every boundary vertex on s, and the same boundary area and
 // enclosed volume, to tol relative to the size of s.
-func checkFills(t *testing.T, m *TetMesh, s *TriSurface, tol float64) {
+func checkFills(t *testing.T, m *mesh.TetMesh, s *mesh.TriSurface, tol float64) {
 	t.Helper()
 	for i, tet := range m.Tets {
-		if v := m.tetSignedVolume(tet); !(v > 0) {
+		if v := m.TetVolume(tet); !(v > 0) {
 			t.Fatalf("tetrahedron %d has volume %g", i, v)
 		}
 	}
@@ -108,7 +111,10 @@ func checkFills(t *testing.T, m *TetMesh, s *TriSurface, tol float64) {
 		t.Fatal(err)
 	}
 	size := r3.Norm(s.Bounds().Size())
-	surf := surfaceOf(t, m)
+	surf, err := mesh.ExtractSurface(m)
+	if err != nil {
+		t.Fatalf("ExtractSurface: %v", err)
+	}
 	for _, v := range surf.Vertices {
 		d := math.Inf(1)
 		for _, tri := range s.Tris {
@@ -118,9 +124,8 @@ func checkFills(t *testing.T, m *TetMesh, s *TriSurface, tol float64) {
 			t.Fatalf("boundary vertex %d at %v is %g away from the surface", v, m.Nodes[v], d)
 		}
 	}
-	in := &TetMesh{Nodes: s.Nodes}
-	wantArea := (&Surface{Tris: s.Tris}).Area(nodePos(in))
-	if got := surf.Area(nodePos(m)); !sameFloat(got, wantArea, tol) {
+	wantArea := (&mesh.Surface{Tris: s.Tris}).Area(func(i int) r3.Vec { return s.Nodes[i] })
+	if got := surf.Area(func(i int) r3.Vec { return m.Nodes[i] }); !sameFloat(got, wantArea, tol) {
 		t.Errorf("boundary area %g, surface area %g", got, wantArea)
 	}
 	if got, want := m.Volume(), s.Volume(); !sameFloat(got, want, tol) {
@@ -152,7 +157,7 @@ func TestTetrahedralizeSphere(t *testing.T) {
 	}
 	// A second identical request comes from the cache.
 	again, _, err := Tetrahedralize(icosphere(2), TetGenOptions{TargetNodes: 600, Program: "tetgen"})
-	if err != nil || !equalNodes(again.Nodes, m.Nodes) || !equalTets(again.Tets, m.Tets) {
+	if err != nil || !slices.Equal(again.Nodes, m.Nodes) || !slices.Equal(again.Tets, m.Tets) {
 		t.Errorf("second run differs (err %v)", err)
 	}
 }
@@ -172,7 +177,7 @@ func TestReadTetrahedralises(t *testing.T) {
 		!strings.Contains(l.Notes[1], "with TetGen") {
 		t.Errorf("notes = %q", l.Notes)
 	}
-	s := &TriSurface{Nodes: cubeCorners}
+	s := &mesh.TriSurface{Nodes: cubeCorners}
 	for _, e := range cubeSurface().elems {
 		s.Tris = append(s.Tris, [3]int(e.nodes))
 	}
@@ -181,8 +186,8 @@ func TestReadTetrahedralises(t *testing.T) {
 
 // twoCubes returns two unit cubes that overlap: a closed surface of two
 // shells that intersect each other.
-func twoCubes() *TriSurface {
-	s := &TriSurface{}
+func twoCubes() *mesh.TriSurface {
+	s := &mesh.TriSurface{}
 	for _, d := range []r3.Vec{{}, {X: 0.5, Y: 0.5, Z: 0.5}} {
 		base := len(s.Nodes)
 		for _, p := range cubeCorners {

@@ -1,10 +1,12 @@
-package mesh
+package meshfile
 
 import (
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"softgrasp/physics/mesh"
 )
 
 // Format is a mesh file format.
@@ -79,7 +81,7 @@ func FormatOf(path string) (Format, error) {
 
 // Load reads a tetrahedral mesh from a file with the default options (see
 // Open). The result is valid (see Parse).
-func Load(path string) (*TetMesh, error) {
+func Load(path string) (*mesh.TetMesh, error) {
 	l, err := Open(path, Options{})
 	if err != nil {
 		return nil, err
@@ -93,7 +95,7 @@ func Load(path string) (*TetMesh, error) {
 // dropped (the others keep their order), negatively oriented tetrahedra
 // are flipped, and the result passes Validate. Coordinates are taken as
 // they are; see FitInto and Place for units.
-func Parse(r io.Reader, format Format) (*TetMesh, error) {
+func Parse(r io.Reader, format Format) (*mesh.TetMesh, error) {
 	b, err := parseAs(r, format)
 	if err != nil {
 		return nil, err

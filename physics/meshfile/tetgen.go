@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // TetGen (Hang Si, WIAS Berlin; https://wias-berlin.de/software/tetgen/)
@@ -82,7 +84,7 @@ func (o TetGenOptions) tetgenPath() (string, error) {
 // tetrahedra per node, so each tetrahedron gets at most V/(5.5·N). If the
 // first run misses the target by more than a quarter, one more run scales
 // the bound by the ratio found.
-func Tetrahedralize(s *TriSurface, opt TetGenOptions) (*TetMesh, []string, error) {
+func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []string, error) {
 	opt = opt.withDefaults()
 	st, err := s.Close()
 	if err != nil {
@@ -138,7 +140,7 @@ func (n normalize) from(p r3.Vec) r3.Vec { return r3.Add(r3.Scale(n.scale, p), n
 type tetgenRun struct {
 	prog    string
 	opt     TetGenOptions
-	surf    *TriSurface
+	surf    *mesh.TriSurface
 	norm    normalize
 	dir     string
 	input   []byte // the .smesh file
@@ -173,7 +175,7 @@ const tetgenMaxRuns = 4
 // (TetGen's quality refinement cascades), so the search scales the bound
 // by the ratio found (within a factor of 4) until it has bounds on both
 // sides of the target, then bisects between them in log scale.
-func (r *tetgenRun) mesh(volume float64) (*TetMesh, error) {
+func (r *tetgenRun) mesh(volume float64) (*mesh.TetMesh, error) {
 	target := r.opt.TargetNodes
 	if target <= len(r.surf.Nodes) {
 		return r.once()
@@ -182,7 +184,7 @@ func (r *tetgenRun) mesh(volume float64) (*TetMesh, error) {
 	// A quality mesh under a volume bound a has tetrahedra of about a/4
 	// on average and about 5 tetrahedra per node: a ≈ 0.7·V/N.
 	r.maxVol = 0.7 * v / float64(target)
-	var best *TetMesh
+	var best *mesh.TetMesh
 	bestMiss := math.Inf(1)
 	tooMany, tooFew := 0.0, 0.0 // bounds known to give too many and too few nodes
 	for run := 0; run < tetgenMaxRuns; run++ {
@@ -230,7 +232,7 @@ func (r *tetgenRun) switches() string {
 
 // once runs TetGen with the current switches (or takes the result from
 // the cache) and reads its output.
-func (r *tetgenRun) once() (*TetMesh, error) {
+func (r *tetgenRun) once() (*mesh.TetMesh, error) {
 	sw := r.switches()
 	if m, ok := tetgenCache.get(r.input, sw); ok {
 		r.runs++
@@ -278,7 +280,7 @@ var errTetGenTimeout = errors.New("timeout")
 
 // read loads TetGen's .node and .ele output, maps it back to the
 // surface's coordinates and orients and validates the tetrahedra.
-func (r *tetgenRun) read() (*TetMesh, error) {
+func (r *tetgenRun) read() (*mesh.TetMesh, error) {
 	nodes, err := readTetGenNodes(filepath.Join(r.dir, "surface.1.node"))
 	if err != nil {
 		return nil, err
@@ -306,7 +308,7 @@ func (r *tetgenRun) read() (*TetMesh, error) {
 }
 
 // summary is the note that says what TetGen made.
-func (r *tetgenRun) summary(m *TetMesh) string {
+func (r *tetgenRun) summary(m *mesh.TetMesh) string {
 	target := ""
 	if r.opt.TargetNodes > 0 {
 		target = fmt.Sprintf(", target %d nodes", r.opt.TargetNodes)

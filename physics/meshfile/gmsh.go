@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // LoadGmsh reads a tetrahedral Gmsh mesh: the original format 1.0
@@ -21,7 +23,7 @@ import (
 // pyramids) is counted and left out. The result is cleaned up and
 // validated as described in Parse; a file without tetrahedra is an error
 // (Read tetrahedralises a closed surface instead).
-func LoadGmsh(r io.Reader) (*TetMesh, error) {
+func LoadGmsh(r io.Reader) (*mesh.TetMesh, error) {
 	b, err := parseGmsh(r)
 	if err != nil {
 		return nil, err

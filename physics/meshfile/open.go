@@ -1,4 +1,12 @@
-package mesh
+// Package meshfile reads and writes the files of tetrahedral meshes:
+// readers of Gmsh, legacy VTK, VTK XML, STL and OBJ files (Open and Read
+// tell the format from the content, Detect), writers of Gmsh 4.1 and
+// legacy VTK, and the TetGen driver that fills a closed surface read from
+// a file with tetrahedra (Tetrahedralize). TetGen is driven through its
+// own file formats (.smesh in, .node and .ele out), read with the same
+// lexer and checked by the same builder as every other file, so it lives
+// here; the meshes themselves are the mesh package's.
+package meshfile
 
 import (
 	"bufio"
@@ -7,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"softgrasp/physics/mesh"
 )
 
 // DefaultSurfaceDOFs is the resolution a surface is tetrahedralised at
@@ -28,7 +38,7 @@ type Options struct {
 // Loaded is a mesh read from a file, with what the reader has to say
 // about it.
 type Loaded struct {
-	Mesh *TetMesh
+	Mesh *mesh.TetMesh
 	// Format is what the content turned out to be: "Gmsh 2.2 binary",
 	// "VTK XML UnstructuredGrid (appended raw, zlib)", "STL binary", …
 	Format string
@@ -145,4 +155,25 @@ func Detect(head []byte, name string) (format Format, note string, err error) {
 			quote(head[:min(len(head), 24)]))
 	}
 	return format, note, nil
+}
+
+// piecesNote says in one line when a mesh falls apart into pieces that do
+// not share a node: each moves on its own in the simulation.
+func piecesNote(m *mesh.TetMesh) string {
+	sizes := m.Pieces()
+	if len(sizes) < 2 {
+		return ""
+	}
+	list := ""
+	for i, n := range sizes {
+		if i == 4 {
+			list += ", …"
+			break
+		}
+		if i > 0 {
+			list += ", "
+		}
+		list += fmt.Sprint(n)
+	}
+	return fmt.Sprintf("the mesh has %d disconnected pieces (%s tetrahedra); each moves on its own", len(sizes), list)
 }

@@ -1,19 +1,22 @@
-package mesh
+package meshfile
 
 import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // writeGmsh22 writes m as Gmsh 2.2 ASCII with node tags 10, 20, 30, … (so
 // the loader has to map tags) and two physical tags per element.
-func writeGmsh22(w io.Writer, m *TetMesh) error {
+func writeGmsh22(w io.Writer, m *mesh.TetMesh) error {
 	var b strings.Builder
 	b.WriteString("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n")
 	fmt.Fprintf(&b, "%d\n", len(m.Nodes))
@@ -31,7 +34,7 @@ func writeGmsh22(w io.Writer, m *TetMesh) error {
 
 // writeVTK51 writes m as legacy VTK 5.1 with OFFSETS and CONNECTIVITY
 // arrays, wrapping numbers across lines irregularly.
-func writeVTK51(w io.Writer, m *TetMesh) error {
+func writeVTK51(w io.Writer, m *mesh.TetMesh) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# vtk DataFile Version 5.1\nround trip\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS %d double\n", len(m.Nodes))
 	for i, p := range m.Nodes {
@@ -60,17 +63,17 @@ func writeVTK51(w io.Writer, m *TetMesh) error {
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func TestRoundTrip(t *testing.T) {
-	box, err := Box(r3.Vec{X: 0.05, Y: 0.03, Z: 0.02}, 5, 4, 3)
+	box, err := mesh.Box(r3.Vec{X: 0.05, Y: 0.03, Z: 0.02}, 5, 4, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cyl, err := Cylinder(0.02, 0.05, 6, 5)
+	cyl, err := mesh.Cylinder(0.02, 0.05, 6, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	writers := []struct {
 		name   string
-		write  func(io.Writer, *TetMesh) error
+		write  func(io.Writer, *mesh.TetMesh) error
 		format Format
 	}{
 		{"gmsh22", writeGmsh22, FormatGmsh},
@@ -78,23 +81,23 @@ func TestRoundTrip(t *testing.T) {
 		{"vtk30", WriteVTK, FormatVTK},
 		{"vtk51", writeVTK51, FormatVTK},
 	}
-	for _, mesh := range []struct {
+	for _, c := range []struct {
 		name string
-		m    *TetMesh
+		m    *mesh.TetMesh
 	}{{"box", box}, {"cylinder", cyl}} {
 		for _, w := range writers {
-			t.Run(mesh.name+"/"+w.name, func(t *testing.T) {
+			t.Run(c.name+"/"+w.name, func(t *testing.T) {
 				var buf bytes.Buffer
-				if err := w.write(&buf, mesh.m); err != nil {
+				if err := w.write(&buf, c.m); err != nil {
 					t.Fatal(err)
 				}
 				got, err := Parse(&buf, w.format)
 				if err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
-				if !equalNodes(got.Nodes, mesh.m.Nodes) || !equalTets(got.Tets, mesh.m.Tets) {
+				if !slices.Equal(got.Nodes, c.m.Nodes) || !slices.Equal(got.Tets, c.m.Tets) {
 					t.Errorf("mesh changed in the round trip: %d/%d nodes, %d/%d tets",
-						len(got.Nodes), len(mesh.m.Nodes), len(got.Tets), len(mesh.m.Tets))
+						len(got.Nodes), len(c.m.Nodes), len(got.Tets), len(c.m.Tets))
 				}
 			})
 		}
@@ -103,11 +106,11 @@ func TestRoundTrip(t *testing.T) {
 
 // TestWriteErrors checks that a failing writer is reported.
 func TestWriteErrors(t *testing.T) {
-	m, err := Box(r3.Vec{X: 1, Y: 1, Z: 1}, 20, 20, 20)
+	m, err := mesh.Box(r3.Vec{X: 1, Y: 1, Z: 1}, 20, 20, 20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, write := range map[string]func(io.Writer, *TetMesh) error{"gmsh41": WriteGmsh41, "vtk": WriteVTK} {
+	for name, write := range map[string]func(io.Writer, *mesh.TetMesh) error{"gmsh41": WriteGmsh41, "vtk": WriteVTK} {
 		t.Run(name, func(t *testing.T) {
 			if err := write(failingWriter{}, m); err == nil || !strings.Contains(err.Error(), "disk full") {
 				t.Errorf("error = %v, want the writer's error", err)

@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 import (
 	"bufio"
@@ -192,6 +192,8 @@ func parseFloat(b []byte) (float64, bool) {
 	}
 	return x, true
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // quote renders a field for an error message, shortened if long.
 func quote(b []byte) string {

@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 import (
 	"bytes"
@@ -67,7 +67,7 @@ func TestReadVolumeVariants(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Read: %v", err)
 			}
-			if !equalNodes(l.Mesh.Nodes, cubeCorners) || !equalTets(l.Mesh.Tets, cubeTets) {
+			if !slices.Equal(l.Mesh.Nodes, cubeCorners) || !slices.Equal(l.Mesh.Tets, cubeTets) {
 				t.Errorf("mesh = %v %v, want the cube", l.Mesh.Nodes, l.Mesh.Tets)
 			}
 			if l.Format != v.format {
@@ -104,7 +104,7 @@ func TestReadASCIIFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Open: %v", err)
 			}
-			if !equalNodes(l.Mesh.Nodes, cubeCorners) || !equalTets(l.Mesh.Tets, cubeTets) {
+			if !slices.Equal(l.Mesh.Nodes, cubeCorners) || !slices.Equal(l.Mesh.Tets, cubeTets) {
 				t.Errorf("mesh = %v %v, want the cube", l.Mesh.Nodes, l.Mesh.Tets)
 			}
 			if l.Format != tt.format || !slices.Equal(l.Notes, tt.notes) {
@@ -241,7 +241,7 @@ func TestSecondOrderTetrahedra(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if !equalNodes(l.Mesh.Nodes, unitTet) || !equalTets(l.Mesh.Tets, [][4]int{{0, 1, 2, 3}}) || len(l.Notes) != 0 {
+		if !slices.Equal(l.Mesh.Nodes, unitTet) || !slices.Equal(l.Mesh.Tets, [][4]int{{0, 1, 2, 3}}) || len(l.Notes) != 0 {
 			t.Errorf("%s: %v %v %q, want the unit tetrahedron and no note", name, l.Mesh.Nodes, l.Mesh.Tets, l.Notes)
 		}
 	}

@@ -1,12 +1,15 @@
-package mesh
+package meshfile
 
 import (
 	"bytes"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"softgrasp/physics/mesh"
 )
 
 // seedFromTestdata adds every fixture with the given extension, good and
@@ -29,7 +32,7 @@ func seedFromTestdata(f *testing.F, ext string) {
 // no mesh and an error that says which format it came from, or a mesh
 // that passes Validate, survives surface extraction without a panic, and
 // comes back identical through both writers and loaders.
-func checkLoaded(t *testing.T, m *TetMesh, err error, prefix string) {
+func checkLoaded(t *testing.T, m *mesh.TetMesh, err error, prefix string) {
 	if err != nil {
 		if m != nil {
 			t.Fatalf("mesh returned together with error %v", err)
@@ -44,9 +47,9 @@ func checkLoaded(t *testing.T, m *TetMesh, err error, prefix string) {
 	}
 	// Validity does not imply a manifold (two tetrahedra may overlap), so
 	// ExtractSurface may fail; it must not panic.
-	_, _ = ExtractSurface(m)
+	_, _ = mesh.ExtractSurface(m)
 	for _, w := range []struct {
-		write  func(io.Writer, *TetMesh) error
+		write  func(io.Writer, *mesh.TetMesh) error
 		format Format
 	}{{WriteGmsh41, FormatGmsh}, {WriteVTK, FormatVTK}} {
 		var buf bytes.Buffer
@@ -57,7 +60,7 @@ func checkLoaded(t *testing.T, m *TetMesh, err error, prefix string) {
 		if err != nil {
 			t.Fatalf("reloading the written %v mesh: %v", w.format, err)
 		}
-		if !equalNodes(back.Nodes, m.Nodes) || !equalTets(back.Tets, m.Tets) {
+		if !slices.Equal(back.Nodes, m.Nodes) || !slices.Equal(back.Tets, m.Tets) {
 			t.Fatalf("the %v round trip changed the mesh", w.format)
 		}
 	}

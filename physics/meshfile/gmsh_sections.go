@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 // The $Nodes and $Elements sections of Gmsh files. Version 2 lists one
 // node or element per line; version 4.1 groups them in entity blocks:

@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // What to say when TetGen fails, and when its mesh does not fill the
@@ -61,6 +63,9 @@ func (in intersection) String() string {
 		in.pairs, fmtPoint(in.where))
 }
 
+// fmtPoint formats a point for a message.
+func fmtPoint(p r3.Vec) string { return fmt.Sprintf("(%.6g, %.6g, %.6g)", p.X, p.Y, p.Z) }
+
 var (
 	reFound = regexp.MustCompile(`Found (\d+) pairs of faces`)
 	rePair  = regexp.MustCompile(`\(\s*(\d+),\s*(\d+),\s*(\d+)\)\s*and\s*\(\s*(\d+),\s*(\d+),\s*(\d+)\)`)
@@ -100,7 +105,7 @@ func (r *tetgenRun) intersections() (intersection, bool) {
 // surface encloses. They agree to rounding for a clean surface; when they
 // do not, TetGen has meshed a surface it had to interpret, and the note
 // says so (with what -d finds, if anything).
-func (r *tetgenRun) checkVolume(m *TetMesh, want float64) string {
+func (r *tetgenRun) checkVolume(m *mesh.TetMesh, want float64) string {
 	got := m.Volume()
 	if want <= 0 || math.Abs(got-want) <= 1e-6*want {
 		return ""
@@ -125,7 +130,7 @@ type meshCache struct {
 
 type cacheEntry struct {
 	key  [32]byte
-	mesh *TetMesh
+	mesh *mesh.TetMesh
 }
 
 func cacheKey(input []byte, switches string) [32]byte {
@@ -139,7 +144,7 @@ func cacheKey(input []byte, switches string) [32]byte {
 }
 
 // get returns a copy of the cached mesh.
-func (c *meshCache) get(input []byte, switches string) (*TetMesh, bool) {
+func (c *meshCache) get(input []byte, switches string) (*mesh.TetMesh, bool) {
 	k := cacheKey(input, switches)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -153,7 +158,7 @@ func (c *meshCache) get(input []byte, switches string) (*TetMesh, bool) {
 }
 
 // put stores a copy of m.
-func (c *meshCache) put(input []byte, switches string, m *TetMesh) {
+func (c *meshCache) put(input []byte, switches string, m *mesh.TetMesh) {
 	k := cacheKey(input, switches)
 	c.mu.Lock()
 	defer c.mu.Unlock()

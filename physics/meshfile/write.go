@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // Writers for the two loader formats. Coordinates are written with the
@@ -57,7 +59,7 @@ func (mw *meshWriter) flush(format string) error {
 
 // WriteGmsh41 writes the mesh as a Gmsh 4.1 ASCII file: one volume entity
 // holding all nodes (tags 1…N) and all tetrahedra (type 4, tags 1…T).
-func WriteGmsh41(w io.Writer, m *TetMesh) error {
+func WriteGmsh41(w io.Writer, m *mesh.TetMesh) error {
 	mw := newMeshWriter(w)
 	n, t := len(m.Nodes), len(m.Tets)
 	mw.str("$MeshFormat\n4.1 0 8\n$EndMeshFormat\n")
@@ -99,7 +101,7 @@ func (mw *meshWriter) vecInline(p r3.Vec) {
 
 // WriteVTK writes the mesh as a legacy VTK 3.0 ASCII unstructured grid of
 // tetrahedra (cell type 10), points in double precision.
-func WriteVTK(w io.Writer, m *TetMesh) error {
+func WriteVTK(w io.Writer, m *mesh.TetMesh) error {
 	mw := newMeshWriter(w)
 	n, t := len(m.Nodes), len(m.Tets)
 	mw.str("# vtk DataFile Version 3.0\nsoftgrasp tetrahedral mesh\nASCII\nDATASET UNSTRUCTURED_GRID\n")

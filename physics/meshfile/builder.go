@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // maxPrealloc caps how many nodes or elements a loader reserves room for
@@ -82,17 +84,17 @@ func (b *builder) addStrip(v []int) {
 func (b *builder) skip(kind string, n int) { b.skipped.add(kind, n) }
 
 // finish drops unused nodes, orients the tetrahedra and validates.
-func (b *builder) finish() (*TetMesh, error) {
+func (b *builder) finish() (*mesh.TetMesh, error) {
 	if len(b.tets) == 0 {
 		return nil, b.noTetsError()
 	}
-	m := &TetMesh{Nodes: b.compactNodes(), Tets: b.tets}
-	if err := m.checkCoordinates(); err != nil {
+	m := &mesh.TetMesh{Nodes: b.compactNodes(), Tets: b.tets}
+	if err := mesh.CheckCoordinates(m.Nodes); err != nil {
 		return nil, fmt.Errorf("%s: %w", b.name, err)
 	}
-	eps := degenerateVolume(r3.Norm(m.Bounds().Size()))
+	eps := m.DegenerateVolume()
 	for i, t := range m.Tets {
-		v := m.tetSignedVolume(t)
+		v := m.TetVolume(t)
 		if math.Abs(v) <= eps {
 			return nil, fmt.Errorf("%s: line %d: element %d is degenerate: volume %.3g is below %.3g",
 				b.name, b.lines[i], b.ids[i], v, eps)

@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // LoadVTK reads a tetrahedral mesh from a legacy VTK file, versions 2.0 to
@@ -37,7 +39,7 @@ import (
 // reading stops at POINT_DATA or CELL_DATA. The result is cleaned up and
 // validated as described in Parse; a file without tetrahedra is an error
 // (Read tetrahedralises a closed surface instead).
-func LoadVTK(r io.Reader) (*TetMesh, error) {
+func LoadVTK(r io.Reader) (*mesh.TetMesh, error) {
 	b, err := parseVTK(r)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package mesh
+package meshfile
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,10 +53,10 @@ func TestLoadGoodFiles(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
-			if !equalNodes(m.Nodes, tt.nodes) {
+			if !slices.Equal(m.Nodes, tt.nodes) {
 				t.Errorf("nodes = %v, want %v", m.Nodes, tt.nodes)
 			}
-			if !equalTets(m.Tets, tt.tets) {
+			if !slices.Equal(m.Tets, tt.tets) {
 				t.Errorf("tets = %v, want %v", m.Tets, tt.tets)
 			}
 			if err := m.Validate(); err != nil {
@@ -209,30 +210,6 @@ func TestLoadMissingFile(t *testing.T) {
 	if _, err := Parse(strings.NewReader(""), Format(7)); err == nil {
 		t.Fatal("Parse accepted an unknown format")
 	}
-}
-
-func equalNodes(a, b []r3.Vec) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalTets(a, b [][4]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // sameFloat reports whether two volumes agree to a relative tolerance.
