@@ -7,11 +7,9 @@ import (
 	"io"
 
 	"gonum.org/v1/gonum/spatial/r3"
-
-	"softgrasp/physics/mesh"
 )
 
-// LoadGmsh reads a tetrahedral Gmsh mesh: the original format 1.0
+// parseGmsh reads a Gmsh file into a builder: the original format 1.0
 // ($NOD … $ENDNOD, $ELM … $ENDELM) or the formats 2.2 (also 2.0 and 2.1)
 // and 4.1, ASCII or binary, as Gmsh writes them.
 //
@@ -20,18 +18,8 @@ import (
 // arbitrary distinct positive integers. Linear tetrahedra are kept and
 // higher-order tetrahedra contribute their four corners; every other
 // element (points, lines, triangles, quadrangles, hexahedra, prisms,
-// pyramids) is counted and left out. The result is cleaned up and
-// validated as described in Parse; a file without tetrahedra is an error
-// (Read tetrahedralises a closed surface instead).
-func LoadGmsh(r io.Reader) (*mesh.TetMesh, error) {
-	b, err := parseGmsh(r)
-	if err != nil {
-		return nil, err
-	}
-	return b.finish()
-}
-
-// parseGmsh reads a Gmsh file into a builder.
+// pyramids) is counted, and triangles and quadrangles are kept as the
+// surface that Read tetrahedralises when there are no tetrahedra.
 func parseGmsh(r io.Reader) (*builder, error) {
 	p := &gmshParser{lx: newLexer(r, "msh"), b: builder{name: "msh"}}
 	if err := p.parse(); err != nil {

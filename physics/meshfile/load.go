@@ -79,22 +79,12 @@ func FormatOf(path string) (Format, error) {
 	return 0, fmt.Errorf("mesh: %s: unknown extension %q, want .msh (Gmsh), .vtk (legacy VTK), .vtu or .vtp (VTK XML), .stl or .obj", path, ext)
 }
 
-// Load reads a tetrahedral mesh from a file with the default options (see
-// Open). The result is valid (see Parse).
-func Load(path string) (*mesh.TetMesh, error) {
-	l, err := Open(path, Options{})
-	if err != nil {
-		return nil, err
-	}
-	return l.Mesh, nil
-}
-
 // Parse reads a mesh in the given format, whatever the content looks
 // like, with the default options: a volume mesh as it is, a closed
 // surface tetrahedralised (see Read). Nodes that no tetrahedron uses are
 // dropped (the others keep their order), negatively oriented tetrahedra
 // are flipped, and the result passes Validate. Coordinates are taken as
-// they are; see FitInto and Place for units.
+// they are; see mesh.TetMesh.Fit and Place for units.
 func Parse(r io.Reader, format Format) (*mesh.TetMesh, error) {
 	b, err := parseAs(r, format)
 	if err != nil {

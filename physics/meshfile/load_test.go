@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // The cube fixtures hold the unit cube as the six Kuhn tetrahedra of its
@@ -29,6 +31,15 @@ var (
 	cubeTets = [][4]int{{0, 1, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 1, 7, 5}, {0, 4, 7, 6}, {0, 2, 7, 3}}
 	unitTet  = []r3.Vec{{}, {X: 1}, {Y: 1}, {Z: 1}}
 )
+
+// load opens a fixture with the default options and returns its mesh.
+func load(path string) (*mesh.TetMesh, error) {
+	l, err := Open(path, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return l.Mesh, nil
+}
 
 func TestLoadGoodFiles(t *testing.T) {
 	tests := []struct {
@@ -49,7 +60,7 @@ func TestLoadGoodFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			m, err := Load(filepath.Join("testdata", tt.file))
+			m, err := load(filepath.Join("testdata", tt.file))
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
@@ -116,7 +127,7 @@ func TestLoadBadFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			m, err := Load(filepath.Join("testdata", tt.file))
+			m, err := load(filepath.Join("testdata", tt.file))
 			if err == nil {
 				t.Fatalf("Load succeeded with %d nodes, %d tets; want an error", len(m.Nodes), len(m.Tets))
 			}
@@ -203,7 +214,7 @@ func TestFormatOf(t *testing.T) {
 }
 
 func TestLoadMissingFile(t *testing.T) {
-	_, err := Load(filepath.Join(t.TempDir(), "absent.msh"))
+	_, err := load(filepath.Join(t.TempDir(), "absent.msh"))
 	if err == nil || !strings.Contains(err.Error(), "absent.msh") {
 		t.Fatalf("error = %v, want one naming the missing file", err)
 	}

@@ -7,11 +7,9 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/spatial/r3"
-
-	"softgrasp/physics/mesh"
 )
 
-// LoadVTK reads a tetrahedral mesh from a legacy VTK file, versions 2.0 to
+// parseVTK reads a legacy VTK file into a builder, versions 2.0 to
 // 5.1, ASCII or BINARY, holding an UNSTRUCTURED_GRID:
 //
 //	# vtk DataFile Version 3.0
@@ -35,19 +33,9 @@ import (
 // the data that follows each header line is big-endian, in the type the
 // header names (cell records are 32-bit integers). Tetrahedra (and the
 // corners of quadratic and Lagrange tetrahedra) are kept; every other cell
-// is counted and left out. FIELD and METADATA blocks are skipped and
-// reading stops at POINT_DATA or CELL_DATA. The result is cleaned up and
-// validated as described in Parse; a file without tetrahedra is an error
-// (Read tetrahedralises a closed surface instead).
-func LoadVTK(r io.Reader) (*mesh.TetMesh, error) {
-	b, err := parseVTK(r)
-	if err != nil {
-		return nil, err
-	}
-	return b.finish()
-}
-
-// parseVTK reads a legacy VTK file into a builder.
+// is counted and left out (surface cells kept as the surface that Read
+// tetrahedralises when there are no tetrahedra). FIELD and METADATA
+// blocks are skipped and reading stops at POINT_DATA or CELL_DATA.
 func parseVTK(r io.Reader) (*builder, error) {
 	p := &vtkParser{lx: newLexer(r, "vtk"), b: builder{name: "vtk"}}
 	if err := p.parse(); err != nil {
