@@ -130,10 +130,7 @@ func (p *gmshParser) nodeSection(name string) error {
 // elementSection checks where $Elements (or the 1.0 $ELM) stands and
 // reads it.
 func (p *gmshParser) elementSection(name string) error {
-	want := "$Elements"
-	if p.version == 1 {
-		want = "$ELM"
-	}
+	want := p.spelling("$ELM", "$Elements")
 	switch {
 	case p.tags == nil:
 		return p.lx.errorf("%s before the nodes", name)

@@ -21,26 +21,41 @@ package meshfile
 // nodes reads the $Nodes section (or the $NOD section of format 1.0).
 func (p *gmshParser) nodes() error {
 	p.tags = make(map[int]int)
-	var err error
+	return p.readSection(p.nodes2, p.nodes4, p.nodes2Binary, p.nodes4Binary, "$ENDNOD", "$EndNodes")
+}
+
+// elementsOf reads the $Elements section (or $ELM).
+func (p *gmshParser) elementsOf() error {
+	return p.readSection(p.elements2, p.elements4, p.elements2Binary, p.elements4Binary, "$ENDELM", "$EndElements")
+}
+
+// readSection reads a $Nodes or $Elements section with the reader of the
+// file's variant (ASCII 1.0 and 2.2, ASCII 4.1, binary 2.2, binary 4.1),
+// then expects the closing marker, spelt endV1 in format 1.0 and end in
+// the others; the binary readers check theirs themselves.
+func (p *gmshParser) readSection(ascii2, ascii4, binary2, binary4 func() error, endV1, end string) error {
+	read := ascii2
 	switch {
 	case p.binary && p.version == 2:
-		err = p.nodes2Binary()
+		return binary2()
 	case p.binary:
-		err = p.nodes4Binary()
+		return binary4()
 	case p.version == 4:
-		err = p.nodes4()
-	default:
-		err = p.nodes2()
+		read = ascii4
 	}
-	switch {
-	case err != nil:
+	if err := read(); err != nil {
 		return err
-	case p.binary:
-		return nil // the binary readers check the closing marker themselves
-	case p.version == 1:
-		return p.end("$ENDNOD")
 	}
-	return p.end("$EndNodes")
+	return p.end(p.spelling(endV1, end))
+}
+
+// spelling returns the name of a section or marker in the file's format:
+// v1 in format 1.0 ($NOD, $ELM, …), later in 2.2 and 4.1.
+func (p *gmshParser) spelling(v1, later string) string {
+	if p.version == 1 {
+		return v1
+	}
+	return later
 }
 
 // sectionCount reads the line that opens a section with its count (what:
@@ -55,7 +70,7 @@ func (p *gmshParser) sectionCount(section, what string) (int, error) {
 
 // nodes2 reads "n" then n lines "tag x y z" (formats 1.0 and 2.2).
 func (p *gmshParser) nodes2() error {
-	section := p.nodeSectionName()
+	section := p.spelling("$NOD", "$Nodes")
 	n, err := p.sectionCount(section, "node count")
 	if err != nil {
 		return err
@@ -158,50 +173,10 @@ func (p *gmshParser) nodeBlock4(blk, blocks int) error {
 	return nil
 }
 
-// nodeSectionName and elementSectionName name the sections of the
-// file's format for messages.
-func (p *gmshParser) nodeSectionName() string {
-	if p.version == 1 {
-		return "$NOD"
-	}
-	return "$Nodes"
-}
-
-func (p *gmshParser) elementSectionName() string {
-	if p.version == 1 {
-		return "$ELM"
-	}
-	return "$Elements"
-}
-
-// elementsOf reads the $Elements section (or $ELM).
-func (p *gmshParser) elementsOf() error {
-	var err error
-	switch {
-	case p.binary && p.version == 2:
-		err = p.elements2Binary()
-	case p.binary:
-		err = p.elements4Binary()
-	case p.version == 4:
-		err = p.elements4()
-	default:
-		err = p.elements2()
-	}
-	switch {
-	case err != nil:
-		return err
-	case p.binary:
-		return nil // the binary readers check the closing marker themselves
-	case p.version == 1:
-		return p.end("$ENDELM")
-	}
-	return p.end("$EndElements")
-}
-
 // elements2 reads "m" then m element lines: "tag type ntags tag… node…"
 // in format 2.2, "tag type physical elementary nnodes node…" in 1.0.
 func (p *gmshParser) elements2() error {
-	section := p.elementSectionName()
+	section := p.spelling("$ELM", "$Elements")
 	n, err := p.sectionCount(section, "element count")
 	if err != nil {
 		return err

@@ -28,38 +28,32 @@ const (
 	FormatOBJ
 )
 
+// formatNames holds, by format, its usual file extension without the dot
+// and its name for messages.
+var formatNames = [...]struct{ ext, name string }{
+	FormatGmsh:   {"msh", "Gmsh"},
+	FormatVTK:    {"vtk", "legacy VTK"},
+	FormatVTKXML: {"vtu", "VTK XML"},
+	FormatSTL:    {"stl", "STL"},
+	FormatOBJ:    {"obj", "Wavefront OBJ"},
+}
+
+func (f Format) known() bool { return f > 0 && int(f) < len(formatNames) }
+
 // String returns the usual file extension of the format without the dot.
 func (f Format) String() string {
-	switch f {
-	case FormatGmsh:
-		return "msh"
-	case FormatVTK:
-		return "vtk"
-	case FormatVTKXML:
-		return "vtu"
-	case FormatSTL:
-		return "stl"
-	case FormatOBJ:
-		return "obj"
+	if !f.known() {
+		return fmt.Sprintf("Format(%d)", int(f))
 	}
-	return fmt.Sprintf("Format(%d)", int(f))
+	return formatNames[f].ext
 }
 
 // Name returns the format's name for messages.
 func (f Format) Name() string {
-	switch f {
-	case FormatGmsh:
-		return "Gmsh"
-	case FormatVTK:
-		return "legacy VTK"
-	case FormatVTKXML:
-		return "VTK XML"
-	case FormatSTL:
-		return "STL"
-	case FormatOBJ:
-		return "Wavefront OBJ"
+	if !f.known() {
+		return f.String()
 	}
-	return f.String()
+	return formatNames[f].name
 }
 
 // extensions maps file extensions to formats.

@@ -213,6 +213,19 @@ func TestFormatOf(t *testing.T) {
 	}
 }
 
+// TestFormatNames checks that every format's extension leads back to it
+// through FormatOf, and the names of an unknown format.
+func TestFormatNames(t *testing.T) {
+	for f := FormatGmsh; f <= FormatOBJ; f++ {
+		if got, err := FormatOf("x." + f.String()); err != nil || got != f || f.Name() == f.String() {
+			t.Errorf("format %d: extension %q gives %v, %v; name %q", int(f), f.String(), got, err, f.Name())
+		}
+	}
+	if s, n := Format(0).String(), Format(7).Name(); s != "Format(0)" || n != "Format(7)" {
+		t.Errorf("unknown formats: %q, %q", s, n)
+	}
+}
+
 func TestLoadMissingFile(t *testing.T) {
 	_, err := load(filepath.Join(t.TempDir(), "absent.msh"))
 	if err == nil || !strings.Contains(err.Error(), "absent.msh") {
