@@ -186,21 +186,24 @@ func (p *gmshParser) elements2Binary() error {
 	return p.endBinary("$EndElements", "$Elements", total, "elements")
 }
 
-// sizes reads k size_t values of a 4.1 header.
-func (p *gmshParser) sizes(k int, section, what string) ([4]int, error) {
+// sectionHeader4Binary reads the header of a binary 4.1 $Nodes or $Elements
+// section, four size_t (blocks, total, smallest tag, largest tag), and
+// returns the block count and the total count.
+func (p *gmshParser) sectionHeader4Binary(section string) (blocks, total int, err error) {
 	var v [4]int
-	b, err := p.raw(k*p.sizeT, section, what, 0, 0)
+	what := "the " + section + " header"
+	b, err := p.raw(4*p.sizeT, section, what, 0, 0)
 	if err != nil {
-		return v, err
+		return 0, 0, err
 	}
-	for i := 0; i < k; i++ {
+	for i := range v {
 		x, ok := p.sizeAt(b[i*p.sizeT:])
 		if !ok {
-			return v, p.lx.errorf("%s: value %d is out of range", what, p.order.Uint64(b[i*p.sizeT:]))
+			return 0, 0, p.lx.errorf("%s: value %d is out of range", what, p.order.Uint64(b[i*p.sizeT:]))
 		}
 		v[i] = x
 	}
-	return v, nil
+	return v[0], v[1], nil
 }
 
 // blockHeader4 reads "int a, b, c; size_t n" of a 4.1 entity block.
@@ -218,11 +221,10 @@ func (p *gmshParser) blockHeader4(section string, blk, blocks int) (a, b, c, n i
 
 // nodes4Binary reads the binary entity blocks of a 4.1 $Nodes section.
 func (p *gmshParser) nodes4Binary() error {
-	h, err := p.sizes(4, "$Nodes", "the $Nodes header")
+	blocks, total, err := p.sectionHeader4Binary("$Nodes")
 	if err != nil {
 		return err
 	}
-	blocks, total := h[0], h[1]
 	p.b.reserveNodes(total)
 	for blk := 0; blk < blocks; blk++ {
 		dim, _, parametric, n, err := p.blockHeader4("$Nodes", blk, blocks)
@@ -275,11 +277,10 @@ func (p *gmshParser) nodeBlock4Binary(n, fields, total int) error {
 // elements4Binary reads the binary entity blocks of a 4.1 $Elements
 // section.
 func (p *gmshParser) elements4Binary() error {
-	h, err := p.sizes(4, "$Elements", "the $Elements header")
+	blocks, total, err := p.sectionHeader4Binary("$Elements")
 	if err != nil {
 		return err
 	}
-	blocks, total := h[0], h[1]
 	p.b.reserveTets(total)
 	seen := 0
 	for blk := 0; blk < blocks; blk++ {

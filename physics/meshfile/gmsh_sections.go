@@ -68,27 +68,35 @@ func (p *gmshParser) sectionCount(section, what string) (int, error) {
 	return p.count(f[0], what)
 }
 
-// nodes2 reads "n" then n lines "tag x y z" (formats 1.0 and 2.2).
-func (p *gmshParser) nodes2() error {
-	section := p.spelling("$NOD", "$Nodes")
-	n, err := p.sectionCount(section, "node count")
+// countedRecords reads a section of format 1.0 or 2.2: the line with
+// the count of its records (what: "node", "element"), then that many
+// records, each handed to read; reserve makes room for them.
+func (p *gmshParser) countedRecords(section, what string, reserve func(int), read func([][]byte) error) error {
+	n, err := p.sectionCount(section, what+" count")
 	if err != nil {
 		return err
 	}
-	p.b.reserveNodes(n)
+	reserve(n)
 	for i := 0; i < n; i++ {
-		f, err := p.record(section, "node", i, n)
+		f, err := p.record(section, what, i, n)
 		if err != nil {
 			return err
 		}
-		if len(f) != 4 {
-			return p.lx.errorf("node line needs 4 fields (tag x y z), found %d", len(f))
-		}
-		if err := p.addNode(f[0], f[1], f[2], f[3]); err != nil {
+		if err := read(f); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// nodes2 reads "n" then n lines "tag x y z" (formats 1.0 and 2.2).
+func (p *gmshParser) nodes2() error {
+	return p.countedRecords(p.spelling("$NOD", "$Nodes"), "node", p.b.reserveNodes, func(f [][]byte) error {
+		if len(f) != 4 {
+			return p.lx.errorf("node line needs 4 fields (tag x y z), found %d", len(f))
+		}
+		return p.addNode(f[0], f[1], f[2], f[3])
+	})
 }
 
 // header4 reads the four-integer header line of a 4.1 section or block.
@@ -111,15 +119,25 @@ func (p *gmshParser) header4(section, what string, i, n int) ([4]int, error) {
 	return h, nil
 }
 
+// sectionHeader4 reads the header line of a 4.1 $Nodes or $Elements
+// section (its fields named for messages) and returns the block count
+// and the total count of things ("nodes", "elements").
+func (p *gmshParser) sectionHeader4(section, fields, things string) (blocks, total int, err error) {
+	h, err := p.header4(section, "the "+section+" header ("+fields+")", 0, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	if h[0] < 0 || h[1] < 0 {
+		return 0, 0, p.lx.errorf("negative count in the %s header: %d blocks, %d %s", section, h[0], h[1], things)
+	}
+	return h[0], h[1], nil
+}
+
 // nodes4 reads the entity blocks of a 4.1 $Nodes section.
 func (p *gmshParser) nodes4() error {
-	h, err := p.header4("$Nodes", "the $Nodes header (numEntityBlocks numNodes minNodeTag maxNodeTag)", 0, 0)
+	blocks, total, err := p.sectionHeader4("$Nodes", "numEntityBlocks numNodes minNodeTag maxNodeTag", "nodes")
 	if err != nil {
 		return err
-	}
-	blocks, total := h[0], h[1]
-	if blocks < 0 || total < 0 {
-		return p.lx.errorf("negative count in the $Nodes header: %d blocks, %d nodes", blocks, total)
 	}
 	p.b.reserveNodes(total)
 	for blk := 0; blk < blocks; blk++ {
@@ -176,27 +194,11 @@ func (p *gmshParser) nodeBlock4(blk, blocks int) error {
 // elements2 reads "m" then m element lines: "tag type ntags tag… node…"
 // in format 2.2, "tag type physical elementary nnodes node…" in 1.0.
 func (p *gmshParser) elements2() error {
-	section := p.spelling("$ELM", "$Elements")
-	n, err := p.sectionCount(section, "element count")
-	if err != nil {
-		return err
+	read := p.element2
+	if p.version == 1 {
+		read = p.element1
 	}
-	p.b.reserveTets(n)
-	for i := 0; i < n; i++ {
-		f, err := p.record(section, "element", i, n)
-		if err != nil {
-			return err
-		}
-		if p.version == 1 {
-			err = p.element1(f)
-		} else {
-			err = p.element2(f)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return p.countedRecords(p.spelling("$ELM", "$Elements"), "element", p.b.reserveTets, read)
 }
 
 // element2 reads one element line of format 2.2.
@@ -228,13 +230,9 @@ func (p *gmshParser) element1(f [][]byte) error {
 
 // elements4 reads the entity blocks of a 4.1 $Elements section.
 func (p *gmshParser) elements4() error {
-	h, err := p.header4("$Elements", "the $Elements header (numEntityBlocks numElements minElementTag maxElementTag)", 0, 0)
+	blocks, total, err := p.sectionHeader4("$Elements", "numEntityBlocks numElements minElementTag maxElementTag", "elements")
 	if err != nil {
 		return err
-	}
-	blocks, total := h[0], h[1]
-	if blocks < 0 || total < 0 {
-		return p.lx.errorf("negative count in the $Elements header: %d blocks, %d elements", blocks, total)
 	}
 	p.b.reserveTets(total)
 	seen := 0

@@ -32,17 +32,29 @@ import (
 // "solid" (some exporters write that) is told apart by its NUL bytes,
 // which ASCII STL never holds.
 
-// maxSurfaceBytes bounds the size of a file read whole (STL, VTK XML).
-const maxSurfaceBytes = maxXMLBytes
+// maxWholeBytes bounds the size of a file that is read whole: VTK XML
+// (its appended data is addressed by offset) and STL (ASCII or binary is
+// told by the size).
+const maxWholeBytes = 1 << 31
+
+// readWhole reads a file that is parsed whole, up to maxWholeBytes; name
+// starts the error messages.
+func readWhole(r io.Reader, name string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxWholeBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxWholeBytes {
+		return nil, fmt.Errorf("%s: the file is larger than %d bytes", name, maxWholeBytes)
+	}
+	return data, nil
+}
 
 // parseSTL reads an ASCII or binary STL file into a builder.
 func parseSTL(r io.Reader) (*builder, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxSurfaceBytes+1))
+	data, err := readWhole(r, "stl")
 	if err != nil {
-		return nil, fmt.Errorf("stl: %w", err)
-	}
-	if len(data) > maxSurfaceBytes {
-		return nil, fmt.Errorf("stl: the file is larger than %d bytes", maxSurfaceBytes)
+		return nil, err
 	}
 	w := &welder{b: builder{name: "stl"}}
 	head := bytes.TrimLeft(data, " \t\r\n")

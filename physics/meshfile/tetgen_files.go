@@ -54,6 +54,22 @@ type tetgenReader struct {
 	lx *lexer
 }
 
+// newTetGenReader starts reading a .node or .ele file (name) and returns
+// the first two numbers of its header line, described by header: the
+// count, then the dimension (.node) or the nodes per tetrahedron (.ele).
+func newTetGenReader(r io.Reader, name, header string) (*tetgenReader, []int, error) {
+	t := &tetgenReader{lx: newLexer(r, name)}
+	f, err := t.record("the header")
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := t.ints(f, 2, header)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, h, nil
+}
+
 // record returns the fields of the next record, comments removed.
 func (t *tetgenReader) record(what string) ([][]byte, error) {
 	for {
@@ -104,12 +120,7 @@ func readTetGenNodes(path string) ([]r3.Vec, error) {
 
 // parseTetGenNodes reads the points of a .node file in index order.
 func parseTetGenNodes(r io.Reader) ([]r3.Vec, error) {
-	t := &tetgenReader{lx: newLexer(r, "tetgen .node")}
-	f, err := t.record("the header")
-	if err != nil {
-		return nil, err
-	}
-	h, err := t.ints(f, 2, "the header (points dimension …)")
+	t, h, err := newTetGenReader(r, "tetgen .node", "the header (points dimension …)")
 	if err != nil {
 		return nil, err
 	}
@@ -163,12 +174,7 @@ func readTetGenElements(path string, nodes int) ([][4]int, error) {
 // parseTetGenElements reads the tetrahedra of a .ele file as zero-based
 // indices into the nodes points.
 func parseTetGenElements(r io.Reader, nodes int) ([][4]int, error) {
-	t := &tetgenReader{lx: newLexer(r, "tetgen .ele")}
-	f, err := t.record("the header")
-	if err != nil {
-		return nil, err
-	}
-	h, err := t.ints(f, 2, "the header (tetrahedra corners …)")
+	t, h, err := newTetGenReader(r, "tetgen .ele", "the header (tetrahedra corners …)")
 	if err != nil {
 		return nil, err
 	}

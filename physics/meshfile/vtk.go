@@ -254,24 +254,35 @@ func (p *vtkParser) integer(what string) (int, error) {
 	return v, nil
 }
 
+// countAndType reads the count and the data type that end the header of
+// POINTS ("POINTS n type") and of a FIELD array ("name comps tuples
+// type"); count and typ name them for messages.
+func (p *vtkParser) countAndType(count, typ string) (int, string, error) {
+	n, err := p.integer(count)
+	if err != nil {
+		return 0, "", err
+	}
+	t, err := p.word(typ)
+	if err != nil {
+		return 0, "", err
+	}
+	return n, string(t), nil
+}
+
 // points reads "POINTS n type" and 3n coordinates.
 func (p *vtkParser) points() error {
 	if p.hasPoints {
 		return p.lx.errorf("second POINTS section")
 	}
 	p.hasPoints = true
-	n, err := p.integer("point count")
-	if err != nil {
-		return err
-	}
-	typ, err := p.word("the POINTS data type")
+	n, typ, err := p.countAndType("point count", "the POINTS data type")
 	if err != nil {
 		return err
 	}
 	p.b.reserveNodes(n)
 	p.last = fmt.Sprintf("POINTS declares %d points", n)
 	if p.binary {
-		return p.binaryPoints(n, string(typ))
+		return p.binaryPoints(n, typ)
 	}
 	for i := 0; i < n; i++ {
 		var c [3]float64
@@ -348,11 +359,7 @@ func (p *vtkParser) skipFieldArray() error {
 	if err != nil {
 		return err
 	}
-	tuples, err := p.integer("FIELD array tuple count")
-	if err != nil {
-		return err
-	}
-	typ, err := p.word("the FIELD array data type")
+	tuples, typ, err := p.countAndType("FIELD array tuple count", "the FIELD array data type")
 	if err != nil {
 		return err
 	}
@@ -360,7 +367,7 @@ func (p *vtkParser) skipFieldArray() error {
 		return p.lx.errorf("FIELD array of %d×%d values is too large", comps, tuples)
 	}
 	if p.binary {
-		if err := p.skipBinary(comps*tuples, string(typ), "FIELD array "+string(name)); err != nil {
+		if err := p.skipBinary(comps*tuples, typ, "FIELD array "+string(name)); err != nil {
 			return err
 		}
 	} else {

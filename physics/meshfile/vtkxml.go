@@ -33,10 +33,6 @@ import (
 // cells (cell i uses connectivity[offsets[i−1]:offsets[i]]). Pieces are
 // concatenated. The data encodings are described in vtkxml_data.go.
 
-// maxXMLBytes bounds the size of an XML mesh file, which is read whole
-// (the appended data is addressed by offset).
-const maxXMLBytes = 1 << 31
-
 // vtkxml is the state of one VTK XML read.
 type vtkxml struct {
 	b                builder
@@ -51,12 +47,9 @@ type vtkxml struct {
 
 // parseVTKXML reads a VTK XML file into a builder.
 func parseVTKXML(r io.Reader) (*builder, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxXMLBytes+1))
+	data, err := readWhole(r, "vtk xml")
 	if err != nil {
-		return nil, fmt.Errorf("vtk xml: %w", err)
-	}
-	if len(data) > maxXMLBytes {
-		return nil, fmt.Errorf("vtk xml: the file is larger than %d bytes", maxXMLBytes)
+		return nil, err
 	}
 	x := &vtkxml{b: builder{name: "vtk xml"}}
 	doc, err := x.splitAppended(data)
