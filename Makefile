@@ -77,7 +77,7 @@ FUZZ_TARGETS := FuzzGmsh FuzzVTK FuzzVTKXML FuzzSTL FuzzOBJ FuzzTetGenOutput
 
 fuzz:
 	for f in $(FUZZ_TARGETS); do \
-		$(GO) test ./physics/mesh -run '^$$' -fuzz "^$$f\$$" -fuzztime 60s -fuzzminimizetime 10s || exit 1; \
+		$(GO) test ./physics/meshfile -run '^$$' -fuzz "^$$f\$$" -fuzztime 60s -fuzzminimizetime 10s || exit 1; \
 	done
 
 # cuda-build: vet and build the GPU backend (-tags cuda) on a machine without

@@ -43,7 +43,7 @@ func TestMeshFlags(t *testing.T) {
 // the text report says how it was scaled and what the reader noted.
 func TestHeadlessMeshReport(t *testing.T) {
 	var out, errs bytes.Buffer
-	code := run([]string{"headless", "-scenario", "drop", "-steps", "2", "-mesh", "../physics/mesh/testdata/good_v22_mixed.msh",
+	code := run([]string{"headless", "-scenario", "drop", "-steps", "2", "-mesh", "../physics/meshfile/testdata/good_v22_mixed.msh",
 		"-mesh-units", "cm"}, &out, &errs)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())

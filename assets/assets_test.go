@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/meshfile"
 )
 
 // TestEmbeddedMeshes loads every embedded mesh, validates it and checks
@@ -95,11 +96,11 @@ func load(t *testing.T, name string) *mesh.TetMesh {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	format, err := mesh.FormatOf(name)
+	format, err := meshfile.FormatOf(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := mesh.Parse(r, format)
+	m, err := meshfile.Parse(r, format)
 	if err != nil {
 		t.Fatalf("Parse %s: %v", name, err)
 	}

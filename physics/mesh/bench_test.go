@@ -1,9 +1,7 @@
 package mesh
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"testing"
 
 	"gonum.org/v1/gonum/spatial/r3"
@@ -79,41 +77,6 @@ func BenchmarkVertexNormals(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if err := s.VertexNormals(pos, out); err != nil {
-				b.Fatal(err)
-			}
-		}
-		reportMs(b)
-	})
-}
-
-func BenchmarkLoadGmsh(b *testing.B) {
-	m, err := BoxForDOFs(benchSize, 36000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchmarkLoad(b, m, "4.1", WriteGmsh41, FormatGmsh)
-	benchmarkLoad(b, m, "2.2", writeGmsh22, FormatGmsh)
-}
-
-func BenchmarkLoadVTK(b *testing.B) {
-	m, err := BoxForDOFs(benchSize, 36000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchmarkLoad(b, m, "3.0", WriteVTK, FormatVTK)
-}
-
-func benchmarkLoad(b *testing.B, m *TetMesh, version string, write func(io.Writer, *TetMesh) error, format Format) {
-	var buf bytes.Buffer
-	if err := write(&buf, m); err != nil {
-		b.Fatal(err)
-	}
-	data := buf.Bytes()
-	b.Run(fmt.Sprintf("nodes=%d/version=%s", len(m.Nodes), version), func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			if _, err := Parse(bytes.NewReader(data), format); err != nil {
 				b.Fatal(err)
 			}
 		}

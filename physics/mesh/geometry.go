@@ -29,8 +29,9 @@ func TriangleNormal(a, b, c r3.Vec) r3.Vec {
 	return r3.Scale(1/l, n)
 }
 
-// tetSignedVolume is SignedVolume of tetrahedron t of m.
-func (m *TetMesh) tetSignedVolume(t [4]int) float64 {
+// TetVolume returns the signed volume (SignedVolume) of the tetrahedron
+// whose nodes t lists.
+func (m *TetMesh) TetVolume(t [4]int) float64 {
 	return SignedVolume(m.Nodes[t[0]], m.Nodes[t[1]], m.Nodes[t[2]], m.Nodes[t[3]])
 }
 
@@ -58,7 +59,7 @@ func boundsOf(nodes []r3.Vec) r3.Box {
 func (m *TetMesh) Volume() float64 {
 	var v float64
 	for _, t := range m.Tets {
-		v += m.tetSignedVolume(t)
+		v += m.TetVolume(t)
 	}
 	return v
 }

@@ -73,3 +73,8 @@ func surfaceOf(t testing.TB, m *TetMesh) *Surface {
 }
 
 func nodePos(m *TetMesh) func(int) r3.Vec { return func(i int) r3.Vec { return m.Nodes[i] } }
+
+// sameFloat reports whether two volumes agree to a relative tolerance.
+func sameFloat(a, b, rel float64) bool {
+	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))
+}

@@ -1,9 +1,9 @@
 // Package mesh holds the tetrahedral meshes of the soft bodies: procedural
-// boxes and cylinders, readers of mesh files (Gmsh, legacy VTK, VTK XML,
-// STL, OBJ; Open tells the format from the content), the tetrahedralisation
-// of closed surfaces by the TetGen program, units and placement,
-// validation and the extraction of the boundary surface that collision
-// detection and rendering use.
+// boxes and cylinders and their resolution, units and placement,
+// validation, the extraction of the boundary surface that collision
+// detection and rendering use, and closed triangle surfaces (TriSurface).
+// Reading and writing mesh files, and filling a surface with tetrahedra,
+// is the meshfile package's work.
 package mesh
 
 import (
@@ -13,9 +13,9 @@ import (
 // TetMesh is a linear tetrahedral mesh in its rest configuration.
 //
 // Positions are in metres. Every tetrahedron lists four node indices in
-// positive orientation: (x1−x0)·((x2−x0)×(x3−x0)) > 0. Loaders and
-// generators fix the orientation of negatively oriented elements; Validate
-// rejects degenerate ones.
+// positive orientation: (x1−x0)·((x2−x0)×(x3−x0)) > 0. File readers and
+// generators fix the orientation of negatively oriented elements;
+// Validate rejects degenerate ones.
 type TetMesh struct {
 	Nodes []r3.Vec
 	Tets  [][4]int

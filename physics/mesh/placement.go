@@ -91,27 +91,6 @@ func (m *TetMesh) LargestExtent() float64 {
 	return math.Max(ext.X, math.Max(ext.Y, ext.Z))
 }
 
-// piecesNote says in one line when a mesh falls apart into pieces that do
-// not share a node: each moves on its own in the simulation.
-func piecesNote(m *TetMesh) string {
-	sizes := m.Pieces()
-	if len(sizes) < 2 {
-		return ""
-	}
-	list := ""
-	for i, n := range sizes {
-		if i == 4 {
-			list += ", …"
-			break
-		}
-		if i > 0 {
-			list += ", "
-		}
-		list += fmt.Sprint(n)
-	}
-	return fmt.Sprintf("the mesh has %d disconnected pieces (%s tetrahedra); each moves on its own", len(sizes), list)
-}
-
 // Pieces returns the number of tetrahedra of each connected piece of the
 // mesh (tetrahedra sharing a node are connected), largest first.
 func (m *TetMesh) Pieces() []int {

@@ -35,7 +35,7 @@ func TestBox(t *testing.T) {
 			// Every Kuhn tetrahedron is a sixth of its cell.
 			cell := tt.size.X * tt.size.Y * tt.size.Z / float64(cx*cy*cz)
 			for i, tet := range m.Tets {
-				if v := m.tetSignedVolume(tet); !sameFloat(v, cell/6, 1e-9) {
+				if v := m.TetVolume(tet); !sameFloat(v, cell/6, 1e-9) {
 					t.Fatalf("tetrahedron %d has volume %g, want %g", i, v, cell/6)
 				}
 			}

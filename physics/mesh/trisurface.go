@@ -9,84 +9,10 @@ import (
 
 // TriSurface is a triangle surface mesh: what STL, OBJ and VTK POLYDATA
 // files hold, and what a Gmsh or VTK file without volume elements holds.
-// A closed surface bounds a volume that Tetrahedralize fills.
+// A closed surface bounds a volume that meshfile.Tetrahedralize fills.
 type TriSurface struct {
 	Nodes []r3.Vec
 	Tris  [][3]int
-}
-
-// surface turns the builder's surface elements into a clean triangle
-// surface: only the points the triangles use, points at identical
-// positions merged, and degenerate and repeated triangles dropped. The
-// notes say what was changed.
-func (b *builder) surface() (*TriSurface, []string, error) {
-	if len(b.tris) == 0 {
-		return nil, nil, b.noTetsError()
-	}
-	s := &TriSurface{}
-	var notes []string
-	index := make(map[r3.Vec]int, min(len(b.nodes), maxPrealloc))
-	remap := make([]int, len(b.nodes))
-	for i := range remap {
-		remap[i] = -1
-	}
-	merged := 0
-	for ti, t := range b.tris {
-		for k, v := range t {
-			if remap[v] < 0 {
-				at, seen := index[b.nodes[v]]
-				if !seen {
-					at = len(s.Nodes)
-					index[b.nodes[v]] = at
-					s.Nodes = append(s.Nodes, b.nodes[v])
-				} else {
-					merged++
-				}
-				remap[v] = at
-			}
-			b.tris[ti][k] = remap[v]
-		}
-	}
-	if merged > 0 {
-		notes = append(notes, fmt.Sprintf("merged %s the position of another", nouns(merged, "point that repeats", "points that repeat")))
-	}
-	s.Tris, notes = dropBadTriangles(b.tris, notes)
-	if len(s.Tris) == 0 {
-		return nil, nil, fmt.Errorf("%s: every one of the %d surface triangles is degenerate", b.name, len(b.tris))
-	}
-	m := TetMesh{Nodes: s.Nodes}
-	if err := m.checkCoordinates(); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", b.name, err)
-	}
-	return s, notes, nil
-}
-
-// dropBadTriangles removes triangles that repeat a corner and triangles
-// that repeat another triangle's corners (in any order), and notes how
-// many.
-func dropBadTriangles(tris [][3]int, notes []string) ([][3]int, []string) {
-	seen := make(map[[3]int]bool, min(len(tris), maxPrealloc))
-	out := tris[:0]
-	degenerate, repeated := 0, 0
-	for _, t := range tris {
-		s := sortedFace(t)
-		switch {
-		case s[0] == s[1] || s[1] == s[2]:
-			degenerate++
-		case seen[s]:
-			repeated++
-		default:
-			seen[s] = true
-			out = append(out, t)
-		}
-	}
-	if degenerate > 0 {
-		notes = append(notes, fmt.Sprintf("dropped %s (a corner repeated)", nouns(degenerate, "degenerate triangle", "degenerate triangles")))
-	}
-	if repeated > 0 {
-		notes = append(notes, fmt.Sprintf("dropped %s another", nouns(repeated, "triangle that repeats", "triangles that repeat")))
-	}
-	return out, notes
 }
 
 // edgeKey is an undirected edge, smaller node first.
@@ -114,7 +40,7 @@ type ShellStats struct {
 // non-manifold surface is an error that locates the first bad edge.
 func (s *TriSurface) Close() (ShellStats, error) {
 	var st ShellStats
-	edges := make(map[edgeKey][]int32, min(3*len(s.Tris)/2, maxPrealloc))
+	edges := make(map[edgeKey][]int32, 3*len(s.Tris)/2)
 	for ti, t := range s.Tris {
 		for k := 0; k < 3; k++ {
 			e := edgeOf(t[k], t[(k+1)%3])
@@ -177,6 +103,14 @@ func (s *TriSurface) checkEdges(edges map[edgeKey][]int32) error {
 // lessEdge orders edges so that the reported edge does not depend on map
 // iteration order.
 func lessEdge(a, b edgeKey) bool { return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) }
+
+// nouns phrases n things: "1 edge borders", "3 edges border".
+func nouns(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
 
 // fmtPoint formats a point for a message.
 func fmtPoint(p r3.Vec) string { return fmt.Sprintf("(%.6g, %.6g, %.6g)", p.X, p.Y, p.Z) }

@@ -26,7 +26,7 @@ func (m *TetMesh) Validate() error {
 	if m == nil || len(m.Tets) == 0 {
 		return fmt.Errorf("mesh has no tetrahedra")
 	}
-	if err := m.checkCoordinates(); err != nil {
+	if err := CheckCoordinates(m.Nodes); err != nil {
 		return err
 	}
 	if err := m.checkConnectivity(); err != nil {
@@ -38,15 +38,15 @@ func (m *TetMesh) Validate() error {
 	return m.checkOrientation()
 }
 
-// checkCoordinates rejects NaN and infinite coordinates, and meshes so
-// large that volumes (cubes of lengths) overflow.
-func (m *TetMesh) checkCoordinates() error {
-	for i, p := range m.Nodes {
+// CheckCoordinates rejects NaN and infinite coordinates, and point sets
+// so large that volumes (cubes of lengths) overflow.
+func CheckCoordinates(nodes []r3.Vec) error {
+	for i, p := range nodes {
 		if !finite(p.X) || !finite(p.Y) || !finite(p.Z) {
 			return fmt.Errorf("mesh: node %d has a non-finite coordinate (%v, %v, %v)", i, p.X, p.Y, p.Z)
 		}
 	}
-	if d := r3.Norm(m.Bounds().Size()); !finite(d * d * d) {
+	if d := r3.Norm(boundsOf(nodes).Size()); !finite(d * d * d) {
 		return fmt.Errorf("mesh: bounding box diagonal %g is too large to compute volumes", d)
 	}
 	return nil
@@ -98,19 +98,20 @@ func (m *TetMesh) checkIsolated() error {
 	return nil
 }
 
-// degenerateVolume returns the volume at or below which a tetrahedron of a
-// mesh with bounding box diagonal D is degenerate.
-func degenerateVolume(nodesDiag float64) float64 {
-	return degenerateRatio * nodesDiag * nodesDiag * nodesDiag
+// DegenerateVolume returns the volume at or below which a tetrahedron of
+// the mesh is degenerate: degenerateRatio·D³, D the diagonal of the
+// bounding box of its nodes.
+func (m *TetMesh) DegenerateVolume() float64 {
+	d := r3.Norm(m.Bounds().Size())
+	return degenerateRatio * d * d * d
 }
 
 // checkOrientation rejects degenerate and negatively oriented tetrahedra.
 func (m *TetMesh) checkOrientation() error {
-	b := m.Bounds()
-	eps := degenerateVolume(r3.Norm(b.Size()))
+	eps := m.DegenerateVolume()
 	firstFlat, flat, firstNeg, neg := -1, 0, -1, 0
 	for ti, t := range m.Tets {
-		v := m.tetSignedVolume(t)
+		v := m.TetVolume(t)
 		switch {
 		case math.Abs(v) <= eps:
 			if firstFlat < 0 {
@@ -126,7 +127,7 @@ func (m *TetMesh) checkOrientation() error {
 	}
 	if flat > 0 {
 		return fmt.Errorf("mesh: %d tetrahedra are degenerate (|volume| ≤ %.3g), the first is tetrahedron %d %v with volume %.3g",
-			flat, eps, firstFlat, m.Tets[firstFlat], m.tetSignedVolume(m.Tets[firstFlat]))
+			flat, eps, firstFlat, m.Tets[firstFlat], m.TetVolume(m.Tets[firstFlat]))
 	}
 	if neg > 0 {
 		return fmt.Errorf("mesh: %d tetrahedra are negatively oriented, the first is tetrahedron %d %v", neg, firstNeg, m.Tets[firstNeg])

@@ -6,10 +6,11 @@ import (
 	"strings"
 
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/meshfile"
 	"softgrasp/physics/settings"
 )
 
-// A soft object from a mesh file: opened in any format the mesh package
+// A soft object from a mesh file: opened in any format the meshfile package
 // reads (a closed surface is filled with tetrahedra at the resolution of
 // the DOFs knob), then brought to metres. Mesh files carry no unit, so
 // either the configuration gives the scale (MeshScale, metres per file
@@ -36,7 +37,7 @@ type meshInfo struct {
 // loadObjectMesh opens cfg.MeshFile, tetrahedralising a surface at about
 // dofs degrees of freedom, and scales and places it.
 func loadObjectMesh(cfg settings.Scenario, dofs int) (*mesh.TetMesh, meshInfo, error) {
-	l, err := mesh.Open(cfg.MeshFile, mesh.Options{TargetDOFs: dofs})
+	l, err := meshfile.Open(cfg.MeshFile, meshfile.Options{TargetDOFs: dofs})
 	if err != nil {
 		return nil, meshInfo{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/meshfile"
 	"softgrasp/physics/settings"
 )
 
@@ -27,7 +28,7 @@ func writeBoxFile(t *testing.T, extent r3.Vec) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := mesh.WriteGmsh41(f, m); err != nil {
+	if err := meshfile.WriteGmsh41(f, m); err != nil {
 		t.Fatal(err)
 	}
 	return path

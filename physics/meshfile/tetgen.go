@@ -1,0 +1,321 @@
+package meshfile
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
+)
+
+// TetGen (Hang Si, WIAS Berlin; https://wias-berlin.de/software/tetgen/)
+// fills a closed triangle surface with quality tetrahedra. It runs as a
+// separate program on a temporary .smesh file, for two reasons: TetGen is
+// licensed under the AGPL, which a separate program keeps apart from this
+// code, and a child process can be bounded in time and killed, where a
+// library call that loops on a bad surface cannot. Debian and Ubuntu
+// package it as "tetgen" (make deps installs it).
+
+// DefaultTetGenTimeout bounds one TetGen run when the options do not.
+const DefaultTetGenTimeout = 60 * time.Second
+
+// TetGenOptions say how Tetrahedralize runs TetGen.
+type TetGenOptions struct {
+	// Program is the TetGen executable; "" looks up "tetgen" on PATH.
+	Program string
+	// TargetNodes is the node count to aim at (3 DOFs each); TetGen gets
+	// a bound on the tetrahedron volume that yields about that many. 0
+	// sets no bound: TetGen adds only the points the quality bound needs.
+	TargetNodes int
+	// RadiusEdge bounds the radius-edge ratio of the tetrahedra (TetGen's
+	// -q); 0 uses 1.5. MinDihedral bounds their dihedral angles, degrees;
+	// 0 uses 12.
+	RadiusEdge  float64
+	MinDihedral float64
+	// Timeout bounds each TetGen run; 0 uses DefaultTetGenTimeout.
+	Timeout time.Duration
+}
+
+func (o TetGenOptions) withDefaults() TetGenOptions {
+	if o.RadiusEdge <= 0 {
+		o.RadiusEdge = 1.5
+	}
+	if o.MinDihedral <= 0 {
+		o.MinDihedral = 12
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTetGenTimeout
+	}
+	return o
+}
+
+// ErrNoTetGen reports that the TetGen program is not installed.
+var ErrNoTetGen = errors.New("the TetGen program (tetgen) is not installed; it fills a closed surface with tetrahedra " +
+	"(Debian/Ubuntu: apt-get install tetgen, or make deps)")
+
+// tetgenPath finds the program.
+func (o TetGenOptions) tetgenPath() (string, error) {
+	name := o.Program
+	if name == "" {
+		name = "tetgen"
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return "", ErrNoTetGen
+	}
+	return path, nil
+}
+
+// Tetrahedralize fills a closed surface with tetrahedra by running
+// TetGen. The surface is first checked and oriented (Close): an open,
+// non-manifold or non-orientable surface is an error that says where. The
+// notes say what TetGen made and anything worth knowing about it.
+//
+// The volume bound aims at TargetNodes: a quality mesh has about 5.5
+// tetrahedra per node, so each tetrahedron gets at most V/(5.5·N). If the
+// first run misses the target by more than a quarter, one more run scales
+// the bound by the ratio found.
+func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []string, error) {
+	opt = opt.withDefaults()
+	st, err := s.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	prog, err := opt.tetgenPath()
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []string
+	if st.Flipped > 0 {
+		notes = append(notes, fmt.Sprintf("turned %d of %d surface triangles to face outwards", st.Flipped, len(s.Tris)))
+	}
+	run := &tetgenRun{prog: prog, opt: opt, surf: s, norm: normalizer(s.Bounds())}
+	if err := run.prepare(); err != nil {
+		return nil, nil, err
+	}
+	defer run.cleanup()
+	m, err := run.mesh(st.Volume)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes = append(notes, run.summary(m))
+	if note := run.checkVolume(m, st.Volume); note != "" {
+		notes = append(notes, note)
+	}
+	return m, notes, nil
+}
+
+// normalize maps the surface into a box of unit size around the origin
+// before TetGen sees it, so that its tolerances and the volume bound
+// behave the same for a mesh in metres and one in micrometres; norm holds
+// the centre and the scale to undo it.
+type normalize struct {
+	centre r3.Vec
+	scale  float64
+}
+
+func normalizer(b r3.Box) normalize {
+	ext := b.Size()
+	s := math.Max(ext.X, math.Max(ext.Y, ext.Z))
+	if !(s > 0) || math.IsInf(s, 0) {
+		s = 1
+	}
+	return normalize{centre: r3.Scale(0.5, r3.Add(b.Min, b.Max)), scale: s}
+}
+
+func (n normalize) to(p r3.Vec) r3.Vec   { return r3.Scale(1/n.scale, r3.Sub(p, n.centre)) }
+func (n normalize) from(p r3.Vec) r3.Vec { return r3.Add(r3.Scale(n.scale, p), n.centre) }
+
+// tetgenRun is one tetrahedralisation: its temporary directory, the
+// normalised input and the runs made.
+type tetgenRun struct {
+	prog    string
+	opt     TetGenOptions
+	surf    *mesh.TriSurface
+	norm    normalize
+	dir     string
+	input   []byte // the .smesh file
+	runs    int
+	maxVol  float64 // volume bound of the last run, normalised units (0: none)
+	elapsed time.Duration
+}
+
+func (r *tetgenRun) prepare() error {
+	dir, err := os.MkdirTemp("", "softgrasp-tetgen-")
+	if err != nil {
+		return fmt.Errorf("tetgen: %w", err)
+	}
+	r.dir = dir
+	r.input = r.smesh()
+	return os.WriteFile(filepath.Join(dir, "surface.smesh"), r.input, 0o600)
+}
+
+func (r *tetgenRun) cleanup() {
+	if r.dir != "" {
+		os.RemoveAll(r.dir)
+	}
+}
+
+// tetgenMaxRuns bounds the runs that search for the volume bound giving
+// the target node count.
+const tetgenMaxRuns = 4
+
+// mesh runs TetGen until the node count is within a fifth of the target
+// (at most tetgenMaxRuns times) and returns the closest mesh. The node
+// count falls with the volume bound, but in steps rather than smoothly
+// (TetGen's quality refinement cascades), so the search scales the bound
+// by the ratio found (within a factor of 4) until it has bounds on both
+// sides of the target, then bisects between them in log scale.
+func (r *tetgenRun) mesh(volume float64) (*mesh.TetMesh, error) {
+	target := r.opt.TargetNodes
+	if target <= len(r.surf.Nodes) {
+		return r.once()
+	}
+	v := volume / (r.norm.scale * r.norm.scale * r.norm.scale)
+	// A quality mesh under a volume bound a has tetrahedra of about a/4
+	// on average and about 5 tetrahedra per node: a ≈ 0.7·V/N.
+	r.maxVol = 0.7 * v / float64(target)
+	var best *mesh.TetMesh
+	bestMiss := math.Inf(1)
+	tooMany, tooFew := 0.0, 0.0 // bounds known to give too many and too few nodes
+	for run := 0; run < tetgenMaxRuns; run++ {
+		m, err := r.once()
+		if err != nil {
+			if best != nil {
+				return best, nil
+			}
+			return nil, err
+		}
+		ratio := float64(len(m.Nodes)) / float64(target)
+		if miss := math.Abs(math.Log(ratio)); miss < bestMiss {
+			best, bestMiss = m, miss
+		}
+		// Stop near the target, or when the search has used half the time
+		// one run may take: the whole stays within about 1.5 timeouts.
+		if (ratio > 0.8 && ratio < 1.2) || r.elapsed > r.opt.Timeout/2 {
+			break
+		}
+		if ratio > 1 {
+			tooMany = r.maxVol
+		} else {
+			tooFew = r.maxVol
+		}
+		if tooMany > 0 && tooFew > 0 {
+			r.maxVol = math.Sqrt(tooMany * tooFew)
+		} else {
+			r.maxVol *= math.Min(4, math.Max(0.25, ratio))
+		}
+	}
+	return best, nil
+}
+
+// switches returns TetGen's command line switches: a piecewise linear
+// complex (p) meshed with the quality bound (q) and the volume bound (a),
+// numbered from zero (z), without the .face file (F), quietly (Q).
+func (r *tetgenRun) switches() string {
+	sw := "-pzFQq" + strconv.FormatFloat(r.opt.RadiusEdge, 'f', -1, 64) + "/" +
+		strconv.FormatFloat(r.opt.MinDihedral, 'f', -1, 64)
+	if r.maxVol > 0 {
+		sw += "a" + strconv.FormatFloat(r.maxVol, 'f', -1, 64)
+	}
+	return sw
+}
+
+// once runs TetGen with the current switches (or takes the result from
+// the cache) and reads its output.
+func (r *tetgenRun) once() (*mesh.TetMesh, error) {
+	sw := r.switches()
+	if m, ok := tetgenCache.get(r.input, sw); ok {
+		r.runs++
+		return m, nil
+	}
+	out, err := r.exec(sw, r.opt.Timeout)
+	r.runs++
+	if err != nil {
+		return nil, r.failure(err, out)
+	}
+	m, err := r.read()
+	if err != nil {
+		return nil, err
+	}
+	tetgenCache.put(r.input, sw, m)
+	return m, nil
+}
+
+// exec runs TetGen with the given switches on the input, within the
+// timeout, and returns what it printed. TetGen prints through C stdio
+// and, on a fatal error, aborts before flushing a pipe; stdbuf (GNU
+// coreutils) makes its output line-buffered so that the message survives.
+func (r *tetgenRun) exec(sw string, timeout time.Duration) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	name, args := r.prog, []string{sw, "surface.smesh"}
+	if sb, err := exec.LookPath("stdbuf"); err == nil {
+		name, args = sb, append([]string{"-oL", "-eL", r.prog}, args...)
+	}
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = r.dir
+	cmd.WaitDelay = time.Second
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	r.elapsed += time.Since(start)
+	if ctx.Err() == context.DeadlineExceeded {
+		return out.Bytes(), errTetGenTimeout
+	}
+	return out.Bytes(), err
+}
+
+var errTetGenTimeout = errors.New("timeout")
+
+// read loads TetGen's .node and .ele output, maps it back to the
+// surface's coordinates and orients and validates the tetrahedra.
+func (r *tetgenRun) read() (*mesh.TetMesh, error) {
+	nodes, err := readTetGenNodes(filepath.Join(r.dir, "surface.1.node"))
+	if err != nil {
+		return nil, err
+	}
+	tets, err := readTetGenElements(filepath.Join(r.dir, "surface.1.ele"), len(nodes))
+	if err != nil {
+		return nil, err
+	}
+	if len(tets) == 0 {
+		return nil, fmt.Errorf("tetgen: TetGen made no tetrahedra: the surface encloses no volume")
+	}
+	b := builder{name: "tetgen", nodes: nodes}
+	for i, t := range tets {
+		b.addTet(t, i, i+2) // the line of tetrahedron i in the .ele file
+	}
+	for i, p := range b.nodes {
+		b.nodes[i] = r.norm.from(p)
+		// TetGen keeps the input points first and in order; give them
+		// back their exact coordinates.
+		if i < len(r.surf.Nodes) && r3.Norm(r3.Sub(b.nodes[i], r.surf.Nodes[i])) <= 1e-9*r.norm.scale {
+			b.nodes[i] = r.surf.Nodes[i]
+		}
+	}
+	return b.finish()
+}
+
+// summary is the note that says what TetGen made.
+func (r *tetgenRun) summary(m *mesh.TetMesh) string {
+	target := ""
+	if r.opt.TargetNodes > 0 {
+		target = fmt.Sprintf(", target %d nodes", r.opt.TargetNodes)
+		if r.opt.TargetNodes <= len(r.surf.Nodes) {
+			target += " (the surface alone has more points)"
+		}
+	}
+	return fmt.Sprintf("tetrahedralised the closed surface (%d triangles, %d points) with TetGen: %d tetrahedra, %d nodes%s; radius-edge ratio ≤ %g, dihedral angles ≥ %g°",
+		len(r.surf.Tris), len(r.surf.Nodes), len(m.Tets), len(m.Nodes), target, r.opt.RadiusEdge, r.opt.MinDihedral)
+}
