@@ -16,6 +16,7 @@ import (
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
+	"softgrasp/physics/stage"
 )
 
 // headlessFlags are the headless runner's command line.
@@ -362,9 +363,9 @@ func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
 		strconv.Itoa(st.Step), g(st.Time), string(live.Phase), strconv.Itoa(st.Contacts),
 		strconv.Itoa(st.Active), strconv.Itoa(len(st.Newton)), strconv.Itoa(sweeps),
 		g(st.Penetration), g(live.Slip), strconv.FormatBool(live.Held), g(live.GripForce),
-		g(t.MS(physics.StageBuildWH)), g(t.MS(physics.StageRebuildW)), g(t.MS(physics.StagePGS)),
-		g(t.MS(physics.StageCorr)), g(t.MS(physics.StageNewton)), g(t.MS(physics.StageTotal)),
-		g(t.MS(physics.StageStep)), g(dir), g(pos),
+		g(t.MS(stage.BuildWH)), g(t.MS(stage.RebuildW)), g(t.MS(stage.PGS)),
+		g(t.MS(stage.Corr)), g(t.MS(stage.Newton)), g(t.MS(stage.Total)),
+		g(t.MS(stage.Step)), g(dir), g(pos),
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"softgrasp/physics/contact"
 	"softgrasp/physics/m3"
+	"softgrasp/physics/stage"
 )
 
 // fastScheme is the recursive corrective motion with the fast update of
@@ -33,18 +34,18 @@ type fastScheme struct {
 }
 
 // prepare builds W_H and loads it on the backend (Build W_H).
-func (f *fastScheme) prepare() (Stage, error) {
+func (f *fastScheme) prepare() (stage.Stage, error) {
 	s, ct := f.sim, &f.sim.ct
 	c := len(ct.pairs)
 	ct.WH = grow(ct.WH, 9*c*c)
 	if err := s.solver.PairCompliance(ct.WH, ct.pairs, &ct.H); err != nil {
-		return StageBuildWH, s.diverged(fmt.Sprintf("building W_H failed: %v", err))
+		return stage.BuildWH, s.diverged(fmt.Sprintf("building W_H failed: %v", err))
 	}
 	if err := f.backend.Load(ct.WH, c, s.set.PGSIterations, s.set.PGSTolerance); err != nil {
-		return StageBuildWH, fmt.Errorf("backend %s: %w", f.backend.Name(), err)
+		return stage.BuildWH, fmt.Errorf("backend %s: %w", f.backend.Name(), err)
 	}
 	copy(ct.p, ct.pFree)
-	return StageBuildWH, nil
+	return stage.BuildWH, nil
 }
 
 // relinearise turns the normals at p_k; the fast scheme has no q_k, so

@@ -39,8 +39,10 @@ func (f *Frame) ComputeChecksum() uint64 {
 	h.u64(uint64(s.NewtonIterations))
 	h.u64(uint64(s.PGSIterations))
 	h.u64(uint64(s.UnconvergedSolves))
-	for _, v := range [...]float64{s.BuildWH, s.RebuildW, s.PGS, s.Corr, s.NewtonIter, s.Total, s.Step,
-		s.Penetration, s.Slip, s.GripForce, s.StepRate, s.RealtimeFactor, s.DeviceKernel, s.DeviceTransfer} {
+	for _, v := range s.MS.Values() {
+		h.f64(v)
+	}
+	for _, v := range [...]float64{s.Penetration, s.Slip, s.GripForce, s.StepRate, s.RealtimeFactor, s.DeviceKernel, s.DeviceTransfer} {
 		h.f64(v)
 	}
 	ab := &s.AB

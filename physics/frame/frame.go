@@ -6,14 +6,16 @@
 // was read whole, and the Commands a viewer sends back, each of which
 // validates itself.
 //
-// It imports the settings it shows and nothing of the simulation, so a
-// viewer builds without the solver behind it (no cgo, no CHOLMOD).
+// It imports the settings and stage times it shows and nothing of the
+// simulation, so a viewer builds without the solver behind it (no cgo, no
+// CHOLMOD).
 package frame
 
 import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/settings"
+	"softgrasp/physics/stage"
 )
 
 // Scene is the static part of what a viewer draws. It changes only when the
@@ -137,11 +139,10 @@ type Stats struct {
 	// gradient stopped at its iteration cap (asynchronous solver).
 	UnconvergedSolves int
 
-	// Table-1 stages: BuildWH and Total per step; RebuildW, PGS, Corr and
-	// NewtonIter are means per Newton iteration (ms).
-	BuildWH, RebuildW, PGS, Corr, NewtonIter, Total float64
-	// Step is the wall time of the whole step, ms.
-	Step float64
+	// MS are the step's stage times: Table 1's BuildWH and Total and the
+	// other stages per step, RebuildW, PGS, Corr and NewtonIter per Newton
+	// iteration; MS.Step is the wall time of the whole step.
+	MS stage.MS
 
 	Penetration float64 // max end-of-step penetration, m
 	Slip        float64 // object's drift in the gripper frame since the grasp closed, m

@@ -190,10 +190,7 @@ func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 			s.DirectionChange[k], s.PositionChange[k] = rec.DirectionChange, rec.PositionChange
 		}
 	}
-	t := &st.Times
-	s.BuildWH, s.Total, s.Step = t.MS(physics.StageBuildWH), t.MS(physics.StageTotal), t.MS(physics.StageStep)
-	s.RebuildW, s.PGS = st.MeanPerNewton(physics.StageRebuildW), st.MeanPerNewton(physics.StagePGS)
-	s.Corr, s.NewtonIter = st.MeanPerNewton(physics.StageCorr), st.MeanPerNewton(physics.StageNewton)
+	s.MS = st.Times.Means(1, len(st.Newton))
 	live := r.sc.Live()
 	s.Slip, s.Held, s.GripForce, s.Phase = live.Slip, live.Held, live.GripForce, string(live.Phase)
 	s.StepRate, s.RealtimeFactor = r.rate.rates()
