@@ -305,6 +305,9 @@ func oneLine(err error) string {
 func printSummary(w io.Writer, s scenario.Summary) {
 	fmt.Fprintf(w, "scenario %s, %s scheme, K=%d, h=%g s, μ=%g, ω=%.3g rad/s, %s, %d DOFs, %d steps\n",
 		s.Scenario, s.Scheme, s.Newton, s.DT, s.Mu, s.Omega, s.Mesh, s.DOFs, s.Steps)
+	if s.MuOverride != nil {
+		fmt.Fprintf(w, "μ=%.4g imposed by the scene at the end (the incline's hold or release ramp)\n", *s.MuOverride)
+	}
 	printMeshNotes(w, s)
 	fmt.Fprintf(w, "contacts %.1f mean, max penetration %.3f mm, slip %.3f mm, held %v, force jitter %.4f\n",
 		s.ContactsMean, 1e3*s.MaxPenetration, 1e3*s.Slip, s.Held, s.ForceJitter)

@@ -26,9 +26,9 @@ type scheme interface {
 	relinearise(reach float64) float64
 	// rebuildW builds W_k for the current directions C_k (Rebuild W).
 	rebuildW() error
-	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it,
-	// λ warm-started and overwritten (PGS).
-	solvePGS(h2 float64) (contact.Result, error)
+	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it
+	// with friction coefficient mu, λ warm-started and overwritten (PGS).
+	solvePGS(h2, mu float64) (contact.Result, error)
 	// correct moves p_{k+1} for λ_k (Corr.).
 	correct(h2 float64) error
 	// states returns the contact states of the last PGS.
@@ -106,7 +106,7 @@ func (s *Simulation) iterate(sc scheme, h2 float64, rec *NewtonRecord) error {
 	}
 	rec.RebuildW = time.Since(t)
 	t = time.Now()
-	res, err := sc.solvePGS(h2)
+	res, err := sc.solvePGS(h2, s.friction())
 	if err != nil {
 		return s.diverged(fmt.Sprintf("contact solve failed: %v", err))
 	}

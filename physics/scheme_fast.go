@@ -59,9 +59,9 @@ func (f *fastScheme) rebuildW() error {
 }
 
 // solvePGS solves the contact problem on the backend's W_k.
-func (f *fastScheme) solvePGS(h2 float64) (contact.Result, error) {
+func (f *fastScheme) solvePGS(h2, mu float64) (contact.Result, error) {
 	ct := &f.sim.ct
-	return f.backend.SolvePGS(ct.dFree, h2, f.sim.set.Friction, ct.lambda)
+	return f.backend.SolvePGS(ct.dFree, h2, mu, ct.lambda)
 }
 
 // correct moves the proximity points, p = p_free + h²·W_H·C_kᵀλ_k, with

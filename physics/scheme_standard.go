@@ -61,9 +61,9 @@ func (st *standardScheme) rebuildW() error {
 }
 
 // solvePGS solves the contact problem on W_k.
-func (st *standardScheme) solvePGS(h2 float64) (contact.Result, error) {
+func (st *standardScheme) solvePGS(h2, mu float64) (contact.Result, error) {
 	ct := &st.sim.ct
-	return st.pgs.Solve(ct.W, len(ct.pairs), h2, ct.dFree, st.sim.set.Friction, ct.lambda)
+	return st.pgs.Solve(ct.W, len(ct.pairs), h2, ct.dFree, mu, ct.lambda)
 }
 
 // correct applies the full corrective motion of iteration k:

@@ -148,6 +148,19 @@ func drawRates(s *State, f *frame.Frame) {
 	if st.UnconvergedSolves > 0 {
 		colouredText(colourWarn, fmt.Sprintf("%d solve(s) of this step stopped at the PCG iteration cap", st.UnconvergedSolves))
 	}
+	if text := FrictionOverrideText(st); text != "" {
+		colouredText(colourWarn, text)
+		tooltip("the scene's own friction; the configured μ (Simulation panel) applies once it ends")
+	}
+}
+
+// FrictionOverrideText is the Stats panel's line on a friction μ the
+// scene imposes in place of the configured one, "" when none does.
+func FrictionOverrideText(st *frame.Stats) string {
+	if !st.FrictionOverridden {
+		return ""
+	}
+	return fmt.Sprintf("friction μ %.3g set by the scene (incline hold and release)", st.FrictionOverride)
 }
 
 // drawConvergence plots the last step's Newton convergence on log axes.

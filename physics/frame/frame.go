@@ -138,6 +138,12 @@ type Stats struct {
 	// UnconvergedSolves counts the step's solves with A whose conjugate
 	// gradient stopped at its iteration cap (asynchronous solver).
 	UnconvergedSolves int
+	// FrictionOverride is the Coulomb coefficient μ that the scene
+	// imposes on the steps in place of the configured one, as of the
+	// frame, while FrictionOverridden (the incline's hold and release
+	// ramp); the Config keeps the configured μ.
+	FrictionOverride   float64
+	FrictionOverridden bool
 
 	// MS are the step's stage times: Table 1's BuildWH and Total and the
 	// other stages per step, RebuildW, PGS, Corr and NewtonIter per Newton

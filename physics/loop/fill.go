@@ -191,6 +191,7 @@ func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 		}
 	}
 	s.MS = st.Times.Means(1, len(st.Newton))
+	s.FrictionOverride, s.FrictionOverridden = r.sc.Sim.FrictionOverride()
 	live := r.sc.Live()
 	s.Slip, s.Held, s.GripForce, s.Phase = live.Slip, live.Held, live.GripForce, string(live.Phase)
 	s.StepRate, s.RealtimeFactor = r.rate.rates()

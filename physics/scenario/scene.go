@@ -60,16 +60,17 @@ func Build(cfg settings.Scenario) (*Scene, error) {
 		bodies = []rigid.Body{floorBody()}
 		lift(obj, cfg.Physics.ContactDistance+cfg.DropHeight)
 	}
-	set := cfg.Physics
-	if cfg.Kind == settings.Incline {
-		sc.release.mu = set.Friction
-		set.Friction = inclineHoldFriction(cfg.InclineAngle, set.Friction)
-	}
-	sim, err := physics.New(obj, bodies, set)
+	sim, err := physics.New(obj, bodies, cfg.Physics)
 	if err != nil {
 		return nil, err
 	}
 	sc.Sim = sim
+	if cfg.Kind == settings.Incline {
+		if err := sc.holdIncline(); err != nil {
+			sim.Close()
+			return nil, err
+		}
+	}
 	sc.cfg.Physics = settings.Settings{}
 	sc.mass = sim.Model().Mass()
 	sc.total = sim.Model().TotalMass()
@@ -259,28 +260,18 @@ func (sc *Scene) DriveBodies() {
 }
 
 // Config returns the scene's configuration with the simulation's current
-// settings.
+// settings: the configured friction μ, also while the incline's hold
+// overrides it in the steps (physics.Simulation.FrictionOverride).
 func (sc *Scene) Config() settings.Scenario {
 	cfg := sc.cfg
 	cfg.Physics = sc.Sim.Settings()
-	if sc.holding() {
-		cfg.Physics.Friction = sc.release.mu
-	}
 	return cfg
 }
 
 // SetSettings applies new physics settings from the next step on (see
-// physics.Simulation.SetSettings).
-// While the incline holds its block, a new friction coefficient becomes
-// the one the release ends at.
+// physics.Simulation.SetSettings). While the incline holds its block, a
+// new friction coefficient is the one its release ramp ends at.
 func (sc *Scene) SetSettings(set settings.Settings) error {
-	if sc.holding() {
-		if err := set.Validate(); err != nil {
-			return err
-		}
-		sc.release.mu = set.Friction
-		set.Friction = sc.Sim.Settings().Friction
-	}
 	return sc.Sim.SetSettings(set)
 }
 

@@ -12,16 +12,20 @@ import (
 // Summary is what a run of a scene measured. Its JSON form is the
 // headless runner's contract.
 type Summary struct {
-	Scenario       string  `json:"scenario"`
-	Scheme         string  `json:"scheme"`
-	Newton         int     `json:"newton"`
-	DT             float64 `json:"dt"`
-	Mu             float64 `json:"mu"`
-	Omega          float64 `json:"omega"`
-	DOFs           int     `json:"dofs"`
-	Steps          int     `json:"steps"`
-	ContactsMean   float64 `json:"contacts_mean"`
-	MaxPenetration float64 `json:"max_penetration"`
+	Scenario string  `json:"scenario"`
+	Scheme   string  `json:"scheme"`
+	Newton   int     `json:"newton"`
+	DT       float64 `json:"dt"`
+	// Mu is the configured friction coefficient and MuOverride the one
+	// the scene imposed on the steps instead at the end of the run (the
+	// incline before its release), absent when Mu applied.
+	Mu             float64  `json:"mu"`
+	MuOverride     *float64 `json:"mu_override,omitempty"`
+	Omega          float64  `json:"omega"`
+	DOFs           int      `json:"dofs"`
+	Steps          int      `json:"steps"`
+	ContactsMean   float64  `json:"contacts_mean"`
+	MaxPenetration float64  `json:"max_penetration"`
 	// MaxSoftPenetration and MaxRigidPenetration split MaxPenetration by
 	// side (a soft vertex into a rigid body, a rigid sample into the soft
 	// body); MaxViolation is the contact law's own error, how far the
@@ -101,7 +105,7 @@ type DropResult struct {
 func (sc *Scene) Summary() Summary {
 	m := &sc.metrics
 	cfg := sc.cfg
-	set := sc.Config().Physics // the incline's configured μ while it holds its block
+	set := sc.Config().Physics
 	s := Summary{
 		Scenario: string(cfg.Kind), Scheme: set.Scheme.String(), Newton: set.NewtonIterations,
 		DT: set.TimeStep, Mu: set.Friction, Omega: cfg.Omega, DOFs: sc.Sim.Mesh().DOFs(),
@@ -126,6 +130,9 @@ func (sc *Scene) Summary() Summary {
 		s.GripForceMean = m.gripSum / float64(m.gripN)
 	}
 	s.MS = m.stage.Means(m.steps, m.newtonIters)
+	if mu, on := sc.Sim.FrictionOverride(); on {
+		s.MuOverride = &mu
+	}
 	switch cfg.Kind {
 	case settings.Incline:
 		s.Incline = sc.inclineResult()
