@@ -71,7 +71,8 @@ type Frame struct {
 	Displacement []float32
 	VonMises     []float32 // empty unless asked for (SetStressField)
 
-	// BodyPoses holds one column-major 4×4 model matrix per Scene body.
+	// BodyPoses holds one column-major 4×4 model matrix per Scene body
+	// (ModelMatrix).
 	BodyPoses [][16]float32
 
 	// Contacts of the step, in the order of the solver.

@@ -110,21 +110,7 @@ func (r *Runner) fillBodies(f *frame.Frame) {
 	}
 	f.BodyPoses = f.BodyPoses[:len(bodies)]
 	for i := range bodies {
-		f.BodyPoses[i] = modelMatrix(bodies[i].End)
-	}
-}
-
-// modelMatrix returns the column-major 4×4 matrix of a pose.
-func modelMatrix(p rigid.Pose) [16]float32 {
-	ex := p.Rotate(r3.Vec{X: 1})
-	ey := p.Rotate(r3.Vec{Y: 1})
-	ez := p.Rotate(r3.Vec{Z: 1})
-	t := p.Position
-	return [16]float32{
-		float32(ex.X), float32(ex.Y), float32(ex.Z), 0,
-		float32(ey.X), float32(ey.Y), float32(ey.Z), 0,
-		float32(ez.X), float32(ez.Y), float32(ez.Z), 0,
-		float32(t.X), float32(t.Y), float32(t.Z), 1,
+		f.BodyPoses[i] = frame.ModelMatrix(bodies[i].End)
 	}
 }
 

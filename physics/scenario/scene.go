@@ -294,13 +294,19 @@ func (sc *Scene) Openings() (open, closed float64) {
 }
 
 // CentreOfMass returns the soft body's centre of mass.
-func (sc *Scene) CentreOfMass() r3.Vec {
-	q := sc.Sim.Positions()
+func (sc *Scene) CentreOfMass() r3.Vec { return sc.massMean(sc.Sim.Positions()) }
+
+// meanVelocity returns the mass-weighted mean velocity of the soft body.
+func (sc *Scene) meanVelocity() r3.Vec { return sc.massMean(sc.Sim.Velocities()) }
+
+// massMean returns the mass-weighted mean Σ mᵢ·xᵢ / Σ mᵢ of a per-node
+// vector x (three entries per node).
+func (sc *Scene) massMean(x []float64) r3.Vec {
 	var c r3.Vec
 	for i, m := range sc.mass {
-		c.X += m * q[3*i]
-		c.Y += m * q[3*i+1]
-		c.Z += m * q[3*i+2]
+		c.X += m * x[3*i]
+		c.Y += m * x[3*i+1]
+		c.Z += m * x[3*i+2]
 	}
 	return r3.Scale(1/sc.total, c)
 }

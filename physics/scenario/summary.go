@@ -161,15 +161,3 @@ func (sc *Scene) dropResult() *DropResult {
 		Penetration: sc.metrics.lastPen, Speed: sc.Sim.Stats().MaxSpeed,
 	}
 }
-
-// meanVelocity returns the mass-weighted mean velocity of the soft body.
-func (sc *Scene) meanVelocity() r3.Vec {
-	v := sc.Sim.Velocities()
-	var c r3.Vec
-	for i, m := range sc.mass {
-		c.X += m * v[3*i]
-		c.Y += m * v[3*i+1]
-		c.Z += m * v[3*i+2]
-	}
-	return r3.Scale(1/sc.total, c)
-}
