@@ -4,15 +4,12 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"softgrasp/physics/accuracy"
 )
@@ -36,8 +33,8 @@ var (
 // (colour: scheme; marker and dash: h), and in grey K = 1 given K times
 // the sweeps (the equal-work control), on log axes; PNG.
 func saveAccuracyPlot(path string, res accuracy.Result) error {
-	if ext := strings.ToLower(filepath.Ext(path)); ext != ".png" {
-		return fmt.Errorf("%s: the plot is written as PNG, name it .png", path)
+	if err := checkPNG(path); err != nil {
+		return err
 	}
 	omegas, dts := distinct(res.Rows, func(r accuracy.Row) float64 { return r.Omega }), distinct(res.Rows, func(r accuracy.Row) float64 { return r.DT })
 	if len(omegas) == 0 {
@@ -59,17 +56,9 @@ func saveAccuracyPlot(path string, res accuracy.Result) error {
 			grid[i] = append(grid[i], p)
 		}
 	}
-	img := vgimg.New(12*vg.Inch, vg.Length(4.2*float64(len(omegas)))*vg.Inch)
-	dc := draw.New(img)
 	tiles := draw.Tiles{Rows: len(omegas), Cols: 2, PadX: 8 * vg.Millimeter, PadY: 6 * vg.Millimeter,
 		PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}
-	canvases := plot.Align(grid, tiles, dc)
-	for i := range grid {
-		for j := range grid[i] {
-			grid[i][j].Draw(canvases[i][j])
-		}
-	}
-	return writePNG(path, img)
+	return savePlotGrid(path, grid, 12*vg.Inch, vg.Length(4.2*float64(len(omegas)))*vg.Inch, tiles)
 }
 
 func accuracyPanel(title string, rows []accuracy.Row, omega float64, dts []float64, value func(accuracy.Row) float64) (*plot.Plot, error) {

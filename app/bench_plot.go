@@ -4,15 +4,11 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"softgrasp/physics/settings"
 )
@@ -47,8 +43,8 @@ var (
 // (standard dashed, fast solid), on logarithmic time axes, and writes
 // them to path as a PNG image.
 func (t *benchTable) savePlot(path string) error {
-	if ext := strings.ToLower(filepath.Ext(path)); ext != ".png" {
-		return fmt.Errorf("%s: the plot is written as PNG, name it .png", path)
+	if err := checkPNG(path); err != nil {
+		return err
 	}
 	left, err := t.panel("per time step", perStepStages)
 	if err != nil {
@@ -58,27 +54,9 @@ func (t *benchTable) savePlot(path string) error {
 	if err != nil {
 		return err
 	}
-	img := vgimg.New(12*vg.Inch, 5*vg.Inch)
-	dc := draw.New(img)
 	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: 8 * vg.Millimeter, PadTop: 2 * vg.Millimeter,
 		PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}
-	canvases := plot.Align([][]*plot.Plot{{left, right}}, tiles, dc)
-	left.Draw(canvases[0][0])
-	right.Draw(canvases[0][1])
-	return writePNG(path, img)
-}
-
-// writePNG writes the canvas to path as a PNG image.
-func writePNG(path string, img *vgimg.Canvas) error {
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(out); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return savePlotGrid(path, [][]*plot.Plot{{left, right}}, 12*vg.Inch, 5*vg.Inch, tiles)
 }
 
 // panel draws the given stages for both schemes; the standard scheme has

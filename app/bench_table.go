@@ -9,6 +9,7 @@ import (
 
 	"softgrasp/physics"
 	"softgrasp/physics/settings"
+	"softgrasp/physics/stage"
 )
 
 // column is one measured column of Table 1.
@@ -47,13 +48,10 @@ type benchSample struct {
 // are the means over the step's Newton iterations, and the update share is
 // that of the step.
 func sampleOf(st *physics.StepStats) benchSample {
+	m := st.Times.Means(1, len(st.Newton))
 	s := benchSample{contacts: st.Contacts}
-	s.v[colBuildWH] = st.Times.MS(physics.StageBuildWH)
-	s.v[colRebuildW] = st.MeanPerNewton(physics.StageRebuildW)
-	s.v[colPGS] = st.MeanPerNewton(physics.StagePGS)
-	s.v[colCorr] = st.MeanPerNewton(physics.StageCorr)
-	s.v[colNewton] = st.MeanPerNewton(physics.StageNewton)
-	s.v[colTotal] = st.Times.MS(physics.StageTotal)
+	s.v[colBuildWH], s.v[colRebuildW], s.v[colPGS] = m.BuildWH, m.RebuildW, m.PGS
+	s.v[colCorr], s.v[colNewton], s.v[colTotal] = m.Corr, m.NewtonIter, m.Total
 	if n := s.v[colNewton]; n > 0 {
 		s.v[colUpdate] = 100 * (s.v[colRebuildW] + s.v[colCorr]) / n
 	}
@@ -151,13 +149,8 @@ type jsonRow struct {
 	DOFs        int     `json:"dofs"`
 	Constraints float64 `json:"constraints"`
 	Method      string  `json:"method"`
-	BuildWH     float64 `json:"build_wh"`
-	RebuildW    float64 `json:"rebuild_w"`
-	PGS         float64 `json:"pgs"`
-	Corr        float64 `json:"corr"`
-	NewtonIter  float64 `json:"newton_iter"`
-	Total       float64 `json:"total"`
-	UpdatePct   float64 `json:"update_pct"`
+	stage.Table1
+	UpdatePct float64 `json:"update_pct"`
 }
 
 type jsonRatio struct {
@@ -178,8 +171,11 @@ func (t *benchTable) jsonReport() jsonReport {
 		m := func(c column) float64 { return r.col[c].median }
 		rep.Rows = append(rep.Rows, jsonRow{
 			DOFs: r.dofs, Constraints: r.constraints, Method: r.method,
-			BuildWH: m(colBuildWH), RebuildW: m(colRebuildW), PGS: m(colPGS), Corr: m(colCorr),
-			NewtonIter: m(colNewton), Total: m(colTotal), UpdatePct: m(colUpdate),
+			Table1: stage.Table1{
+				BuildWH: m(colBuildWH), RebuildW: m(colRebuildW), PGS: m(colPGS), Corr: m(colCorr),
+				NewtonIter: m(colNewton), Total: m(colTotal),
+			},
+			UpdatePct: m(colUpdate),
 		})
 	}
 	for _, q := range t.ratios {

@@ -16,6 +16,7 @@ import (
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
+	"softgrasp/physics/stage"
 )
 
 // headlessFlags are the headless runner's command line.
@@ -304,6 +305,9 @@ func oneLine(err error) string {
 func printSummary(w io.Writer, s scenario.Summary) {
 	fmt.Fprintf(w, "scenario %s, %s scheme, K=%d, h=%g s, μ=%g, ω=%.3g rad/s, %s, %d DOFs, %d steps\n",
 		s.Scenario, s.Scheme, s.Newton, s.DT, s.Mu, s.Omega, s.Mesh, s.DOFs, s.Steps)
+	if s.MuOverride != nil {
+		fmt.Fprintf(w, "μ=%.4g imposed by the scene at the end (the incline's hold or release ramp)\n", *s.MuOverride)
+	}
 	printMeshNotes(w, s)
 	fmt.Fprintf(w, "contacts %.1f mean, max penetration %.3f mm, slip %.3f mm, held %v, force jitter %.4f\n",
 		s.ContactsMean, 1e3*s.MaxPenetration, 1e3*s.Slip, s.Held, s.ForceJitter)
@@ -362,9 +366,9 @@ func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
 		strconv.Itoa(st.Step), g(st.Time), string(live.Phase), strconv.Itoa(st.Contacts),
 		strconv.Itoa(st.Active), strconv.Itoa(len(st.Newton)), strconv.Itoa(sweeps),
 		g(st.Penetration), g(live.Slip), strconv.FormatBool(live.Held), g(live.GripForce),
-		g(t.MS(physics.StageBuildWH)), g(t.MS(physics.StageRebuildW)), g(t.MS(physics.StagePGS)),
-		g(t.MS(physics.StageCorr)), g(t.MS(physics.StageNewton)), g(t.MS(physics.StageTotal)),
-		g(t.MS(physics.StageStep)), g(dir), g(pos),
+		g(t.MS(stage.BuildWH)), g(t.MS(stage.RebuildW)), g(t.MS(stage.PGS)),
+		g(t.MS(stage.Corr)), g(t.MS(stage.Newton)), g(t.MS(stage.Total)),
+		g(t.MS(stage.Step)), g(dir), g(pos),
 	})
 }
 

@@ -216,8 +216,8 @@ func (m *inputMapper) ghosts() []render.Ghost {
 	}{{m.aim.Opening, open}, {m.aim.Width, contact}} {
 		poses := jawPoses(m.aim.Pose, o.opening)
 		out = append(out,
-			render.Ghost{Body: scenario.LeftJawBody, Model: modelMatrix(poses[0]), Colour: o.colour},
-			render.Ghost{Body: scenario.RightJawBody, Model: modelMatrix(poses[1]), Colour: o.colour})
+			render.Ghost{Body: scenario.LeftJawBody, Model: frame.ModelMatrix(poses[0]), Colour: o.colour},
+			render.Ghost{Body: scenario.RightJawBody, Model: frame.ModelMatrix(poses[1]), Colour: o.colour})
 	}
 	return out
 }

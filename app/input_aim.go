@@ -151,19 +151,6 @@ func jawPoses(pose rigid.Pose, opening float64) [2]rigid.Pose {
 	return g.JawPoses()
 }
 
-// modelMatrix returns the column-major 4×4 matrix of a pose, as the
-// physics loop fills a frame's body poses.
-func modelMatrix(p rigid.Pose) [16]float32 {
-	ex, ey, ez := p.Rotate(r3.Vec{X: 1}), p.Rotate(r3.Vec{Y: 1}), p.Rotate(r3.Vec{Z: 1})
-	t := p.Position
-	return [16]float32{
-		float32(ex.X), float32(ex.Y), float32(ex.Z), 0,
-		float32(ey.X), float32(ey.Y), float32(ey.Z), 0,
-		float32(ez.X), float32(ez.Y), float32(ez.Z), 0,
-		float32(t.X), float32(t.Y), float32(t.Z), 1,
-	}
-}
-
 // gripperYaw returns the rotation of the closing axis about the vertical.
 func gripperYaw(rot r3.Rotation) float64 {
 	x := rot.Rotate(r3.Vec{X: 1})

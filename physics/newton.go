@@ -7,6 +7,7 @@ import (
 	"softgrasp/physics/contact"
 	"softgrasp/physics/m3"
 	"softgrasp/physics/settings"
+	"softgrasp/physics/stage"
 )
 
 // scheme is one way of updating the constraint matrices in the Newton
@@ -18,16 +19,16 @@ type scheme interface {
 	// prepare readies the step's iterations after the mapping H is built
 	// and returns the stage its time counts in (fast: W_H = H·A⁻¹·Hᵀ,
 	// Build W_H).
-	prepare() (Stage, error)
+	prepare() (stage.Stage, error)
 	// relinearise computes the candidate directions C_{k+1} at p_k (and,
 	// standard, re-evaluates H at q_k) and returns the largest angle by
 	// which the normal of a pair within reach of contact turned.
 	relinearise(reach float64) float64
 	// rebuildW builds W_k for the current directions C_k (Rebuild W).
 	rebuildW() error
-	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it,
-	// λ warm-started and overwritten (PGS).
-	solvePGS(h2 float64) (contact.Result, error)
+	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it
+	// with friction coefficient mu, λ warm-started and overwritten (PGS).
+	solvePGS(h2, mu float64) (contact.Result, error)
 	// correct moves p_{k+1} for λ_k (Corr.).
 	correct(h2 float64) error
 	// states returns the contact states of the last PGS.
@@ -54,11 +55,11 @@ func (s *Simulation) scheme() scheme {
 // Glossary: h time step, C_k direction frames, W_k compliance (Delassus),
 // λ constraint forces, δ gaps, p proximity positions, K NewtonIterations.
 func (s *Simulation) newton(sc scheme, sw *stopwatch) error {
-	stage, err := sc.prepare()
+	first, err := sc.prepare()
 	if err != nil {
 		return err
 	}
-	sw.lap(stage)
+	sw.lap(first)
 	ct := &s.ct
 	h2 := s.set.TimeStep * s.set.TimeStep
 	for k := 0; k < s.set.NewtonIterations; k++ {
@@ -79,7 +80,7 @@ func (s *Simulation) newton(sc scheme, sw *stopwatch) error {
 		s.addNewton(rec)
 	}
 	ct.states = sc.states()
-	sw.lap(StageNewton)
+	sw.lap(stage.Newton)
 	return nil
 }
 
@@ -105,7 +106,7 @@ func (s *Simulation) iterate(sc scheme, h2 float64, rec *NewtonRecord) error {
 	}
 	rec.RebuildW = time.Since(t)
 	t = time.Now()
-	res, err := sc.solvePGS(h2)
+	res, err := sc.solvePGS(h2, s.friction())
 	if err != nil {
 		return s.diverged(fmt.Sprintf("contact solve failed: %v", err))
 	}
@@ -124,7 +125,7 @@ func (s *Simulation) iterate(sc scheme, h2 float64, rec *NewtonRecord) error {
 func (s *Simulation) addNewton(rec NewtonRecord) {
 	s.newtonLog = append(s.newtonLog, rec)
 	t := &s.stats.Times
-	t[StageRebuildW] += rec.RebuildW
-	t[StagePGS] += rec.PGS
-	t[StageCorr] += rec.Corr
+	t[stage.RebuildW] += rec.RebuildW
+	t[stage.PGS] += rec.PGS
+	t[stage.Corr] += rec.Corr
 }

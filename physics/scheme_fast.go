@@ -5,6 +5,7 @@ import (
 
 	"softgrasp/physics/contact"
 	"softgrasp/physics/m3"
+	"softgrasp/physics/stage"
 )
 
 // fastScheme is the recursive corrective motion with the fast update of
@@ -33,18 +34,18 @@ type fastScheme struct {
 }
 
 // prepare builds W_H and loads it on the backend (Build W_H).
-func (f *fastScheme) prepare() (Stage, error) {
+func (f *fastScheme) prepare() (stage.Stage, error) {
 	s, ct := f.sim, &f.sim.ct
 	c := len(ct.pairs)
 	ct.WH = grow(ct.WH, 9*c*c)
 	if err := s.solver.PairCompliance(ct.WH, ct.pairs, &ct.H); err != nil {
-		return StageBuildWH, s.diverged(fmt.Sprintf("building W_H failed: %v", err))
+		return stage.BuildWH, s.diverged(fmt.Sprintf("building W_H failed: %v", err))
 	}
 	if err := f.backend.Load(ct.WH, c, s.set.PGSIterations, s.set.PGSTolerance); err != nil {
-		return StageBuildWH, fmt.Errorf("backend %s: %w", f.backend.Name(), err)
+		return stage.BuildWH, fmt.Errorf("backend %s: %w", f.backend.Name(), err)
 	}
 	copy(ct.p, ct.pFree)
-	return StageBuildWH, nil
+	return stage.BuildWH, nil
 }
 
 // relinearise turns the normals at p_k; the fast scheme has no q_k, so
@@ -58,9 +59,9 @@ func (f *fastScheme) rebuildW() error {
 }
 
 // solvePGS solves the contact problem on the backend's W_k.
-func (f *fastScheme) solvePGS(h2 float64) (contact.Result, error) {
+func (f *fastScheme) solvePGS(h2, mu float64) (contact.Result, error) {
 	ct := &f.sim.ct
-	return f.backend.SolvePGS(ct.dFree, h2, f.sim.set.Friction, ct.lambda)
+	return f.backend.SolvePGS(ct.dFree, h2, mu, ct.lambda)
 }
 
 // correct moves the proximity points, p = p_free + h²·W_H·C_kᵀλ_k, with

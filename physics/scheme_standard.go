@@ -5,6 +5,7 @@ import (
 
 	"softgrasp/physics/collide"
 	"softgrasp/physics/contact"
+	"softgrasp/physics/stage"
 )
 
 // standardScheme is the recursive corrective motion with the standard
@@ -29,7 +30,7 @@ type standardScheme struct {
 
 // prepare sizes W and starts the iterations at q_free (timed with the
 // Newton iterations: the standard scheme has no Build W_H).
-func (st *standardScheme) prepare() (Stage, error) {
+func (st *standardScheme) prepare() (stage.Stage, error) {
 	s, ct := st.sim, &st.sim.ct
 	c := len(ct.pairs)
 	ct.W = grow(ct.W, 9*c*c)
@@ -37,7 +38,7 @@ func (st *standardScheme) prepare() (Stage, error) {
 	st.qK = grow(st.qK, len(s.qFree))
 	copy(ct.p, ct.pFree)
 	copy(st.qK, s.qFree)
-	return StageNewton, nil
+	return stage.Newton, nil
 }
 
 // relinearise re-evaluates H at q_k (unless FreezeMapping) and turns the
@@ -60,9 +61,9 @@ func (st *standardScheme) rebuildW() error {
 }
 
 // solvePGS solves the contact problem on W_k.
-func (st *standardScheme) solvePGS(h2 float64) (contact.Result, error) {
+func (st *standardScheme) solvePGS(h2, mu float64) (contact.Result, error) {
 	ct := &st.sim.ct
-	return st.pgs.Solve(ct.W, len(ct.pairs), h2, ct.dFree, st.sim.set.Friction, ct.lambda)
+	return st.pgs.Solve(ct.W, len(ct.pairs), h2, ct.dFree, mu, ct.lambda)
 }
 
 // correct applies the full corrective motion of iteration k:

@@ -20,7 +20,8 @@ import (
 // Before each Step the caller sets the rigid bodies' end-of-step poses
 // (SetBodyEnd); their start poses are the previous end poses.
 type Simulation struct {
-	set settings.Settings
+	set      settings.Settings
+	override frictionOverride // a scene's μ in place of set.Friction (override.go)
 
 	mesh      *mesh.TetMesh
 	surf      *mesh.Surface

@@ -6,56 +6,8 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/settings"
+	"softgrasp/physics/stage"
 )
-
-// Stage names one timed stage of a step. The first group are the stages of
-// the whole step; the second are those of the paper's Table 1.
-type Stage int
-
-const (
-	StageDetect   Stage = iota // collision detection at the start of the step
-	StageAssemble              // A = M + h·B + h²·K and b
-	StageFactor                // numeric Cholesky factorisation of A
-	StageFree                  // free motion Δv_free = A⁻¹·b
-	StageBuildWH               // W_H = H·A⁻¹·Hᵀ (fast scheme, once per step)
-	StageRebuildW              // W = C·W_H·Cᵀ (fast) or J·A⁻¹·Jᵀ (standard), summed over iterations
-	StagePGS                   // projected Gauss–Seidel, summed over iterations
-	StageCorr                  // correction of p (fast) or of q (standard), summed over iterations
-	StageNewton                // whole Newton iterations (re-linearisation included), summed
-	StageFinal                 // final corrective motion and integration
-	StageMeasure               // end-of-step measurements and divergence checks
-	StageTotal                 // the recursive scheme: Build W_H + Newton iterations (Table 1 "Total")
-	StageStep                  // the whole step
-	numStages
-)
-
-var stageNames = [numStages]string{
-	"detect", "assemble", "factor", "free", "build_wh", "rebuild_w", "pgs",
-	"corr", "newton", "final", "measure", "total", "step",
-}
-
-// String returns the stage's short name.
-func (s Stage) String() string {
-	if s < 0 || s >= numStages {
-		return "unknown"
-	}
-	return stageNames[s]
-}
-
-// Stages lists every stage in order.
-func Stages() []Stage {
-	out := make([]Stage, numStages)
-	for i := range out {
-		out[i] = Stage(i)
-	}
-	return out
-}
-
-// Timings holds the wall time of each stage of one step.
-type Timings [numStages]time.Duration
-
-// MS returns the time of stage s in milliseconds.
-func (t *Timings) MS(s Stage) float64 { return float64(t[s]) / float64(time.Millisecond) }
 
 // NewtonRecord describes one Newton iteration of a step.
 type NewtonRecord struct {
@@ -88,7 +40,7 @@ type StepStats struct {
 	// before K.
 	Converged bool
 
-	Times Timings
+	Times stage.Times
 
 	// Penetration is the deepest true end-of-step overlap of the soft body
 	// and the rigid bodies at their end poses (m, ≥ 0), both ways:
@@ -126,18 +78,9 @@ type StepStats struct {
 	MaxSpeed float64 // largest node speed at the end of the step, m/s
 }
 
-// MeanPerNewton returns the mean time per Newton iteration of a Table-1
-// stage (RebuildW, PGS, Corr or Newton) in milliseconds.
-func (s *StepStats) MeanPerNewton(stage Stage) float64 {
-	if len(s.Newton) == 0 {
-		return 0
-	}
-	return s.Times.MS(stage) / float64(len(s.Newton))
-}
-
 // stopwatch accumulates stage times without allocating.
 type stopwatch struct {
-	t     *Timings
+	t     *stage.Times
 	start time.Time
 }
 
@@ -145,7 +88,7 @@ func (w *stopwatch) begin() { w.start = time.Now() }
 
 // lap adds the time since begin (or the previous lap) to stage s and
 // returns it.
-func (w *stopwatch) lap(s Stage) time.Duration {
+func (w *stopwatch) lap(s stage.Stage) time.Duration {
 	now := time.Now()
 	d := now.Sub(w.start)
 	w.t[s] += d

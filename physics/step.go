@@ -7,6 +7,7 @@ import (
 
 	"softgrasp/physics/linsolve"
 	"softgrasp/physics/settings"
+	"softgrasp/physics/stage"
 )
 
 // Step advances the simulation by one time step h and returns what it
@@ -29,7 +30,7 @@ import (
 // step; the caller decides what to do (pause, reset).
 func (s *Simulation) Step() (*StepStats, error) {
 	st := &s.stats
-	st.Times = Timings{}
+	st.Times = stage.Times{}
 	st.Step, st.Scheme = s.steps, s.set.Scheme
 	s.newtonLog = s.newtonLog[:0]
 	st.Converged = false
@@ -39,39 +40,39 @@ func (s *Simulation) Step() (*StepStats, error) {
 	sw.begin()
 
 	s.detect()
-	sw.lap(StageDetect)
+	sw.lap(stage.Detect)
 	if err := s.assemble(); err != nil {
 		return st, err
 	}
-	sw.lap(StageAssemble)
+	sw.lap(stage.Assemble)
 	if err := s.refactor(); errors.Is(err, linsolve.ErrBackgroundFactor) {
 		st.FactorFailures++ // the previous factor stays in use
 	} else if err != nil {
 		return st, s.diverged(fmt.Sprintf("the system matrix A is not positive definite (%v)", err))
 	}
-	sw.lap(StageFactor)
+	sw.lap(stage.Factor)
 	if err := s.freeMotion(); err != nil {
 		return st, err
 	}
-	sw.lap(StageFree)
+	sw.lap(stage.Free)
 
 	sc := s.scheme()
 	if err := s.recursiveCorrection(sc, &sw); err != nil {
 		return st, err
 	}
 	st.Newton = s.newtonLog
-	st.Times[StageTotal] = st.Times[StageBuildWH] + st.Times[StageNewton]
+	st.Times[stage.Total] = st.Times[stage.BuildWH] + st.Times[stage.Newton]
 
 	if err := s.finalCorrection(sc); err != nil {
 		return st, err
 	}
-	sw.lap(StageFinal)
+	sw.lap(stage.Final)
 	if err := s.measure(); err != nil {
 		return st, err
 	}
 	s.commit()
-	sw.lap(StageMeasure)
-	st.Times[StageStep] = time.Since(stepStart)
+	sw.lap(stage.Measure)
+	st.Times[stage.Step] = time.Since(stepStart)
 	return st, nil
 }
 

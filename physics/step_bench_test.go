@@ -8,6 +8,7 @@ import (
 	"softgrasp/physics"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
+	"softgrasp/physics/stage"
 )
 
 // benchScenes caches one warmed-up squeeze scene per size, shared by the
@@ -77,7 +78,7 @@ func benchStep(b *testing.B, bs *benchScene, scheme settings.Scheme) {
 		return st
 	}
 	replay() // grow every buffer to this scheme's needs
-	var sum physics.Timings
+	var sum stage.Times
 	iters := 0
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -91,19 +92,16 @@ func benchStep(b *testing.B, bs *benchScene, scheme settings.Scheme) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for s := range sum {
-			sum[s] += st.Times[s]
-		}
+		sum.Add(&st.Times)
 		iters += len(st.Newton)
 	}
 	b.StopTimer()
-	perStep := func(s physics.Stage) float64 { return sum.MS(s) / float64(b.N) }
-	perIter := func(s physics.Stage) float64 { return sum.MS(s) / float64(max(iters, 1)) }
-	b.ReportMetric(perStep(physics.StageBuildWH), "build_wh-ms")
-	b.ReportMetric(perIter(physics.StageRebuildW), "rebuild_w-ms")
-	b.ReportMetric(perIter(physics.StagePGS), "pgs-ms")
-	b.ReportMetric(perIter(physics.StageCorr), "corr-ms")
-	b.ReportMetric(perIter(physics.StageNewton), "newton-ms")
-	b.ReportMetric(perStep(physics.StageTotal), "total-ms")
-	b.ReportMetric(perStep(physics.StageStep), "step-ms")
+	m := sum.Means(b.N, iters)
+	b.ReportMetric(m.BuildWH, "build_wh-ms")
+	b.ReportMetric(m.RebuildW, "rebuild_w-ms")
+	b.ReportMetric(m.PGS, "pgs-ms")
+	b.ReportMetric(m.Corr, "corr-ms")
+	b.ReportMetric(m.NewtonIter, "newton-ms")
+	b.ReportMetric(m.Total, "total-ms")
+	b.ReportMetric(m.Step, "step-ms")
 }

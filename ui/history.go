@@ -104,10 +104,10 @@ func NewHistory(length int) History {
 
 // Add appends one step's measurements.
 func (h *History) Add(st *frame.Stats) {
-	h.Step.Push(float32(st.Step))
-	h.Total.Push(float32(st.Total))
-	h.BuildWH.Push(float32(st.BuildWH))
-	h.NewtonIter.Push(float32(st.NewtonIter))
+	h.Step.Push(float32(st.MS.Step))
+	h.Total.Push(float32(st.MS.Total))
+	h.BuildWH.Push(float32(st.MS.BuildWH))
+	h.NewtonIter.Push(float32(st.MS.NewtonIter))
 	h.Penetration.Push(float32(1e6 * st.Penetration))
 	standard := float32(0)
 	if st.Scheme == "standard" {

@@ -45,7 +45,7 @@ func TestObserveRecordsEachStepOnce(t *testing.T) {
 	cfg := &frame.Config{Version: 1, Scenario: s.Config}
 	mk := func(version, seq uint64, scheme string, stepMS float64) *frame.Frame {
 		f := &frame.Frame{Seq: seq, SceneVersion: version, ConfigVersion: cfg.Version}
-		f.Stats.Scheme, f.Stats.Step = scheme, stepMS
+		f.Stats.Scheme, f.Stats.MS.Step = scheme, stepMS
 		return f
 	}
 	steps := []struct {

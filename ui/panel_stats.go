@@ -79,6 +79,7 @@ func DeviceTimesText(st *frame.Stats) string {
 
 // drawStageTable lists the Table-1 stages of the last step.
 func drawStageTable(st *frame.Stats) {
+	m := &st.MS
 	flags := imgui.TableFlagsRowBg | imgui.TableFlagsBordersInnerV | imgui.TableFlagsSizingStretchProp
 	if !imgui.BeginTableV("table1", 3, flags, imgui.Vec2{}, 0) {
 		return
@@ -92,10 +93,10 @@ func drawStageTable(st *frame.Stats) {
 		ms   float64
 		per  string
 	}{
-		{"Build W_H", st.BuildWH, "step"}, {"Rebuild W", st.RebuildW, "Newton it."},
-		{"PGS", st.PGS, "Newton it."}, {"Corr.", st.Corr, "Newton it."},
-		{"Newton ite.", st.NewtonIter, "Newton it."}, {"Total", st.Total, "step"},
-		{"whole step", st.Step, "step"},
+		{"Build W_H", m.BuildWH, "step"}, {"Rebuild W", m.RebuildW, "Newton it."},
+		{"PGS", m.PGS, "Newton it."}, {"Corr.", m.Corr, "Newton it."},
+		{"Newton ite.", m.NewtonIter, "Newton it."}, {"Total", m.Total, "step"},
+		{"whole step", m.Step, "step"},
 	}
 	for _, r := range rows {
 		imgui.TableNextRow()
@@ -107,8 +108,8 @@ func drawStageTable(st *frame.Stats) {
 		colouredText(colourDim, r.per)
 	}
 	imgui.EndTable()
-	if st.NewtonIter > 0 {
-		colouredText(colourDim, fmt.Sprintf("update share (rebuild + corr.) %.0f%%", 100*(st.RebuildW+st.Corr)/st.NewtonIter))
+	if m.NewtonIter > 0 {
+		colouredText(colourDim, fmt.Sprintf("update share (rebuild + corr.) %.0f%%", 100*(m.RebuildW+m.Corr)/m.NewtonIter))
 	}
 }
 
@@ -116,14 +117,14 @@ func drawStageTable(st *frame.Stats) {
 // summed over its Newton iterations and the rest (assembly, factorisation,
 // collision detection), in ms.
 func StepSegments(st *frame.Stats) []BarSegment {
-	k := float64(st.NewtonIterations)
-	scheme := st.BuildWH + k*(st.RebuildW+st.PGS+st.Corr)
+	k, m := float64(st.NewtonIterations), &st.MS
+	scheme := m.BuildWH + k*(m.RebuildW+m.PGS+m.Corr)
 	return []BarSegment{
-		{Label: "W_H", Value: st.BuildWH, Colour: colourBuildWH},
-		{Label: "rebuild W", Value: k * st.RebuildW, Colour: colourRebuildW},
-		{Label: "PGS", Value: k * st.PGS, Colour: colourPGS},
-		{Label: "corr.", Value: k * st.Corr, Colour: colourCorr},
-		{Label: "other", Value: max(st.Step-scheme, 0), Colour: colourOther},
+		{Label: "W_H", Value: m.BuildWH, Colour: colourBuildWH},
+		{Label: "rebuild W", Value: k * m.RebuildW, Colour: colourRebuildW},
+		{Label: "PGS", Value: k * m.PGS, Colour: colourPGS},
+		{Label: "corr.", Value: k * m.Corr, Colour: colourCorr},
+		{Label: "other", Value: max(m.Step-scheme, 0), Colour: colourOther},
 	}
 }
 
@@ -147,6 +148,19 @@ func drawRates(s *State, f *frame.Frame) {
 	if st.UnconvergedSolves > 0 {
 		colouredText(colourWarn, fmt.Sprintf("%d solve(s) of this step stopped at the PCG iteration cap", st.UnconvergedSolves))
 	}
+	if text := FrictionOverrideText(st); text != "" {
+		colouredText(colourWarn, text)
+		tooltip("the scene's own friction; the configured μ (Simulation panel) applies once it ends")
+	}
+}
+
+// FrictionOverrideText is the Stats panel's line on a friction μ the
+// scene imposes in place of the configured one, "" when none does.
+func FrictionOverrideText(st *frame.Stats) string {
+	if !st.FrictionOverridden {
+		return ""
+	}
+	return fmt.Sprintf("friction μ %.3g set by the scene (incline hold and release)", st.FrictionOverride)
 }
 
 // drawConvergence plots the last step's Newton convergence on log axes.

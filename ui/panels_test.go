@@ -238,3 +238,20 @@ func TestStatsShowDeviceTimesApart(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsShowFrictionOverride: the Stats panel names a friction μ the
+// scene imposes in place of the configured one, and says nothing
+// without one.
+func TestStatsShowFrictionOverride(t *testing.T) {
+	h := newHarness(t)
+	h.step(2)
+	if text := FrictionOverrideText(&h.frame.Stats); text != "" {
+		t.Fatalf("override line %q without an override", text)
+	}
+	st := &h.frame.Stats
+	st.FrictionOverride, st.FrictionOverridden = 1.03, true
+	h.step(2)
+	if text := FrictionOverrideText(st); !strings.Contains(text, "μ 1.03") {
+		t.Fatalf("override line %q does not show μ 1.03", text)
+	}
+}

@@ -62,14 +62,15 @@ func TestNiceCeil(t *testing.T) {
 }
 
 func TestStepSegmentsAddUpToTheStep(t *testing.T) {
-	st := frame.Stats{NewtonIterations: 3, BuildWH: 2, RebuildW: 0.5, PGS: 1, Corr: 0.25, Step: 20}
+	st := frame.Stats{NewtonIterations: 3}
+	st.MS.BuildWH, st.MS.RebuildW, st.MS.PGS, st.MS.Corr, st.MS.Step = 2, 0.5, 1, 0.25, 20
 	segs := StepSegments(&st)
 	sum := 0.0
 	for _, s := range segs {
 		sum += s.Value
 	}
-	if math.Abs(sum-st.Step) > 1e-12 {
-		t.Fatalf("segments sum to %g ms, the step took %g ms", sum, st.Step)
+	if math.Abs(sum-st.MS.Step) > 1e-12 {
+		t.Fatalf("segments sum to %g ms, the step took %g ms", sum, st.MS.Step)
 	}
 	// Hand-computed: 3 iterations of 1.75 ms plus 2 ms of W_H leave 12.75 ms.
 	if other := segs[len(segs)-1].Value; math.Abs(other-12.75) > 1e-12 {

@@ -34,13 +34,15 @@ func (f *Frame) ComputeChecksum() uint64 {
 	h.str(s.Phase)
 	h.str(s.Error)
 	h.str(s.Backend)
-	h.bools(s.Paused, s.Held, s.DeviceTimed)
+	h.bools(s.Paused, s.Held, s.DeviceTimed, s.FrictionOverridden)
 	h.u64(uint64(s.Contacts))
 	h.u64(uint64(s.NewtonIterations))
 	h.u64(uint64(s.PGSIterations))
 	h.u64(uint64(s.UnconvergedSolves))
-	for _, v := range [...]float64{s.BuildWH, s.RebuildW, s.PGS, s.Corr, s.NewtonIter, s.Total, s.Step,
-		s.Penetration, s.Slip, s.GripForce, s.StepRate, s.RealtimeFactor, s.DeviceKernel, s.DeviceTransfer} {
+	for _, v := range s.MS.Values() {
+		h.f64(v)
+	}
+	for _, v := range [...]float64{s.FrictionOverride, s.Penetration, s.Slip, s.GripForce, s.StepRate, s.RealtimeFactor, s.DeviceKernel, s.DeviceTransfer} {
 		h.f64(v)
 	}
 	ab := &s.AB

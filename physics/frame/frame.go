@@ -6,14 +6,16 @@
 // was read whole, and the Commands a viewer sends back, each of which
 // validates itself.
 //
-// It imports the settings it shows and nothing of the simulation, so a
-// viewer builds without the solver behind it (no cgo, no CHOLMOD).
+// It imports the settings and stage times it shows and nothing of the
+// simulation, so a viewer builds without the solver behind it (no cgo, no
+// CHOLMOD).
 package frame
 
 import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/settings"
+	"softgrasp/physics/stage"
 )
 
 // Scene is the static part of what a viewer draws. It changes only when the
@@ -69,7 +71,8 @@ type Frame struct {
 	Displacement []float32
 	VonMises     []float32 // empty unless asked for (SetStressField)
 
-	// BodyPoses holds one column-major 4×4 model matrix per Scene body.
+	// BodyPoses holds one column-major 4×4 model matrix per Scene body
+	// (ModelMatrix).
 	BodyPoses [][16]float32
 
 	// Contacts of the step, in the order of the solver.
@@ -136,12 +139,17 @@ type Stats struct {
 	// UnconvergedSolves counts the step's solves with A whose conjugate
 	// gradient stopped at its iteration cap (asynchronous solver).
 	UnconvergedSolves int
+	// FrictionOverride is the Coulomb coefficient μ that the scene
+	// imposes on the steps in place of the configured one, as of the
+	// frame, while FrictionOverridden (the incline's hold and release
+	// ramp); the Config keeps the configured μ.
+	FrictionOverride   float64
+	FrictionOverridden bool
 
-	// Table-1 stages: BuildWH and Total per step; RebuildW, PGS, Corr and
-	// NewtonIter are means per Newton iteration (ms).
-	BuildWH, RebuildW, PGS, Corr, NewtonIter, Total float64
-	// Step is the wall time of the whole step, ms.
-	Step float64
+	// MS are the step's stage times: Table 1's BuildWH and Total and the
+	// other stages per step, RebuildW, PGS, Corr and NewtonIter per Newton
+	// iteration; MS.Step is the wall time of the whole step.
+	MS stage.MS
 
 	Penetration float64 // max end-of-step penetration, m
 	Slip        float64 // object's drift in the gripper frame since the grasp closed, m

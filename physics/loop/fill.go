@@ -110,21 +110,7 @@ func (r *Runner) fillBodies(f *frame.Frame) {
 	}
 	f.BodyPoses = f.BodyPoses[:len(bodies)]
 	for i := range bodies {
-		f.BodyPoses[i] = modelMatrix(bodies[i].End)
-	}
-}
-
-// modelMatrix returns the column-major 4×4 matrix of a pose.
-func modelMatrix(p rigid.Pose) [16]float32 {
-	ex := p.Rotate(r3.Vec{X: 1})
-	ey := p.Rotate(r3.Vec{Y: 1})
-	ez := p.Rotate(r3.Vec{Z: 1})
-	t := p.Position
-	return [16]float32{
-		float32(ex.X), float32(ex.Y), float32(ex.Z), 0,
-		float32(ey.X), float32(ey.Y), float32(ey.Z), 0,
-		float32(ez.X), float32(ez.Y), float32(ez.Z), 0,
-		float32(t.X), float32(t.Y), float32(t.Z), 1,
+		f.BodyPoses[i] = frame.ModelMatrix(bodies[i].End)
 	}
 }
 
@@ -190,10 +176,8 @@ func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 			s.DirectionChange[k], s.PositionChange[k] = rec.DirectionChange, rec.PositionChange
 		}
 	}
-	t := &st.Times
-	s.BuildWH, s.Total, s.Step = t.MS(physics.StageBuildWH), t.MS(physics.StageTotal), t.MS(physics.StageStep)
-	s.RebuildW, s.PGS = st.MeanPerNewton(physics.StageRebuildW), st.MeanPerNewton(physics.StagePGS)
-	s.Corr, s.NewtonIter = st.MeanPerNewton(physics.StageCorr), st.MeanPerNewton(physics.StageNewton)
+	s.MS = st.Times.Means(1, len(st.Newton))
+	s.FrictionOverride, s.FrictionOverridden = r.sc.Sim.FrictionOverride()
 	live := r.sc.Live()
 	s.Slip, s.Held, s.GripForce, s.Phase = live.Slip, live.Held, live.GripForce, string(live.Phase)
 	s.StepRate, s.RealtimeFactor = r.rate.rates()

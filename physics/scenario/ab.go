@@ -40,12 +40,8 @@ func (sc *Scene) follow(lead *Scene) error {
 	}
 	sc.script = nil
 	sc.release = lead.release
-	if sc.holding() {
-		set := sc.Sim.Settings()
-		set.Friction = lead.Sim.Settings().Friction
-		if err := sc.Sim.SetSettings(set); err != nil {
-			return err
-		}
+	if err := sc.Sim.SetFrictionOverride(lead.Sim.FrictionOverride()); err != nil {
+		return err
 	}
 	sc.metrics.reset(sc)
 	return nil

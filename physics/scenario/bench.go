@@ -82,17 +82,8 @@ func squeezeGripper(size float64) rigid.Gripper {
 // from above: the scene reaches its measured state in about 0.6 s.
 func newSqueezeScript(cfg settings.Scenario, height, open, closed float64) *graspScript {
 	z := height / 2
-	s := &graspScript{
-		zHigh:    z,
-		zGrasp:   z,
-		lift:     squeezeLift,
-		openWide: open,
-		openGrip: closed,
-		omega:    cfg.Omega,
-		spinRamp: 0.1,
-	}
-	s.schedule(phaseDurations{settle: 0.05, approach: 0, close: 0.2, hold: 0.05, lift: 0.2, spin: spinDuration(cfg)})
-	return s
+	return scheduled(cfg, graspScript{zHigh: z, zGrasp: z, lift: squeezeLift, openWide: open, openGrip: closed},
+		phaseDurations{settle: 0.05, approach: 0, close: 0.2, hold: 0.05, lift: 0.2})
 }
 
 // BenchWarmupSteps returns the number of steps after which the squeeze

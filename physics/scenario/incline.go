@@ -32,51 +32,62 @@ func inclineHoldFriction(theta, mu float64) float64 {
 	return math.Max(mu, 2*math.Tan(theta)+0.1)
 }
 
-// inclineRelease is the incline's hold and release: the configured μ the
-// ramp ends at (the simulation's friction is the holding one until then),
-// and the state at the release.
+// inclineRelease is the state of the incline's hold and release: done
+// once the ramp has ended, then the time, the configured μ, the centre of
+// mass and its velocity at the release. Until then the scene overrides
+// the simulation's friction (physics.Simulation.SetFrictionOverride); the
+// configured μ stays in its settings.
 type inclineRelease struct {
-	mu   float64
 	done bool
 	time float64
+	mu   float64
 	com  r3.Vec
 	v    r3.Vec
+}
+
+// holdIncline makes the steps use the holding friction for the
+// configured μ until the release (Build).
+func (sc *Scene) holdIncline() error {
+	mu := sc.Sim.Settings().Friction
+	return sc.Sim.SetFrictionOverride(inclineHoldFriction(sc.cfg.InclineAngle, mu), true)
 }
 
 // holding reports whether the scene still holds its block (the incline
 // before the end of the ramp).
 func (sc *Scene) holding() bool { return sc.cfg.Kind == settings.Incline && !sc.release.done }
 
-// releaseIncline gives the block the configured friction once it has
-// settled; called after every incline step.
+// releaseIncline ramps the friction override of the next step from the
+// holding μ down to the configured one once the block has settled, and
+// lifts it when the ramp reaches the configured μ; called after every
+// incline step.
 func (sc *Scene) releaseIncline() error {
 	r := &sc.release
 	t := sc.Sim.Time()
 	if r.done || t < inclineSettle-1e-9 {
 		return nil
 	}
-	mu := r.mu
+	mu := sc.Sim.Settings().Friction
 	hold := inclineHoldFriction(sc.cfg.InclineAngle, mu)
 	s := math.Min(1, (t-inclineSettle)/inclineRamp)
-	set := sc.Sim.Settings()
-	set.Friction = hold + s*(mu-hold)
+	ramp := hold + s*(mu-hold)
 	if s >= 1-1e-9 {
-		set.Friction = mu
+		ramp = mu
 	}
-	if err := sc.Sim.SetSettings(set); err != nil {
-		return err
+	if ramp != mu {
+		return sc.Sim.SetFrictionOverride(ramp, true)
 	}
-	if set.Friction == mu {
-		*r = inclineRelease{mu: mu, done: true, time: t, com: sc.CentreOfMass(), v: sc.meanVelocity()}
-	}
-	return nil
+	*r = inclineRelease{done: true, time: t, mu: mu, com: sc.CentreOfMass(), v: sc.meanVelocity()}
+	return sc.Sim.SetFrictionOverride(0, false)
 }
 
 // inclineResult measures the block's motion down the slope since its
 // release.
 func (sc *Scene) inclineResult() *InclineResult {
 	theta := sc.cfg.InclineAngle
-	mu := sc.release.mu
+	mu := sc.Sim.Settings().Friction
+	if sc.release.done {
+		mu = sc.release.mu
+	}
 	g := sc.Sim.Settings().Gravity
 	n := sc.Sim.Bodies()[FloorBody].End.Rotate(r3.Vec{Z: 1})
 	down := r3.Sub(g, r3.Scale(r3.Dot(g, n), n))

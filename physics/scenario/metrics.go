@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics"
+	"softgrasp/physics/stage"
 )
 
 // heldMargin is how far outside the jaws' extent the centre of mass may be
@@ -24,7 +25,7 @@ type metrics struct {
 	maxSoftPen          float64
 	maxRigidPen         float64
 	maxViolation        float64
-	stage               physics.Timings // summed over steps
+	stage               stage.Times // summed over steps
 	lastPen             float64
 
 	// Grasp: the centre of mass in the gripper frame when the grasp
@@ -64,9 +65,7 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.maxRigidPen = math.Max(m.maxRigidPen, st.RigidPenetration)
 	m.maxViolation = math.Max(m.maxViolation, st.Violation)
 	m.lastPen = st.Penetration
-	for i := range m.stage {
-		m.stage[i] += st.Times[i]
-	}
+	m.stage.Add(&st.Times)
 	if len(st.BodyNormalForce) > FloorBody {
 		m.floorForces = append(m.floorForces, st.BodyNormalForce[FloorBody])
 	}
@@ -141,7 +140,7 @@ func (sc *Scene) held() bool {
 }
 
 // wall returns the summed wall time of the steps.
-func (m *metrics) wall() time.Duration { return m.stage[physics.StageStep] }
+func (m *metrics) wall() time.Duration { return m.stage[stage.Step] }
 
 // Live is the scene's running measurements, for per-step logs and the
 // viewer.

@@ -60,16 +60,17 @@ func Build(cfg settings.Scenario) (*Scene, error) {
 		bodies = []rigid.Body{floorBody()}
 		lift(obj, cfg.Physics.ContactDistance+cfg.DropHeight)
 	}
-	set := cfg.Physics
-	if cfg.Kind == settings.Incline {
-		sc.release.mu = set.Friction
-		set.Friction = inclineHoldFriction(cfg.InclineAngle, set.Friction)
-	}
-	sim, err := physics.New(obj, bodies, set)
+	sim, err := physics.New(obj, bodies, cfg.Physics)
 	if err != nil {
 		return nil, err
 	}
 	sc.Sim = sim
+	if cfg.Kind == settings.Incline {
+		if err := sc.holdIncline(); err != nil {
+			sim.Close()
+			return nil, err
+		}
+	}
 	sc.cfg.Physics = settings.Settings{}
 	sc.mass = sim.Model().Mass()
 	sc.total = sim.Model().TotalMass()
@@ -259,28 +260,18 @@ func (sc *Scene) DriveBodies() {
 }
 
 // Config returns the scene's configuration with the simulation's current
-// settings.
+// settings: the configured friction μ, also while the incline's hold
+// overrides it in the steps (physics.Simulation.FrictionOverride).
 func (sc *Scene) Config() settings.Scenario {
 	cfg := sc.cfg
 	cfg.Physics = sc.Sim.Settings()
-	if sc.holding() {
-		cfg.Physics.Friction = sc.release.mu
-	}
 	return cfg
 }
 
 // SetSettings applies new physics settings from the next step on (see
-// physics.Simulation.SetSettings).
-// While the incline holds its block, a new friction coefficient becomes
-// the one the release ends at.
+// physics.Simulation.SetSettings). While the incline holds its block, a
+// new friction coefficient is the one its release ramp ends at.
 func (sc *Scene) SetSettings(set settings.Settings) error {
-	if sc.holding() {
-		if err := set.Validate(); err != nil {
-			return err
-		}
-		sc.release.mu = set.Friction
-		set.Friction = sc.Sim.Settings().Friction
-	}
 	return sc.Sim.SetSettings(set)
 }
 
@@ -303,13 +294,19 @@ func (sc *Scene) Openings() (open, closed float64) {
 }
 
 // CentreOfMass returns the soft body's centre of mass.
-func (sc *Scene) CentreOfMass() r3.Vec {
-	q := sc.Sim.Positions()
+func (sc *Scene) CentreOfMass() r3.Vec { return sc.massMean(sc.Sim.Positions()) }
+
+// meanVelocity returns the mass-weighted mean velocity of the soft body.
+func (sc *Scene) meanVelocity() r3.Vec { return sc.massMean(sc.Sim.Velocities()) }
+
+// massMean returns the mass-weighted mean Σ mᵢ·xᵢ / Σ mᵢ of a per-node
+// vector x (three entries per node).
+func (sc *Scene) massMean(x []float64) r3.Vec {
 	var c r3.Vec
 	for i, m := range sc.mass {
-		c.X += m * q[3*i]
-		c.Y += m * q[3*i+1]
-		c.Z += m * q[3*i+2]
+		c.X += m * x[3*i]
+		c.Y += m * x[3*i+1]
+		c.Z += m * x[3*i+2]
 	}
 	return r3.Scale(1/sc.total, c)
 }

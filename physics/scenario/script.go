@@ -45,17 +45,18 @@ type timedPhase struct {
 // resting on the floor, opening the jaws to open around it and closing
 // them to closed.
 func newGraspScript(cfg settings.Scenario, g rigid.Gripper, height, open, closed float64) *graspScript {
-	s := &graspScript{
-		zHigh:    height + g.JawHeight/2 + 5e-3,
-		zGrasp:   math.Max(height/2, g.JawHeight/2+3e-3),
-		lift:     0.03,
-		openWide: open,
-		openGrip: closed,
-		omega:    cfg.Omega,
-		spinRamp: 0.1,
-	}
-	s.schedule(phaseDurations{settle: 0.1, approach: 0.4, close: 0.5, hold: 0.2, lift: 0.5, spin: spinDuration(cfg)})
-	return s
+	zHigh, zGrasp := height+g.JawHeight/2+5e-3, math.Max(height/2, g.JawHeight/2+3e-3)
+	return scheduled(cfg, graspScript{zHigh: zHigh, zGrasp: zGrasp, lift: 0.03, openWide: open, openGrip: closed},
+		phaseDurations{settle: 0.1, approach: 0.4, close: 0.5, hold: 0.2, lift: 0.5})
+}
+
+// scheduled completes s for cfg (its ω, spun up over 0.1 s, for the
+// spin's length) and lays its phases out with the durations d.
+func scheduled(cfg settings.Scenario, s graspScript, d phaseDurations) *graspScript {
+	s.omega, s.spinRamp = cfg.Omega, 0.1
+	d.spin = spinDuration(cfg)
+	s.schedule(d)
+	return &s
 }
 
 // spinDuration is how long the spin phase turns at full speed: SpinTurns

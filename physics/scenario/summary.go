@@ -5,54 +5,39 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics"
 	"softgrasp/physics/settings"
+	"softgrasp/physics/stage"
 )
-
-// StageMS are mean stage times in milliseconds. BuildWH, Total and the
-// whole-step stages are means per step; RebuildW, PGS, Corr and
-// NewtonIter are means per Newton iteration, as in the paper's Table 1.
-type StageMS struct {
-	BuildWH    float64 `json:"build_wh"`
-	RebuildW   float64 `json:"rebuild_w"`
-	PGS        float64 `json:"pgs"`
-	Corr       float64 `json:"corr"`
-	NewtonIter float64 `json:"newton_iter"`
-	Total      float64 `json:"total"`
-
-	Detect   float64 `json:"detect"`
-	Assemble float64 `json:"assemble"`
-	Factor   float64 `json:"factor"`
-	Free     float64 `json:"free"`
-	Final    float64 `json:"final"`
-	Step     float64 `json:"step"`
-}
 
 // Summary is what a run of a scene measured. Its JSON form is the
 // headless runner's contract.
 type Summary struct {
-	Scenario       string  `json:"scenario"`
-	Scheme         string  `json:"scheme"`
-	Newton         int     `json:"newton"`
-	DT             float64 `json:"dt"`
-	Mu             float64 `json:"mu"`
-	Omega          float64 `json:"omega"`
-	DOFs           int     `json:"dofs"`
-	Steps          int     `json:"steps"`
-	ContactsMean   float64 `json:"contacts_mean"`
-	MaxPenetration float64 `json:"max_penetration"`
+	Scenario string  `json:"scenario"`
+	Scheme   string  `json:"scheme"`
+	Newton   int     `json:"newton"`
+	DT       float64 `json:"dt"`
+	// Mu is the configured friction coefficient and MuOverride the one
+	// the scene imposed on the steps instead at the end of the run (the
+	// incline before its release), absent when Mu applied.
+	Mu             float64  `json:"mu"`
+	MuOverride     *float64 `json:"mu_override,omitempty"`
+	Omega          float64  `json:"omega"`
+	DOFs           int      `json:"dofs"`
+	Steps          int      `json:"steps"`
+	ContactsMean   float64  `json:"contacts_mean"`
+	MaxPenetration float64  `json:"max_penetration"`
 	// MaxSoftPenetration and MaxRigidPenetration split MaxPenetration by
 	// side (a soft vertex into a rigid body, a rigid sample into the soft
 	// body); MaxViolation is the contact law's own error, how far the
 	// surfaces came closer than the contact distance.
-	MaxSoftPenetration  float64 `json:"max_soft_penetration"`
-	MaxRigidPenetration float64 `json:"max_rigid_penetration"`
-	MaxViolation        float64 `json:"max_violation"`
-	Slip                float64 `json:"slip"`
-	Held                bool    `json:"held"`
-	RealtimeFactor      float64 `json:"realtime_factor"`
-	ForceJitter         float64 `json:"force_jitter"`
-	MS                  StageMS `json:"ms"`
+	MaxSoftPenetration  float64  `json:"max_soft_penetration"`
+	MaxRigidPenetration float64  `json:"max_rigid_penetration"`
+	MaxViolation        float64  `json:"max_violation"`
+	Slip                float64  `json:"slip"`
+	Held                bool     `json:"held"`
+	RealtimeFactor      float64  `json:"realtime_factor"`
+	ForceJitter         float64  `json:"force_jitter"`
+	MS                  stage.MS `json:"ms"`
 
 	Solver  string  `json:"solver"`
 	PCGMean float64 `json:"pcg_iterations_mean"` // per step, async solver
@@ -120,7 +105,7 @@ type DropResult struct {
 func (sc *Scene) Summary() Summary {
 	m := &sc.metrics
 	cfg := sc.cfg
-	set := sc.Config().Physics // the incline's configured μ while it holds its block
+	set := sc.Config().Physics
 	s := Summary{
 		Scenario: string(cfg.Kind), Scheme: set.Scheme.String(), Newton: set.NewtonIterations,
 		DT: set.TimeStep, Mu: set.Friction, Omega: cfg.Omega, DOFs: sc.Sim.Mesh().DOFs(),
@@ -144,7 +129,10 @@ func (sc *Scene) Summary() Summary {
 	if m.gripN > 0 {
 		s.GripForceMean = m.gripSum / float64(m.gripN)
 	}
-	s.MS = m.stageMS()
+	s.MS = m.stage.Means(m.steps, m.newtonIters)
+	if mu, on := sc.Sim.FrictionOverride(); on {
+		s.MuOverride = &mu
+	}
 	switch cfg.Kind {
 	case settings.Incline:
 		s.Incline = sc.inclineResult()
@@ -152,30 +140,6 @@ func (sc *Scene) Summary() Summary {
 		s.Drop = sc.dropResult()
 	}
 	return s
-}
-
-// stageMS turns the summed stage times into Table-1 means.
-func (m *metrics) stageMS() StageMS {
-	perStep := func(st physics.Stage) float64 {
-		if m.steps == 0 {
-			return 0
-		}
-		return m.stage.MS(st) / float64(m.steps)
-	}
-	perIter := func(st physics.Stage) float64 {
-		if m.newtonIters == 0 {
-			return 0
-		}
-		return m.stage.MS(st) / float64(m.newtonIters)
-	}
-	return StageMS{
-		BuildWH: perStep(physics.StageBuildWH), RebuildW: perIter(physics.StageRebuildW),
-		PGS: perIter(physics.StagePGS), Corr: perIter(physics.StageCorr),
-		NewtonIter: perIter(physics.StageNewton), Total: perStep(physics.StageTotal),
-		Detect: perStep(physics.StageDetect), Assemble: perStep(physics.StageAssemble),
-		Factor: perStep(physics.StageFactor), Free: perStep(physics.StageFree),
-		Final: perStep(physics.StageFinal), Step: perStep(physics.StageStep),
-	}
 }
 
 // dropResult measures the object at rest.
@@ -196,16 +160,4 @@ func (sc *Scene) dropResult() *DropResult {
 		NormalForce: mean, Weight: sc.total * r3.Norm(sc.Sim.Settings().Gravity),
 		Penetration: sc.metrics.lastPen, Speed: sc.Sim.Stats().MaxSpeed,
 	}
-}
-
-// meanVelocity returns the mass-weighted mean velocity of the soft body.
-func (sc *Scene) meanVelocity() r3.Vec {
-	v := sc.Sim.Velocities()
-	var c r3.Vec
-	for i, m := range sc.mass {
-		c.X += m * v[3*i]
-		c.Y += m * v[3*i+1]
-		c.Z += m * v[3*i+2]
-	}
-	return r3.Scale(1/sc.total, c)
 }
