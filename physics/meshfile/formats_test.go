@@ -132,6 +132,7 @@ func surfaceVariants(t testing.TB) []volumeVariant {
 		{"cube.stl", stlBinary("binary cube", f), "STL binary", ""},
 		{"solid-header.stl", stlBinary("solid cube, binary all the same", f), "STL binary", ""},
 		{"ascii.stl", stlASCII(f), "STL ASCII", ""},
+		{"end-solid.stl", endInTwoWords(stlASCII(f)), "STL ASCII", ""},
 		{"cube.obj", read("good_cube.obj"), "Wavefront OBJ", ""},
 		{"poly.vtk", read("good_polydata_cube.vtk"), "legacy VTK 3.0 ASCII POLYDATA", ""},
 		{"poly30.vtk", vtkLegacyBinary("3.0", true, f), "legacy VTK 3.0 BINARY POLYDATA", ""},
@@ -272,4 +273,11 @@ func TestSimplePolyType(t *testing.T) {
 			t.Errorf("simplePolyType(%d, %d) = %d, want %d", c.typ, c.n, got, c.want)
 		}
 	}
+}
+
+// endInTwoWords writes an ASCII STL file's closing keywords as some
+// exporters do: "end solid", "end facet", "end loop".
+func endInTwoWords(stl []byte) []byte {
+	r := strings.NewReplacer("endsolid", "end solid", "endfacet", "end facet", "endloop", "end loop")
+	return []byte(r.Replace(string(stl)))
 }

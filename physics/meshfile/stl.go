@@ -28,6 +28,9 @@ import (
 //	  endfacet
 //	endsolid name
 //
+// The closing keywords are also read in two words ("end solid", "end
+// facet", "end loop"), as some exporters write them.
+//
 // A file may hold several solids. A binary file whose header starts with
 // "solid" (some exporters write that) is told apart by its NUL bytes,
 // which ASCII STL never holds.
@@ -154,6 +157,11 @@ type stlState struct {
 // record handles one line of an ASCII STL file.
 func (st *stlState) record(f [][]byte) error {
 	kw := string(bytes.ToLower(f[0]))
+	if kw == "end" && len(f) > 1 {
+		// Some exporters close with two words: "end solid", "end facet",
+		// "end loop".
+		kw, f = "end"+string(bytes.ToLower(f[1])), f[1:]
+	}
 	switch {
 	case kw == "solid" && !st.inSolid:
 		st.inSolid, st.solids = true, st.solids+1
