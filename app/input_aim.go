@@ -86,7 +86,12 @@ func aimGrasp(origin, dir, right r3.Vec, yaw float64, positions []float32, tris 
 // the closed surface and where it next leaves it (exit = entry for a ray
 // that only grazes it). Hits closer than a millionth of the ray's reach
 // to the entry are the same crossing seen through two triangles that
-// share an edge or a vertex.
+// share an edge or a vertex. Triangles with an index out of range are
+// skipped.
+//
+// A linear scan over the triangles is enough for a click: a few thousand
+// triangles take well under a millisecond, and the surface moves every
+// step, so an acceleration structure would have to be rebuilt per click.
 func surfaceCrossings(origin, dir r3.Vec, positions []float32, tris []uint32) (entry, exit float64, ok bool) {
 	nv := uint32(len(positions) / 3)
 	var ts []float64

@@ -6,33 +6,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 )
 
-// pickSurface returns the nearest point where the ray origin + t·dir
-// (t > 0) meets a triangle of the surface: positions holds three float32
-// per vertex, tris three vertex indices per triangle. Triangles with an
-// index out of range are skipped. ok is false when the ray misses.
-//
-// A linear scan over the triangles is enough for a click: a few thousand
-// triangles take well under a millisecond, and the surface moves every
-// step, so an acceleration structure would have to be rebuilt per click.
-func pickSurface(origin, dir r3.Vec, positions []float32, tris []uint32) (hit r3.Vec, ok bool) {
-	nv := uint32(len(positions) / 3)
-	best := math.Inf(1)
-	for i := 0; i+2 < len(tris); i += 3 {
-		a, b, c := tris[i], tris[i+1], tris[i+2]
-		if a >= nv || b >= nv || c >= nv {
-			continue
-		}
-		t, hitTri := rayTriangle(origin, dir, vertex(positions, a), vertex(positions, b), vertex(positions, c))
-		if hitTri && t < best {
-			best = t
-		}
-	}
-	if math.IsInf(best, 1) {
-		return r3.Vec{}, false
-	}
-	return r3.Add(origin, r3.Scale(best, dir)), true
-}
-
+// vertex returns vertex i of positions, three float32 per vertex.
 func vertex(positions []float32, i uint32) r3.Vec {
 	return r3.Vec{X: float64(positions[3*i]), Y: float64(positions[3*i+1]), Z: float64(positions[3*i+2])}
 }

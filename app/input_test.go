@@ -54,7 +54,7 @@ func cubeSurface(lo, hi float32) ([]float32, []uint32) {
 	return pos, tris
 }
 
-func TestPickSurfaceFindsTheNearestFace(t *testing.T) {
+func TestSurfaceCrossingsEnterThroughTheNearestFace(t *testing.T) {
 	pos, tris := cubeSurface(-1, 1)
 	rng := rand.New(rand.NewSource(11))
 	for i := 0; i < 200; i++ {
@@ -63,10 +63,11 @@ func TestPickSurfaceFindsTheNearestFace(t *testing.T) {
 		inside := r3.Vec{X: rng.Float64()*1.8 - 0.9, Y: rng.Float64()*1.8 - 0.9, Z: rng.Float64()*1.8 - 0.9}
 		dir := r3.Unit(r3.Vec{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()})
 		origin := r3.Sub(inside, r3.Scale(10, dir))
-		hit, ok := pickSurface(origin, dir, pos, tris)
+		entry, _, ok := surfaceCrossings(origin, dir, pos, tris)
 		if !ok {
 			t.Fatalf("ray %d through an inside point missed the cube", i)
 		}
+		hit := r3.Add(origin, r3.Scale(entry, dir))
 		// The entry point lies on the surface (one coordinate at ±1) and is
 		// the smallest t at which the ray is inside the slab of every axis.
 		tEntry := math.Inf(-1)
@@ -81,7 +82,7 @@ func TestPickSurfaceFindsTheNearestFace(t *testing.T) {
 	}
 }
 
-func TestPickSurfaceMisses(t *testing.T) {
+func TestSurfaceCrossingsMiss(t *testing.T) {
 	pos, tris := cubeSurface(-1, 1)
 	tests := []struct {
 		name        string
@@ -93,8 +94,8 @@ func TestPickSurfaceMisses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if hit, ok := pickSurface(tc.origin, tc.dir, pos, tris); ok {
-				t.Fatalf("hit %v, want a miss", hit)
+			if entry, _, ok := surfaceCrossings(tc.origin, tc.dir, pos, tris); ok {
+				t.Fatalf("entry at t = %g, want a miss", entry)
 			}
 		})
 	}
@@ -103,7 +104,7 @@ func TestPickSurfaceMisses(t *testing.T) {
 		t.Fatal("a ray in the triangle's plane hit it")
 	}
 	bad := []uint32{0, 1, 99}
-	if _, ok := pickSurface(r3.Vec{Z: 5}, r3.Vec{Z: -1}, pos, bad); ok {
+	if _, _, ok := surfaceCrossings(r3.Vec{Z: 5}, r3.Vec{Z: -1}, pos, bad); ok {
 		t.Fatal("a triangle with an index out of range was hit")
 	}
 }

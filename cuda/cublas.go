@@ -37,6 +37,7 @@ static cublasStatus_t sg_dsymv(cublasHandle_t h, int lowerFill, int n, double al
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -111,25 +112,24 @@ func (b *blasHandle) symv(m *symv, base *[numBuffers]cu.DevicePtr) error {
 	return nil
 }
 
+// blasStatusText says what each cuBLAS status other than success means.
+var blasStatusText = map[C.cublasStatus_t]string{
+	C.CUBLAS_STATUS_NOT_INITIALIZED:  "cuBLAS not initialized (no usable CUDA context)",
+	C.CUBLAS_STATUS_ALLOC_FAILED:     "cuBLAS could not allocate device memory",
+	C.CUBLAS_STATUS_INVALID_VALUE:    "cuBLAS rejected an argument (invalid value)",
+	C.CUBLAS_STATUS_ARCH_MISMATCH:    "cuBLAS: the device lacks a feature the routine needs (architecture mismatch)",
+	C.CUBLAS_STATUS_EXECUTION_FAILED: "cuBLAS: the routine failed to launch or run on the device",
+	C.CUBLAS_STATUS_INTERNAL_ERROR:   "cuBLAS internal error",
+	C.CUBLAS_STATUS_NOT_SUPPORTED:    "cuBLAS: operation not supported",
+}
+
 // blasError names a cuBLAS status; nil for CUBLAS_STATUS_SUCCESS.
 func blasError(st C.cublasStatus_t) error {
-	switch st {
-	case C.CUBLAS_STATUS_SUCCESS:
+	if st == C.CUBLAS_STATUS_SUCCESS {
 		return nil
-	case C.CUBLAS_STATUS_NOT_INITIALIZED:
-		return fmt.Errorf("cuBLAS not initialized (no usable CUDA context)")
-	case C.CUBLAS_STATUS_ALLOC_FAILED:
-		return fmt.Errorf("cuBLAS could not allocate device memory")
-	case C.CUBLAS_STATUS_INVALID_VALUE:
-		return fmt.Errorf("cuBLAS rejected an argument (invalid value)")
-	case C.CUBLAS_STATUS_ARCH_MISMATCH:
-		return fmt.Errorf("cuBLAS: the device lacks a feature the routine needs (architecture mismatch)")
-	case C.CUBLAS_STATUS_EXECUTION_FAILED:
-		return fmt.Errorf("cuBLAS: the routine failed to launch or run on the device")
-	case C.CUBLAS_STATUS_INTERNAL_ERROR:
-		return fmt.Errorf("cuBLAS internal error")
-	case C.CUBLAS_STATUS_NOT_SUPPORTED:
-		return fmt.Errorf("cuBLAS: operation not supported")
+	}
+	if text, ok := blasStatusText[st]; ok {
+		return errors.New(text)
 	}
 	return fmt.Errorf("cuBLAS status %d", int(st))
 }

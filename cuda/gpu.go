@@ -60,8 +60,8 @@ type gpuDevice struct {
 	threads int
 
 	bufs   [numBuffers]cu.DevicePtr
-	caps   [numBuffers]int // float64 each buffer holds
-	states cu.DevicePtr    // int32 per contact
+	caps   bufferLens   // float64 each buffer holds
+	states cu.DevicePtr // int32 per contact
 	nState int
 	status cu.DevicePtr // int32 {code, contact, sweeps}
 
@@ -430,31 +430,22 @@ func (d *gpuDevice) downloadStatus(dst []int32) error {
 
 // gemm implements device.
 func (d *gpuDevice) gemm(g *gemmBatch) error {
-	lens := d.lens()
-	if err := g.check(&lens); err != nil {
-		return err
-	}
-	return d.ctx.Do(func() error {
-		return d.timed(false, func() error { return d.blas.gemm(g, &d.bufs) })
-	})
+	return d.blasCall(g.check(&d.caps), func() error { return d.blas.gemm(g, &d.bufs) })
 }
 
 // symv implements device.
 func (d *gpuDevice) symv(m *symv) error {
-	lens := d.lens()
-	if err := m.check(&lens); err != nil {
-		return err
-	}
-	return d.ctx.Do(func() error {
-		return d.timed(false, func() error { return d.blas.symv(m, &d.bufs) })
-	})
+	return d.blasCall(m.check(&d.caps), func() error { return d.blas.symv(m, &d.bufs) })
 }
 
-// lens returns the buffers' capacities for the plans' bounds checks.
-func (d *gpuDevice) lens() bufferLens {
-	var l bufferLens
-	copy(l[:], d.caps[:])
-	return l
+// blasCall returns checkErr, the verdict of a plan's checks against the
+// buffers' capacities, or else queues the plan's cuBLAS call on the
+// stream, timed as computation rather than transfer.
+func (d *gpuDevice) blasCall(checkErr error, call func() error) error {
+	if checkErr != nil {
+		return checkErr
+	}
+	return d.ctx.Do(func() error { return d.timed(false, call) })
 }
 
 // pgs implements device: one block of d.threads threads runs pgs_solve.

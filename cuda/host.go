@@ -13,8 +13,8 @@ import (
 // status {code, contact, sweeps}), the two cuBLAS routines of the plans and
 // the PGS kernel. gpuDevice (gpu.go, cuda build tag) makes these calls with
 // the CUDA driver through gorgonia.org/cu, the cuBLAS binding of cublas.go
-// and the kernel of cuda/kernels; emulatedDevice (emulated.go) runs them on
-// the host for the default build's tests.
+// and the kernel of cuda/kernels; the tests' emulatedDevice
+// (emulated_test.go) runs them on the host.
 type device interface {
 	// reserve sizes every array for c contacts and a PGS of at most
 	// maxIterations sweeps (bufferLen), keeping storage that is large enough.

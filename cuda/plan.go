@@ -5,10 +5,10 @@ import "fmt"
 // The cuBLAS call plan of the fast scheme's dense products: which routine,
 // with which shapes, leading dimensions, batch strides and transpose flags,
 // over which device arrays. The plans are pure functions of the contact
-// count c; the device backend hands them to cuBLAS unchanged and the CPU
-// emulator (emulate.go) runs them with cuBLAS's documented semantics, so
-// the tests that compare the emulated plan with package contact check the
-// exact arguments the GPU receives.
+// count c; the device backend hands them to cuBLAS unchanged and the
+// tests' CPU emulator (emulate_test.go) runs them with cuBLAS's documented
+// semantics, so the tests that compare the emulated plan with package
+// contact check the exact arguments the GPU receives.
 //
 // Layout. The host arrays are row-major: W_H and W are n×n with n = 3c,
 // entry (i, j) at i·n + j, and frame C_a is the 3×3 row-major m3.Mat3 at

@@ -4,7 +4,6 @@ package physics
 // detect.
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -128,12 +127,6 @@ type DivergenceError struct {
 
 func (e *DivergenceError) Error() string {
 	return fmt.Sprintf("simulation diverged at step %d (t = %.3f s): %s", e.Step, e.Time, e.Reason)
-}
-
-// IsDivergence reports whether err is (or wraps) a *DivergenceError.
-func IsDivergence(err error) bool {
-	var d *DivergenceError
-	return errors.As(err, &d)
 }
 
 // diverged builds the error of the current step.

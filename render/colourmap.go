@@ -18,15 +18,12 @@ const (
 	ColourVonMises
 )
 
+var colourMapNames = [...]string{ColourNone: "none", ColourDisplacement: "displacement", ColourVonMises: "von Mises"}
+
 // String returns the map's short name.
 func (m ColourMap) String() string {
-	switch m {
-	case ColourNone:
-		return "none"
-	case ColourDisplacement:
-		return "displacement"
-	case ColourVonMises:
-		return "von Mises"
+	if m.valid() {
+		return colourMapNames[m]
 	}
 	return fmt.Sprintf("ColourMap(%d)", int(m))
 }

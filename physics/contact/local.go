@@ -21,15 +21,12 @@ const (
 	Slip
 )
 
+var stateNames = [...]string{Separated: "separated", Stick: "stick", Slip: "slip"}
+
 // String returns "separated", "stick" or "slip".
 func (s State) String() string {
-	switch s {
-	case Separated:
-		return "separated"
-	case Stick:
-		return "stick"
-	case Slip:
-		return "slip"
+	if int(s) < len(stateNames) {
+		return stateNames[s]
 	}
 	return fmt.Sprintf("State(%d)", int(s))
 }

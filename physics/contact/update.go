@@ -26,15 +26,11 @@ import (
 // PGS.Solve, Violation and CorrectP read only lower block triangles;
 // RebuildWLower fills just that part of W, with half the memory traffic.
 func RebuildW(W, WH []float64, C []m3.Mat3) error {
-	c := len(C)
-	n := 3 * c
-	if err := checkKernel("RebuildW", c, "WH", WH, namedVec{"W", W, n * n}); err != nil {
+	if err := rebuildLower("RebuildW", W, WH, C); err != nil {
 		return err
 	}
-	for a := 0; a < c; a++ {
-		i := 3 * a
-		sandwichBlocks(W[i*n:(i+3)*n], WH[i*n:(i+3)*n], n, &C[a], C, 0, a+1)
-		symmetrizeDiagonal(W, n, i)
+	n := 3 * len(C)
+	for i := 0; i < n; i += 3 {
 		mirrorRowBlock(W, n, i)
 	}
 	return nil
@@ -46,9 +42,14 @@ func RebuildW(W, WH []float64, C []m3.Mat3) error {
 // strict upper block triangle of W untouched. It returns an error for
 // inconsistent lengths and allocates nothing.
 func RebuildWLower(W, WH []float64, C []m3.Mat3) error {
+	return rebuildLower("RebuildWLower", W, WH, C)
+}
+
+// rebuildLower is RebuildWLower, reporting inconsistent lengths as op.
+func rebuildLower(op string, W, WH []float64, C []m3.Mat3) error {
 	c := len(C)
 	n := 3 * c
-	if err := checkKernel("RebuildWLower", c, "WH", WH, namedVec{"W", W, n * n}); err != nil {
+	if err := checkKernel(op, c, "WH", WH, namedVec{"W", W, n * n}); err != nil {
 		return err
 	}
 	for a := 0; a < c; a++ {
@@ -152,8 +153,7 @@ func symmetrizeDiagonal(W []float64, n, i int) {
 }
 
 // mirrorRowBlock copies the blocks left of the diagonal in rows i..i+2,
-// transposed, into columns i..i+2 above it: W_ba = W_abᵀ for b < a. The
-// source rows were just written and are read from cache.
+// transposed, into columns i..i+2 above it: W_ba = W_abᵀ for b < a.
 func mirrorRowBlock(W []float64, n, i int) {
 	r0, r1, r2 := W[i*n:i*n+i], W[(i+1)*n:(i+1)*n+i], W[(i+2)*n:(i+2)*n+i]
 	for j := 0; j < i; j++ {

@@ -41,94 +41,72 @@ type End struct {
 	Error    string `json:"error,omitempty"`
 }
 
-// commandNames names each recorded command type; the paces (Pause,
+// recordedCommand is one recorded command type: its name in a recording,
+// whether a command is of that type, and how to rebuild one from its
+// recorded arguments.
+type recordedCommand struct {
+	name   string
+	is     func(frame.Command) bool
+	decode func(args json.RawMessage) (frame.Command, error)
+}
+
+// recorded returns the recordedCommand of type T under name.
+func recorded[T frame.Command](name string) recordedCommand {
+	return recordedCommand{
+		name: name,
+		is:   func(c frame.Command) bool { _, ok := c.(T); return ok },
+		decode: func(args json.RawMessage) (frame.Command, error) {
+			var c T
+			if len(args) > 0 {
+				if err := strictUnmarshal(args, &c); err != nil {
+					return nil, err
+				}
+			}
+			return c, nil
+		},
+	}
+}
+
+// recordedCommands lists every recorded command type; the paces (Pause,
 // TogglePause, SingleStep, SetPace) are absent.
-var commandNames = map[string]func() frame.Command{
-	"set-settings":       func() frame.Command { return &frame.SetSettings{} },
-	"set-scene":          func() frame.Command { return &frame.SetScene{} },
-	"reset":              func() frame.Command { return &frame.Reset{} },
-	"move-gripper":       func() frame.Command { return &frame.MoveGripper{} },
-	"spin-gripper":       func() frame.Command { return &frame.SpinGripper{} },
-	"set-gripper-target": func() frame.Command { return &frame.SetGripperTarget{} },
-	"set-opening":        func() frame.Command { return &frame.SetOpening{} },
-	"toggle-jaws":        func() frame.Command { return &frame.ToggleJaws{} },
-	"run-script":         func() frame.Command { return &frame.RunScript{} },
-	"stop-script":        func() frame.Command { return &frame.StopScript{} },
-	"set-omega":          func() frame.Command { return &frame.SetOmega{} },
+var recordedCommands = []recordedCommand{
+	recorded[frame.SetSettings]("set-settings"),
+	recorded[frame.SetScene]("set-scene"),
+	recorded[frame.Reset]("reset"),
+	recorded[frame.MoveGripper]("move-gripper"),
+	recorded[frame.SpinGripper]("spin-gripper"),
+	recorded[frame.SetGripperTarget]("set-gripper-target"),
+	recorded[frame.SetOpening]("set-opening"),
+	recorded[frame.ToggleJaws]("toggle-jaws"),
+	recorded[frame.RunScript]("run-script"),
+	recorded[frame.StopScript]("stop-script"),
+	recorded[frame.SetOmega]("set-omega"),
 }
 
 // CommandName returns the recorded name of c, or "" for a command that
 // changes no state (pause, single step, pace) and is not recorded.
 func CommandName(c frame.Command) string {
-	switch c.(type) {
-	case frame.SetSettings:
-		return "set-settings"
-	case frame.SetScene:
-		return "set-scene"
-	case frame.Reset:
-		return "reset"
-	case frame.MoveGripper:
-		return "move-gripper"
-	case frame.SpinGripper:
-		return "spin-gripper"
-	case frame.SetGripperTarget:
-		return "set-gripper-target"
-	case frame.SetOpening:
-		return "set-opening"
-	case frame.ToggleJaws:
-		return "toggle-jaws"
-	case frame.RunScript:
-		return "run-script"
-	case frame.StopScript:
-		return "stop-script"
-	case frame.SetOmega:
-		return "set-omega"
+	for i := range recordedCommands {
+		if recordedCommands[i].is(c) {
+			return recordedCommands[i].name
+		}
 	}
 	return ""
 }
 
 // decodeCommand rebuilds the command of a recorded name and arguments.
 func decodeCommand(name string, args json.RawMessage) (frame.Command, error) {
-	newCmd, ok := commandNames[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown command %q", name)
-	}
-	p := newCmd()
-	if len(args) > 0 {
-		if err := strictUnmarshal(args, p); err != nil {
+	for i := range recordedCommands {
+		if recordedCommands[i].name != name {
+			continue
+		}
+		c, err := recordedCommands[i].decode(args)
+		if err != nil {
 			return nil, fmt.Errorf("command %s: %w", name, err)
 		}
+		return c, nil
 	}
-	return deref(p), nil
-}
-
-// deref returns the command value a pointer of commandNames points to.
-func deref(p frame.Command) frame.Command {
-	switch p := p.(type) {
-	case *frame.SetSettings:
-		return *p
-	case *frame.SetScene:
-		return *p
-	case *frame.Reset:
-		return *p
-	case *frame.MoveGripper:
-		return *p
-	case *frame.SpinGripper:
-		return *p
-	case *frame.SetGripperTarget:
-		return *p
-	case *frame.SetOpening:
-		return *p
-	case *frame.ToggleJaws:
-		return *p
-	case *frame.RunScript:
-		return *p
-	case *frame.StopScript:
-		return *p
-	case *frame.SetOmega:
-		return *p
-	}
-	return p
+	return nil, fmt.Errorf("unknown command %q", name)
 }
 
 // Deterministic returns the settings a recording runs at: the

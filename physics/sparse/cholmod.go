@@ -229,42 +229,38 @@ func nativeError(op string, st C.int, native *C.sg_factor) error {
 	return fmt.Errorf("sparse: %s: CHOLMOD failed with status %d (%s)", op, cs, cholmodStatusName(cs))
 }
 
+// cholmodStatusNames names CHOLMOD's status codes.
+var cholmodStatusNames = map[int]string{
+	C.CHOLMOD_OK:            "ok",
+	C.CHOLMOD_NOT_INSTALLED: "method not installed",
+	C.CHOLMOD_OUT_OF_MEMORY: "out of memory",
+	C.CHOLMOD_TOO_LARGE:     "integer overflow",
+	C.CHOLMOD_INVALID:       "invalid input",
+	C.CHOLMOD_NOT_POSDEF:    "not positive definite",
+	C.CHOLMOD_DSMALL:        "tiny pivot",
+}
+
 func cholmodStatusName(cs int) string {
-	switch cs {
-	case C.CHOLMOD_OK:
-		return "ok"
-	case C.CHOLMOD_NOT_INSTALLED:
-		return "method not installed"
-	case C.CHOLMOD_OUT_OF_MEMORY:
-		return "out of memory"
-	case C.CHOLMOD_TOO_LARGE:
-		return "integer overflow"
-	case C.CHOLMOD_INVALID:
-		return "invalid input"
-	case C.CHOLMOD_NOT_POSDEF:
-		return "not positive definite"
-	case C.CHOLMOD_DSMALL:
-		return "tiny pivot"
+	if name, ok := cholmodStatusNames[cs]; ok {
+		return name
 	}
 	return "unknown"
 }
 
+// orderingNames names CHOLMOD's fill-reducing orderings.
+var orderingNames = map[int]string{
+	C.CHOLMOD_NATURAL:     "natural",
+	C.CHOLMOD_GIVEN:       "given",
+	C.CHOLMOD_AMD:         "AMD",
+	C.CHOLMOD_METIS:       "METIS",
+	C.CHOLMOD_NESDIS:      "NESDIS",
+	C.CHOLMOD_COLAMD:      "COLAMD",
+	C.CHOLMOD_POSTORDERED: "postordered",
+}
+
 func orderingName(o int) string {
-	switch o {
-	case C.CHOLMOD_NATURAL:
-		return "natural"
-	case C.CHOLMOD_GIVEN:
-		return "given"
-	case C.CHOLMOD_AMD:
-		return "AMD"
-	case C.CHOLMOD_METIS:
-		return "METIS"
-	case C.CHOLMOD_NESDIS:
-		return "NESDIS"
-	case C.CHOLMOD_COLAMD:
-		return "COLAMD"
-	case C.CHOLMOD_POSTORDERED:
-		return "postordered"
+	if name, ok := orderingNames[o]; ok {
+		return name
 	}
 	return fmt.Sprintf("ordering %d", o)
 }

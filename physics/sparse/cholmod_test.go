@@ -58,7 +58,7 @@ func TestSolveMatchesDenseCholesky(t *testing.T) {
 			A := tc.grid.matrix(11)
 			f := mustFactor(t, A)
 			b := randomVector(A.N, rng)
-			want, err := DenseSolve(A, b)
+			want, err := denseSolve(A, b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,12 +95,12 @@ func TestRefactorize(t *testing.T) {
 	f := mustFactor(t, A)
 	rng := rand.New(rand.NewSource(3))
 	b := randomVector(A.N, rng)
-	old, _ := DenseSolve(A, b)
+	old, _ := denseSolve(A, b)
 	g.assemble(A, rng, 0.5)
 	if err := f.Factorize(A); err != nil {
 		t.Fatal(err)
 	}
-	want, err := DenseSolve(A, b)
+	want, err := denseSolve(A, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestNotPositiveDefinite(t *testing.T) {
 		t.Fatalf("refactorisation after failure: %v", err)
 	}
 	b := randomVector(A.N, rand.New(rand.NewSource(1)))
-	want, _ := DenseSolve(A, b)
+	want, _ := denseSolve(A, b)
 	if err := f.Solve(x, b); err != nil || relErr(x, want) > 1e-10 {
 		t.Errorf("solve after recovery: err %v, relative error %.3g", err, relErr(x, want))
 	}
@@ -280,7 +280,7 @@ func TestAMDOrdering(t *testing.T) {
 		t.Errorf("ordering %q, want AMD", o)
 	}
 	b := randomVector(A.N, rand.New(rand.NewSource(2)))
-	want, _ := DenseSolve(A, b)
+	want, _ := denseSolve(A, b)
 	x := make([]float64, A.N)
 	if err := f.Solve(x, b); err != nil || relErr(x, want) > 1e-10 {
 		t.Errorf("err %v, relative error %.3g", err, relErr(x, want))
@@ -309,7 +309,7 @@ func TestBLASThreads(t *testing.T) {
 	defer SetBLASThreads(BLASThreads())
 	A := testGrid{6, 5, 4}.matrix(3)
 	b := randomVector(A.N, rand.New(rand.NewSource(4)))
-	want, _ := DenseSolve(A, b)
+	want, _ := denseSolve(A, b)
 	for _, n := range []int{1, 2} {
 		if n > runtime.NumCPU() {
 			continue // OpenBLAS caps the count at the number of CPUs

@@ -39,20 +39,9 @@ func (f *Factor) Compliance(X *CSR, W []float64) error {
 // compliance is Compliance with the reduction to touched DOFs optional, so
 // that benchmarks can time the row kernel alone.
 func (f *Factor) compliance(X *CSR, W []float64, reduce bool) error {
-	if err := f.checkCompliance("compliance", X, W); err != nil {
-		return err
-	}
-	m := X.Rows
-	if m == 0 {
-		return nil
-	}
-	st := C.sg_compliance(f.native, C.int64_t(m), intPtr(X.RowPtr), intPtr(X.ColIdx),
-		floatPtr(X.Val), (*C.double)(unsafe.Pointer(&W[0])), C.int(boolInt(reduce)))
-	runtime.KeepAlive(f)
-	if st != C.SG_OK {
-		return nativeError("compliance", st, f.native)
-	}
-	return nil
+	return f.runCompliance("compliance", X, W, func(m C.int64_t, rowPtr, colIdx *C.int64_t, val, w *C.double) C.int {
+		return C.sg_compliance(f.native, m, rowPtr, colIdx, val, w, C.int(boolInt(reduce)))
+	})
 }
 
 // ComplianceDense computes the same W = X·A⁻¹·Xᵀ as Compliance the naive
@@ -61,18 +50,24 @@ func (f *Factor) compliance(X *CSR, W []float64, reduce bool) error {
 // result is multiplied by X. It serves as the baseline that shows what the
 // sparse right-hand sides of Compliance save.
 func (f *Factor) ComplianceDense(X *CSR, W []float64) error {
-	if err := f.checkCompliance("dense compliance", X, W); err != nil {
+	return f.runCompliance("dense compliance", X, W, func(m C.int64_t, rowPtr, colIdx *C.int64_t, val, w *C.double) C.int {
+		return C.sg_compliance_dense(f.native, m, rowPtr, colIdx, val, w)
+	})
+}
+
+// runCompliance checks the arguments of the compliance product op, then,
+// unless X has no rows, runs the native kernel on X's arrays and W.
+func (f *Factor) runCompliance(op string, X *CSR, W []float64, kernel func(m C.int64_t, rowPtr, colIdx *C.int64_t, val, w *C.double) C.int) error {
+	if err := f.checkCompliance(op, X, W); err != nil {
 		return err
 	}
-	m := X.Rows
-	if m == 0 {
+	if X.Rows == 0 {
 		return nil
 	}
-	st := C.sg_compliance_dense(f.native, C.int64_t(m), intPtr(X.RowPtr), intPtr(X.ColIdx),
-		floatPtr(X.Val), (*C.double)(unsafe.Pointer(&W[0])))
+	st := kernel(C.int64_t(X.Rows), intPtr(X.RowPtr), intPtr(X.ColIdx), floatPtr(X.Val), (*C.double)(unsafe.Pointer(&W[0])))
 	runtime.KeepAlive(f)
 	if st != C.SG_OK {
-		return nativeError("dense compliance", st, f.native)
+		return nativeError(op, st, f.native)
 	}
 	return nil
 }

@@ -189,7 +189,7 @@ func TestComplianceAfterRefactorization(t *testing.T) {
 // routine runs last, so Stats describe it afterwards.
 func checkCompliance(t *testing.T, f *Factor, A *SymCSC, X *CSR) *mat.Dense {
 	t.Helper()
-	ref, err := DenseCompliance(A, X)
+	ref, err := denseCompliance(A, X)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,21 +17,11 @@ func (a *SymCSC) Validate() error {
 	if a.N < 0 {
 		return fmt.Errorf("negative order N = %d", a.N)
 	}
-	if len(a.ColPtr) != a.N+1 {
-		return fmt.Errorf("len(ColPtr) = %d, want N+1 = %d", len(a.ColPtr), a.N+1)
-	}
-	if a.ColPtr[0] != 0 {
-		return fmt.Errorf("ColPtr[0] = %d, want 0", a.ColPtr[0])
-	}
-	nnz := a.ColPtr[a.N]
-	if len(a.RowIdx) != nnz || len(a.Val) != nnz {
-		return fmt.Errorf("ColPtr[N] = %d entries but len(RowIdx) = %d, len(Val) = %d", nnz, len(a.RowIdx), len(a.Val))
+	if err := checkPointers(a.ColPtr, a.N, len(a.RowIdx), len(a.Val), "ColPtr", "N", "RowIdx", "column"); err != nil {
+		return err
 	}
 	for j := 0; j < a.N; j++ {
 		lo, hi := a.ColPtr[j], a.ColPtr[j+1]
-		if hi < lo || hi > nnz {
-			return fmt.Errorf("column %d: pointers %d..%d out of order", j, lo, hi)
-		}
 		if lo == hi || a.RowIdx[lo] != j {
 			return fmt.Errorf("column %d: missing diagonal entry (it must be the first entry of the column)", j)
 		}
@@ -58,25 +48,41 @@ func (x *CSR) Validate() error {
 	if x.Rows == 0 && len(x.RowPtr) == 0 {
 		return nil
 	}
-	if len(x.RowPtr) != x.Rows+1 {
-		return fmt.Errorf("len(RowPtr) = %d, want Rows+1 = %d", len(x.RowPtr), x.Rows+1)
-	}
-	if x.RowPtr[0] != 0 {
-		return fmt.Errorf("RowPtr[0] = %d, want 0", x.RowPtr[0])
-	}
-	nnz := x.RowPtr[x.Rows]
-	if len(x.ColIdx) != nnz || len(x.Val) != nnz {
-		return fmt.Errorf("RowPtr[Rows] = %d entries but len(ColIdx) = %d, len(Val) = %d", nnz, len(x.ColIdx), len(x.Val))
+	if err := checkPointers(x.RowPtr, x.Rows, len(x.ColIdx), len(x.Val), "RowPtr", "Rows", "ColIdx", "row"); err != nil {
+		return err
 	}
 	for i := 0; i < x.Rows; i++ {
 		lo, hi := x.RowPtr[i], x.RowPtr[i+1]
-		if hi < lo || hi > nnz {
-			return fmt.Errorf("row %d: pointers %d..%d out of order", i, lo, hi)
-		}
 		for k := lo; k < hi; k++ {
 			if c := x.ColIdx[k]; c < 0 || c >= x.Cols {
 				return fmt.Errorf("row %d: column index %d outside [0, %d)", i, c, x.Cols)
 			}
+		}
+	}
+	return nil
+}
+
+// checkPointers reports the first defect of the pointer array ptr of a
+// compressed matrix of n lines (columns or rows) whose index and value
+// arrays have nIdx and nVal entries: a length other than n+1, a first
+// pointer other than 0, a last one other than the entry count, or a line
+// whose pointers decrease or pass the end. ptrName, nName, idxName and line
+// name the pointer array, n, the index array and a line in the messages.
+// Once it passes, every line's entries lie within the index array.
+func checkPointers(ptr []int, n, nIdx, nVal int, ptrName, nName, idxName, line string) error {
+	if len(ptr) != n+1 {
+		return fmt.Errorf("len(%s) = %d, want %s+1 = %d", ptrName, len(ptr), nName, n+1)
+	}
+	if ptr[0] != 0 {
+		return fmt.Errorf("%s[0] = %d, want 0", ptrName, ptr[0])
+	}
+	nnz := ptr[n]
+	if nIdx != nnz || nVal != nnz {
+		return fmt.Errorf("%s[%s] = %d entries but len(%s) = %d, len(Val) = %d", ptrName, nName, nnz, idxName, nIdx, nVal)
+	}
+	for j := 0; j < n; j++ {
+		if lo, hi := ptr[j], ptr[j+1]; hi < lo || hi > nnz {
+			return fmt.Errorf("%s %d: pointers %d..%d out of order", line, j, lo, hi)
 		}
 	}
 	return nil

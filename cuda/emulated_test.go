@@ -7,7 +7,7 @@ import (
 )
 
 // emulatedDevice is a device on the host for the default build's tests:
-// the plans run on the cuBLAS emulator (emulate.go) over arrays sized
+// the plans run on the cuBLAS emulator (emulate_test.go) over arrays sized
 // exactly as the GPU's, so that every bounds rule of the device code is
 // exercised, and PGS on the reference solver contact.PGS. The backend on
 // it is the GPU backend with the GPU taken out: its host logic, its

@@ -2,38 +2,18 @@ package cuda
 
 import "fmt"
 
-// A CPU emulator of the two cuBLAS routines the plans call,
-// cublasDgemmStridedBatched and cublasDsymv, with their documented
-// semantics: column-major storage, transpose flags, leading dimensions,
-// batch strides, the triangle a symmetric routine reads, and beta = 0
-// meaning that the output is written without being read (so NaN garbage in
-// an uninitialised output does not propagate). Arguments are validated as
+// The checks a cuBLAS call of a plan passes before it runs, on the device
+// and on the host emulator of the tests alike: its arguments validated as
 // cuBLAS does (CUBLAS_STATUS_INVALID_VALUE), and, beyond what cuBLAS can
-// check, every access is bounds-checked against the arrays' lengths and an
-// output may not share an array with an input.
-//
-// It is the reference the plans are tested with, and the arithmetic of the
-// emulated device; its sums run in index order, where cuBLAS's order is
-// its own, so the two agree to round-off.
+// check, every access bounds-checked against the lengths of the arrays it
+// names, and no output sharing an array with an input.
 //
 // Reference: cuBLAS Library User Guide, sections cublas<t>gemmStridedBatched
 // and cublas<t>symv.
 
-// hostBuffers are the backend's arrays on the host, indexed by buffer.
-type hostBuffers [numBuffers][]float64
-
 // bufferLens are the lengths of the arrays a call may touch, indexed by
 // buffer: what check needs of a host or a device.
 type bufferLens [numBuffers]int
-
-// lens returns the lengths of bufs.
-func (bufs *hostBuffers) lens() bufferLens {
-	var l bufferLens
-	for b := range bufs {
-		l[b] = len(bufs[b])
-	}
-	return l
-}
 
 // footprint returns the largest index touched by a column-major matrix of
 // rows×cols at off with leading dimension ld, repeated count times every
@@ -63,7 +43,7 @@ func (g *gemmBatch) check(lens *bufferLens) error {
 	case g.transA > trans || g.transB > trans:
 		return fmt.Errorf("gemmStridedBatched: transpose flags %d, %d: want N or T", g.transA, g.transB)
 	case g.strideA < 0 || g.strideB < 0 || g.strideC < 0:
-		return fmt.Errorf("gemmStridedBatched: strides %d, %d, %d: the emulator takes strides ≥ 0", g.strideA, g.strideB, g.strideC)
+		return fmt.Errorf("gemmStridedBatched: strides %d, %d, %d: the plans take strides ≥ 0", g.strideA, g.strideB, g.strideC)
 	case g.C.buf == g.A.buf || g.C.buf == g.B.buf:
 		return fmt.Errorf("gemmStridedBatched: output %v is also an input", g.C.buf)
 	}
@@ -106,43 +86,6 @@ func checkAccess(routine, name string, o operand, lens *bufferLens, last int) er
 	return nil
 }
 
-// emulateGemm runs g on bufs: C_i = alpha·op(A_i)·op(B_i) + beta·C_i for
-// every batch i, column-major. It allocates nothing.
-func emulateGemm(g *gemmBatch, bufs *hostBuffers) error {
-	lens := bufs.lens()
-	if err := g.check(&lens); err != nil {
-		return err
-	}
-	A, B, C := bufs[g.A.buf], bufs[g.B.buf], bufs[g.C.buf]
-	for b := 0; b < g.batchCount; b++ {
-		a0, b0, c0 := g.A.off+b*g.strideA, g.B.off+b*g.strideB, g.C.off+b*g.strideC
-		for q := 0; q < g.n; q++ {
-			for r := 0; r < g.m; r++ {
-				var sum float64
-				for l := 0; l < g.k; l++ {
-					sum += opAt(A, a0, g.lda, g.transA, r, l) * opAt(B, b0, g.ldb, g.transB, l, q)
-				}
-				idx := c0 + q*g.ldc + r
-				if g.beta == 0 {
-					C[idx] = g.alpha * sum
-				} else {
-					C[idx] = g.alpha*sum + g.beta*C[idx]
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// opAt returns entry (r, q) of op(M) for the column-major M at off with
-// leading dimension ld.
-func opAt(M []float64, off, ld int, t transpose, r, q int) float64 {
-	if t == trans {
-		return M[off+r*ld+q]
-	}
-	return M[off+q*ld+r]
-}
-
 // check validates m as cuBLAS does, then its accesses against arrays of
 // the lengths lens.
 func (m *symv) check(lens *bufferLens) error {
@@ -154,7 +97,7 @@ func (m *symv) check(lens *bufferLens) error {
 	case m.lda < max(1, m.n):
 		return fmt.Errorf("symv: lda = %d: must be ≥ max(1, %d)", m.lda, m.n)
 	case m.incx <= 0 || m.incy <= 0:
-		return fmt.Errorf("symv: incx = %d, incy = %d: the emulator takes increments > 0", m.incx, m.incy)
+		return fmt.Errorf("symv: incx = %d, incy = %d: the plans take increments > 0", m.incx, m.incy)
 	case m.y.buf == m.A.buf || m.y.buf == m.x.buf:
 		return fmt.Errorf("symv: output %v is also an input", m.y.buf)
 	}
@@ -165,40 +108,4 @@ func (m *symv) check(lens *bufferLens) error {
 		return err
 	}
 	return checkAccess("symv", "y", m.y, lens, footprint(m.y.off, 1, m.n, m.incy, 0, 1))
-}
-
-// emulateSymv runs m on bufs: y = alpha·A·x + beta·y, with the symmetric A
-// read from its uplo triangle only. It allocates nothing.
-func emulateSymv(m *symv, bufs *hostBuffers) error {
-	lens := bufs.lens()
-	if err := m.check(&lens); err != nil {
-		return err
-	}
-	A, x, y := bufs[m.A.buf], bufs[m.x.buf], bufs[m.y.buf]
-	for r := 0; r < m.n; r++ {
-		var sum float64
-		for q := 0; q < m.n; q++ {
-			sum += symAt(A, m.A.off, m.lda, m.uplo, r, q) * x[m.x.off+q*m.incx]
-		}
-		idx := m.y.off + r*m.incy
-		if m.beta == 0 {
-			y[idx] = m.alpha * sum
-		} else {
-			y[idx] = m.alpha*sum + m.beta*y[idx]
-		}
-	}
-	return nil
-}
-
-// symAt returns entry (r, q) of the symmetric column-major A at off,
-// reading the stored triangle: (r, q) itself if it lies in it, else (q, r).
-func symAt(A []float64, off, ld int, uplo fill, r, q int) float64 {
-	stored := r <= q
-	if uplo == lower {
-		stored = r >= q
-	}
-	if !stored {
-		r, q = q, r
-	}
-	return A[off+q*ld+r]
 }

@@ -7,12 +7,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// This file holds dense reference implementations, written with gonum's
-// dense Cholesky, against which the CHOLMOD-backed Factor is tested. They
-// cost O(N³) and are meant for small matrices in tests only.
+// Dense reference implementations, written with gonum's dense Cholesky,
+// against which the CHOLMOD-backed Factor is tested. They cost O(N³) and
+// are meant for small matrices.
 
-// DenseSolve returns x = A⁻¹·b computed by a dense Cholesky factorisation.
-func DenseSolve(A *SymCSC, b []float64) ([]float64, error) {
+// denseSolve returns x = A⁻¹·b computed by a dense Cholesky factorisation.
+func denseSolve(A *SymCSC, b []float64) ([]float64, error) {
 	chol, err := denseCholesky(A)
 	if err != nil {
 		return nil, fmt.Errorf("sparse: dense solve: %w", err)
@@ -27,9 +27,9 @@ func DenseSolve(A *SymCSC, b []float64) ([]float64, error) {
 	return x.RawVector().Data, nil
 }
 
-// DenseCompliance returns W = X·A⁻¹·Xᵀ computed densely: A⁻¹·Xᵀ by a dense
+// denseCompliance returns W = X·A⁻¹·Xᵀ computed densely: A⁻¹·Xᵀ by a dense
 // Cholesky solve, then the product with X.
-func DenseCompliance(A *SymCSC, X *CSR) (*mat.Dense, error) {
+func denseCompliance(A *SymCSC, X *CSR) (*mat.Dense, error) {
 	chol, err := denseCholesky(A)
 	if err != nil {
 		return nil, fmt.Errorf("sparse: dense compliance: %w", err)
