@@ -71,7 +71,7 @@ func TestCommitFieldSendsTheEditedSettings(t *testing.T) {
 		{FieldPoisson, "0.3", func(s *settings.Settings) { s.Material.PoissonRatio = 0.3 }},
 	}
 	for _, tc := range tests {
-		t.Run(fieldItemNames[tc.field], func(t *testing.T) {
+		t.Run(fieldParams[tc.field].Key, func(t *testing.T) {
 			s, out := newTestState()
 			want := settings.Default()
 			tc.edit(&want)
@@ -149,7 +149,7 @@ func TestFieldsShowTheRunningConfig(t *testing.T) {
 		want string
 	}{{FieldTimeStep, "4"}, {FieldYoung, "75"}, {FieldNewton, "5"}} {
 		if got, _ := s.FieldText(c.id); got != c.want {
-			t.Errorf("field %s shows %q, want %q", fieldItemNames[c.id], got, c.want)
+			t.Errorf("field %s shows %q, want %q", fieldParams[c.id].Key, got, c.want)
 		}
 	}
 	if s.Config != cfg {
