@@ -270,27 +270,29 @@ func (sc *Scene) Config() settings.Scenario {
 }
 
 // SetSettings applies new physics settings from the next step on (see
-// physics.Simulation.SetSettings).
+// physics.Simulation.SetSettings). set must be valid: it was checked
+// where it entered (settings.Settings.Validate through
+// frame.Command.Validate at the loop's command intake, or settings.ApplyAB).
 // While the incline holds its block, a new friction coefficient becomes
 // the one the release ends at.
 func (sc *Scene) SetSettings(set settings.Settings) error {
-	if sc.holding() {
-		if err := set.Validate(); err != nil {
-			return err
-		}
-		sc.release.mu = set.Friction
-		set.Friction = sc.Sim.Settings().Friction
+	if !sc.holding() {
+		return sc.Sim.SetSettings(set)
 	}
-	return sc.Sim.SetSettings(set)
-}
-
-// SetOmega sets the spin speed used by the next run of the script.
-func (sc *Scene) SetOmega(omega float64) error {
-	if err := settings.CheckOmega(omega); err != nil {
+	mu := set.Friction
+	set.Friction = sc.Sim.Settings().Friction
+	if err := sc.Sim.SetSettings(set); err != nil {
 		return err
 	}
-	sc.cfg.Omega = omega
+	sc.release.mu = mu
 	return nil
+}
+
+// SetOmega sets the spin speed used by the next run of the script. omega
+// must be valid (settings.CheckOmega, which frame.SetOmega.Validate runs
+// at the loop's command intake).
+func (sc *Scene) SetOmega(omega float64) {
+	sc.cfg.Omega = omega
 }
 
 // Openings returns the gripper openings of the script: wide open around
