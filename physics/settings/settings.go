@@ -3,7 +3,10 @@
 // iterations, friction, scheme, solver of A, material, contact
 // distances), the soft body's Material, and a Scenario's configuration
 // (which scene, which object at which resolution, the gripper's script).
-// Each validates itself and names the first field out of range.
+// Each validates itself and names the first field out of range. Every
+// scalar setting is declared once, in the parameter table (params.go),
+// from which the validation, the command-line flags, the panels' fields
+// and the A/B keys are generated.
 //
 // It imports nothing of the simulation, so that the viewer's packages can
 // edit and show settings without building the solver behind them.
