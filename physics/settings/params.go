@@ -51,10 +51,10 @@ const (
 type Panel int
 
 const (
-	NoPanel     Panel = iota
-	SolverPanel       // the Simulation panel's solver and material grid
-	ScenePanel        // the Simulation panel's scene grid
-	GripperPanel      // the Gripper panel
+	NoPanel      Panel = iota
+	SolverPanel        // the Simulation panel's solver and material grid
+	ScenePanel         // the Simulation panel's scene grid
+	GripperPanel       // the Gripper panel
 )
 
 // Param is one setting of the table.
