@@ -306,42 +306,28 @@ func Values(c Scenario) map[string]any {
 	return m
 }
 
-// The accessors of the three kinds of value.
+// realParam, intParam and choiceParam complete an entry with its kind and
+// its accessor, field, which points at the value in a Scenario.
 
-func realField(field func(c *Scenario) *float64) (func(*Scenario) float64, func(*Scenario, float64)) {
-	return func(c *Scenario) float64 { return *field(c) },
-		func(c *Scenario, v float64) { *field(c) = v }
-}
-
-func intField(field func(c *Scenario) *int) (func(*Scenario) float64, func(*Scenario, float64)) {
-	return func(c *Scenario) float64 { return float64(*field(c)) },
-		func(c *Scenario, v float64) { *field(c) = int(v) }
-}
-
-func choiceField[T ~int](field func(c *Scenario) *T) (func(*Scenario) float64, func(*Scenario, float64)) {
-	return func(c *Scenario) float64 { return float64(*field(c)) },
-		func(c *Scenario, v float64) { *field(c) = T(v) }
-}
-
-// with fills in p's accessor and kind.
-func with(p Param, kind ValueKind, get func(*Scenario) float64, set func(*Scenario, float64)) *Param {
-	p.Kind, p.get, p.set = kind, get, set
+func realParam(p Param, field func(c *Scenario) *float64) *Param {
+	p.Kind = Real
+	p.get = func(c *Scenario) float64 { return *field(c) }
+	p.set = func(c *Scenario, v float64) { *field(c) = v }
 	return &p
 }
 
-func realParam(p Param, field func(c *Scenario) *float64) *Param {
-	g, s := realField(field)
-	return with(p, Real, g, s)
-}
-
 func intParam(p Param, field func(c *Scenario) *int) *Param {
-	g, s := intField(field)
-	return with(p, Integer, g, s)
+	p.Kind = Integer
+	p.get = func(c *Scenario) float64 { return float64(*field(c)) }
+	p.set = func(c *Scenario, v float64) { *field(c) = int(v) }
+	return &p
 }
 
 func choiceParam[T ~int](p Param, field func(c *Scenario) *T) *Param {
-	g, s := choiceField(field)
-	return with(p, Choice, g, s)
+	p.Kind = Choice
+	p.get = func(c *Scenario) float64 { return float64(*field(c)) }
+	p.set = func(c *Scenario, v float64) { *field(c) = T(v) }
+	return &p
 }
 
 var inf = math.Inf(1)
