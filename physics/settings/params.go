@@ -142,10 +142,7 @@ func scaleOr1(s float64) float64 {
 func (p *Param) Format(v float64) string {
 	switch p.Kind {
 	case Choice:
-		if i := int(v); float64(i) == v && i >= 0 && i < len(p.Choices) {
-			return p.Choices[i]
-		}
-		return fmt.Sprintf("%s(%g)", p.Name, v)
+		return choiceName(p.Choices, p.Name, int(v))
 	case Integer:
 		return strconv.Itoa(int(v))
 	}
@@ -177,6 +174,14 @@ func (p *Param) Parse(text string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a number", text)
 	}
 	return v, nil
+}
+
+// choiceName returns names[i], or "Type(i)" for an i out of range.
+func choiceName(names []string, typ string, i int) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
+	}
+	return fmt.Sprintf("%s(%d)", typ, i)
 }
 
 // orList writes "a, b or c".
@@ -335,10 +340,10 @@ var inf = math.Inf(1)
 // params is the table.
 var params = []*Param{
 	// The solver.
-	choiceParam(Param{Name: "Scheme", Key: "scheme", Choices: []string{"fast", "standard"},
+	choiceParam(Param{Name: "Scheme", Key: "scheme", Choices: schemeNames,
 		Flag: true, Usage: "constraint update: fast or standard", AB: true},
 		func(c *Scenario) *Scheme { return &c.Physics.Scheme }),
-	choiceParam(Param{Name: "Solver", Key: "solver", Choices: []string{"exact", "async"},
+	choiceParam(Param{Name: "Solver", Key: "solver", Choices: solverNames,
 		Flag: true, Usage: "factorisation of A: exact (every step) or async (background refactorisation + PCG)", AB: true},
 		func(c *Scenario) *Solver { return &c.Physics.Solver }),
 	realParam(Param{Name: "TimeStep", Key: "dt", Lo: 0, Hi: 0.1, OpenLo: true, Unit: "s",

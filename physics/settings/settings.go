@@ -32,16 +32,11 @@ const (
 	Standard
 )
 
+// schemeNames are the schemes' names, by value.
+var schemeNames = []string{Fast: "fast", Standard: "standard"}
+
 // String returns "fast" or "standard".
-func (s Scheme) String() string {
-	switch s {
-	case Fast:
-		return "fast"
-	case Standard:
-		return "standard"
-	}
-	return fmt.Sprintf("Scheme(%d)", int(s))
-}
+func (s Scheme) String() string { return choiceName(schemeNames, "Scheme", int(s)) }
 
 // ParseScheme reads "fast" or "standard".
 func ParseScheme(name string) (Scheme, error) {
@@ -64,16 +59,11 @@ const (
 	AsyncSolver
 )
 
+// solverNames are the solvers' names, by value.
+var solverNames = []string{ExactSolver: "exact", AsyncSolver: "async"}
+
 // String returns "exact" or "async".
-func (s Solver) String() string {
-	switch s {
-	case ExactSolver:
-		return "exact"
-	case AsyncSolver:
-		return "async"
-	}
-	return fmt.Sprintf("Solver(%d)", int(s))
-}
+func (s Solver) String() string { return choiceName(solverNames, "Solver", int(s)) }
 
 // ParseSolver reads "exact" or "async".
 func ParseSolver(name string) (Solver, error) {
