@@ -21,15 +21,14 @@ import (
 
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
-	scenario, scheme, object, jaws, mesh, csv string
-	solver, cpuprofile, record, backend, ab   string
-	newton, pgs, dofs, steps, threads, lag    int
-	refresh                                   int
-	dt, mu, omega, pgsTol, newtonTol, pcgTol  float64
-	inclineDeg, dropHeight, squeeze           float64
-	alarm, contactDist, youngs                float64
-	json, lambda                              bool
-	meshUnits                                 meshFlags
+	scenario, object, jaws, mesh, csv string
+	cpuprofile, record, backend, ab   string
+	steps, threads                    int
+	json, lambda                      bool
+	// params are the flags of the parameter table (settings.Params):
+	// -dt, -mu, -newton and the others.
+	params    []*paramFlag
+	meshUnits meshFlags
 	// given names the flags set on the command line (noteGiven), so that
 	// a scenario's preset keeps the values the user did not give.
 	given map[string]bool
@@ -37,89 +36,41 @@ type headlessFlags struct {
 
 func (f *headlessFlags) register(fs *flag.FlagSet) {
 	def := settings.DefaultScenario(settings.GraspRotate)
-	p := def.Physics
 	fs.StringVar(&f.scenario, "scenario", string(settings.GraspRotate), "grasp-rotate, fast-spin (ω = 8π rad/s, h = 20 ms, 1000 DOFs unless -omega, -dt or -dofs say otherwise), incline, drop or squeeze")
-	fs.StringVar(&f.scheme, "scheme", p.Scheme.String(), "constraint update: fast or standard")
-	fs.StringVar(&f.solver, "solver", p.Solver.String(), "factorisation of A: exact (every step) or async (background refactorisation + PCG)")
-	fs.IntVar(&f.newton, "newton", p.NewtonIterations, "Newton iterations K (1 = classic scheme)")
-	fs.Float64Var(&f.newtonTol, "newton-tol", p.NewtonTolerance, "stop Newton when no normal turns more than this (rad); 0 = always K")
-	fs.IntVar(&f.lag, "async-lag", p.AsyncLag, "async solver: swap each background factorisation in exactly this many steps after it started (deterministic runs); 0 = as soon as ready")
-	fs.IntVar(&f.refresh, "async-refresh", p.AsyncRefresh, "async solver: start a background factorisation only once the factor in use is this many steps old (0 = whenever the worker is free)")
-	fs.Float64Var(&f.pcgTol, "pcg-tol", p.PCGTolerance, "relative residual of the conjugate gradient solves (async solver)")
-	fs.IntVar(&f.pgs, "pgs", p.PGSIterations, "PGS sweeps per Newton iteration")
-	fs.Float64Var(&f.pgsTol, "pgs-tol", p.PGSTolerance, "PGS relative tolerance; 0 = always -pgs sweeps")
-	fs.Float64Var(&f.dt, "dt", p.TimeStep, "time step h, s")
-	fs.Float64Var(&f.mu, "mu", p.Friction, "Coulomb friction coefficient")
-	fs.Float64Var(&f.omega, "omega", def.Omega, "gripper spin speed, rad/s")
-	fs.IntVar(&f.dofs, "dofs", def.TargetDOFs, "target DOFs of the procedural mesh (nearest mesh) and of a surface -mesh filled with tetrahedra")
+	f.params = registerParams(fs, def)
 	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels (1 leaves the second core to the background refactorisation; see README)")
 	fs.StringVar(&f.mesh, "mesh", "", "load this mesh file instead: Gmsh .msh, legacy VTK .vtk, VTK XML .vtu/.vtp, STL or OBJ (a closed surface is tetrahedralised with TetGen at -dofs)")
 	fs.StringVar(&f.object, "object", string(def.Object), "procedural object: box or cylinder")
 	fs.StringVar(&f.jaws, "jaws", "round", "gripper jaws: round (cylindrical fingertips) or flat")
-	fs.Float64Var(&f.inclineDeg, "incline", def.InclineAngle*180/3.141592653589793, "incline angle, degrees (incline scenario)")
-	fs.Float64Var(&f.dropHeight, "drop-height", def.DropHeight, "drop height, m (drop scenario)")
-	fs.Float64Var(&f.squeeze, "squeeze", def.Squeeze, "how deep each jaw squeezes the object, m (grasp-rotate)")
-	fs.Float64Var(&f.alarm, "alarm", p.AlarmDistance, "collision alarm distance, m")
-	fs.Float64Var(&f.contactDist, "contact-distance", p.ContactDistance, "gap the contact law keeps, m")
-	fs.Float64Var(&f.youngs, "young", p.Material.YoungModulus, "Young's modulus of the soft object, Pa")
 	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
 	fs.StringVar(&f.record, "record", "", "record the run to this file for \"softgrasp replay\" (README, Record and replay); the async solver then runs at -async-lag 4 unless given one")
-	fs.StringVar(&f.ab, "ab", "", "also run a second scene B with these changes (e.g. \"newton=1\" or \"scheme=standard,pgs=60\": newton, scheme, pgs, pgs-tol, newton-tol, solver) step for step with the same inputs, and report both and how far apart they went")
+	fs.StringVar(&f.ab, "ab", "", "also run a second scene B with these changes (e.g. \"newton=1\" or \"scheme=standard,pgs=60\": "+strings.Join(settings.ABKeys(), ", ")+") step for step with the same inputs, and report both and how far apart they went")
 	fs.BoolVar(&f.lambda, "lambda", false, "with -json: add the contact forces λ of the last step (\"lambda\", 3 per contact)")
 	f.meshUnits.register(fs)
 }
 
-// flagOfField names the command-line flag behind a settings field, so that
-// a validation error points at what the user typed.
-var flagOfField = map[string]string{
-	"TimeStep": "-dt", "NewtonIterations": "-newton", "NewtonTolerance": "-newton-tol",
-	"PGSIterations": "-pgs", "PGSTolerance": "-pgs-tol", "Friction": "-mu",
-	"TargetDOFs": "-dofs", "Omega": "-omega", "InclineAngle": "-incline", "DropHeight": "-drop-height",
-	"AlarmDistance": "-alarm", "ContactDistance": "-contact-distance", "Squeeze": "-squeeze",
-	"Material: YoungModulus": "-young", "MeshScale": "-mesh-scale",
-}
-
-// config turns the flags into a scenario configuration.
+// config turns the flags into a scenario configuration: the scenario's
+// defaults (with its preset), then the parameter flags given on the
+// command line or given another default by the command (paramFlag.apply).
 func (f *headlessFlags) config() (settings.Scenario, error) {
 	kind, err := settings.ParseKind(f.scenario)
 	if err != nil {
 		return settings.Scenario{}, fmt.Errorf("-scenario: %w", err)
 	}
 	cfg := settings.DefaultScenario(kind)
-	if cfg.Physics.Scheme, err = settings.ParseScheme(f.scheme); err != nil {
-		return cfg, fmt.Errorf("-scheme: %w", err)
-	}
-	if cfg.Physics.Solver, err = settings.ParseSolver(f.solver); err != nil {
-		return cfg, fmt.Errorf("-solver: %w", err)
+	for _, pf := range f.params {
+		if err := pf.apply(&cfg, f.given); err != nil {
+			return cfg, err
+		}
 	}
 	if cfg.JawStyle, err = rigid.ParseJawStyle(f.jaws); err != nil {
 		return cfg, fmt.Errorf("-jaws: %w", err)
 	}
-	p := &cfg.Physics
-	p.NewtonIterations, p.NewtonTolerance = f.newton, f.newtonTol
-	p.PGSIterations, p.PGSTolerance, p.PCGTolerance = f.pgs, f.pgsTol, f.pcgTol
-	p.AsyncLag = f.lag
-	p.AsyncRefresh = f.refresh
-	p.TimeStep, p.Friction, cfg.TargetDOFs = f.dt, f.mu, f.dofs
-	p.AlarmDistance, p.ContactDistance, p.Material.YoungModulus = f.alarm, f.contactDist, f.youngs
-	cfg.Squeeze = f.squeeze
-	cfg.Omega, cfg.MeshFile, cfg.Object = f.omega, f.mesh, settings.Object(f.object)
-	cfg.InclineAngle, cfg.DropHeight = f.inclineDeg*3.141592653589793/180, f.dropHeight
-	if kind == settings.FastSpin {
-		if !f.given["omega"] {
-			cfg.Omega = settings.FastSpinOmega
-		}
-		if !f.given["dt"] {
-			p.TimeStep = settings.FastSpinStep
-		}
-		if !f.given["dofs"] {
-			cfg.TargetDOFs = settings.FastSpinDOFs
-		}
-	}
+	cfg.MeshFile, cfg.Object = f.mesh, settings.Object(f.object)
 	if f.steps < 0 {
 		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)
 	}
@@ -138,13 +89,12 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	return cfg, nil
 }
 
-// withFlag prefixes a validation error with the flag of the field it names.
+// withFlag prefixes a validation error with the flag of the parameter it
+// names.
 func withFlag(err error) error {
-	msg := err.Error()
-	for field, fl := range flagOfField {
-		if strings.HasPrefix(msg, field+" ") {
-			return fmt.Errorf("%s: %w", fl, err)
-		}
+	var re *settings.RangeError
+	if errors.As(err, &re) && re.Param.Flag {
+		return fmt.Errorf("-%s: %w", re.Param.Key, err)
 	}
 	return err
 }

@@ -70,6 +70,42 @@ func TestHeadlessRecordReplaysBitIdentically(t *testing.T) {
 	}
 }
 
+// TestDampingFlagsRecordAndReplay: the Rayleigh damping flags reach the
+// step (the run ends elsewhere than with the default damping), the JSON
+// configuration and the recording, whose replay ends bit-identically with
+// the same damping.
+func TestDampingFlagsRecordAndReplay(t *testing.T) {
+	base := []string{"-dofs", "300", "-steps", "60", "-json"}
+	_, out, _ := headless(base...)
+	undamped, _ := checksums(t, out)
+	path := filepath.Join(t.TempDir(), "run.rec")
+	code, out, errs := headless(append(base, "-mass-damping", "0.5", "-stiffness-damping", "0.002", "-record", path)...)
+	if code != 0 {
+		t.Fatalf("headless exit %d: %s", code, errs)
+	}
+	recorded, _ := checksums(t, out)
+	if recorded == undamped {
+		t.Fatal("the damping flags did not change the run")
+	}
+	code, out, errs = replayCmd(path, "-json")
+	if code != 0 {
+		t.Fatalf("replay exit %d: %s", code, errs)
+	}
+	replayed, cmp := checksums(t, out)
+	if replayed != recorded || cmp["match"] != true {
+		t.Fatalf("replayed %s (%v), recorded %s", replayed, cmp, recorded)
+	}
+	var sum struct {
+		Settings map[string]any `json:"settings"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Settings["mass-damping"] != 0.5 || sum.Settings["stiffness-damping"] != 0.002 {
+		t.Fatalf("replay's configuration %v, want mass-damping 0.5 and stiffness-damping 0.002", sum.Settings)
+	}
+}
+
 // TestReplayRefusesBadRecordings: each bad recording ends with one line
 // on stderr and a non-zero exit; one cut short replays with a note.
 func TestReplayRefusesBadRecordings(t *testing.T) {

@@ -63,12 +63,16 @@ func (f *viewerFlags) register(fs *flag.FlagSet) {
 	// The interactive scene runs the asynchronous solver by default: the
 	// exact one (the headless default, reproducible step for step) does not
 	// keep up with real time on 2 cores (README, Solvers).
-	f.scene.solver = settings.AsyncSolver.String()
-	all.Lookup("solver").DefValue = f.scene.solver
 	// Nor does a background factorisation that restarts the moment it
 	// ends: it takes the core the renderer needs (README, Real time).
-	f.scene.refresh = viewerAsyncRefresh
-	all.Lookup("async-refresh").DefValue = fmt.Sprint(viewerAsyncRefresh)
+	for key, value := range map[string]string{
+		"solver":        settings.AsyncSolver.String(),
+		"async-refresh": fmt.Sprint(viewerAsyncRefresh),
+	} {
+		if err := paramFlagOf(f.scene.params, key).setDefault(all, value); err != nil {
+			panic(err) // a valid value of a declared flag
+		}
+	}
 	all.VisitAll(func(fl *flag.Flag) {
 		if !headlessOnly[fl.Name] {
 			fs.Var(fl.Value, fl.Name, fl.Usage)

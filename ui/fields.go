@@ -10,82 +10,70 @@ import (
 	"softgrasp/physics/settings"
 )
 
-// FieldID names a numeric field of the panels.
+// FieldID names a numeric field of the panels: the index of its setting
+// among the parameter table's entries with a panel label (fieldParams).
 type FieldID int
 
-// The numeric fields. Each edits one value of the working configuration
-// and is applied live by the command named in its comment.
-const (
-	FieldTimeStep  FieldID = iota // h, ms (SetSettings)
-	FieldNewton                   // K (SetSettings)
-	FieldNewtonTol                // Newton direction tolerance, rad (SetSettings)
-	FieldPGS                      // PGS sweeps per Newton iteration (SetSettings)
-	FieldPGSTol                   // PGS relative tolerance (SetSettings)
-	FieldFriction                 // μ (SetSettings)
-	FieldYoung                    // E, kPa (SetSettings)
-	FieldPoisson                  // ν (SetSettings)
-	FieldDOFs                     // mesh resolution (SetScene: a rebuild)
-	FieldOmega                    // ω of the grasp-and-rotate script, rad/s (SetOmega)
-	fieldCount
-)
+// fieldParams are the settings shown as numeric fields, in table order
+// (settings.Params with a Label). Each edits one value of the working
+// configuration and is applied live by the command its scope calls for
+// (commandFor).
+var fieldParams = func() []*settings.Param {
+	var ps []*settings.Param
+	for _, p := range settings.Params() {
+		if p.Label != "" {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}()
 
-// numberField is one numeric text field: its label, how its text maps to
-// the configuration, and its current text and error.
+// fieldCount is the number of numeric fields.
+var fieldCount = FieldID(len(fieldParams))
+
+// FieldOf returns the field of the setting key (settings.Param.Key), or
+// −1 when it has none.
+func FieldOf(key string) FieldID {
+	for i, p := range fieldParams {
+		if p.Key == key {
+			return FieldID(i)
+		}
+	}
+	return -1
+}
+
+// fieldsOn returns the fields of a panel's grid, in table order.
+func fieldsOn(panel settings.Panel) []FieldID {
+	var ids []FieldID
+	for i, p := range fieldParams {
+		if p.Panel == panel {
+			ids = append(ids, FieldID(i))
+		}
+	}
+	return ids
+}
+
+// numberField is one numeric text field: its setting and its current
+// text and error.
 type numberField struct {
-	label   string
-	integer bool
-	// scale converts the stored SI value to the shown one (h in ms: 1000).
-	scale float64
-	get   func(c *settings.Scenario) float64
-	set   func(c *settings.Scenario, v float64)
-	// command builds the command that applies cfg; nil for the physics
-	// settings' fields, which send SetSettings.
-	command func(cfg settings.Scenario) frame.Command
-	text    string
-	err     string
+	p    *settings.Param
+	text string
+	err  string
 }
 
 // newFields returns the fields in FieldID order.
 func newFields() []*numberField {
-	phys := func(get func(c *settings.Scenario) *float64) (func(*settings.Scenario) float64, func(*settings.Scenario, float64)) {
-		return func(c *settings.Scenario) float64 { return *get(c) }, func(c *settings.Scenario, v float64) { *get(c) = v }
-	}
-	integer := func(get func(c *settings.Scenario) *int) (func(*settings.Scenario) float64, func(*settings.Scenario, float64)) {
-		return func(c *settings.Scenario) float64 { return float64(*get(c)) }, func(c *settings.Scenario, v float64) { *get(c) = int(v) }
-	}
 	fs := make([]*numberField, fieldCount)
-	add := func(id FieldID, label string, isInt bool, scale float64, get func(*settings.Scenario) float64, set func(*settings.Scenario, float64)) {
-		fs[id] = &numberField{label: label, integer: isInt, scale: scale, get: get, set: set}
+	for i, p := range fieldParams {
+		fs[i] = &numberField{p: p}
 	}
-	g, st := phys(func(c *settings.Scenario) *float64 { return &c.Physics.TimeStep })
-	add(FieldTimeStep, "h (ms)", false, 1e3, g, st)
-	g, st = integer(func(c *settings.Scenario) *int { return &c.Physics.NewtonIterations })
-	add(FieldNewton, "Newton K", true, 1, g, st)
-	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Physics.NewtonTolerance })
-	add(FieldNewtonTol, "Newton tol (rad)", false, 1, g, st)
-	g, st = integer(func(c *settings.Scenario) *int { return &c.Physics.PGSIterations })
-	add(FieldPGS, "PGS sweeps", true, 1, g, st)
-	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Physics.PGSTolerance })
-	add(FieldPGSTol, "PGS tol", false, 1, g, st)
-	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Physics.Friction })
-	add(FieldFriction, "friction μ", false, 1, g, st)
-	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Physics.Material.YoungModulus })
-	add(FieldYoung, "E (kPa)", false, 1e-3, g, st)
-	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Physics.Material.PoissonRatio })
-	add(FieldPoisson, "Poisson ν", false, 1, g, st)
-	g, st = integer(func(c *settings.Scenario) *int { return &c.TargetDOFs })
-	add(FieldDOFs, "DOFs", true, 1, g, st)
-	g, st = phys(func(c *settings.Scenario) *float64 { return &c.Omega })
-	add(FieldOmega, "ω (rad/s)", false, 1, g, st)
-	fs[FieldOmega].command = func(cfg settings.Scenario) frame.Command { return frame.SetOmega{Omega: cfg.Omega} }
-	fs[FieldDOFs].command = func(cfg settings.Scenario) frame.Command { return frame.SetScene{Config: cfg} }
 	return fs
 }
 
 // format writes the field's value of cfg as it is shown.
 func (f *numberField) format(cfg *settings.Scenario) string {
-	v := f.get(cfg) * f.scale
-	if f.integer {
+	v := f.p.Get(cfg) * f.p.PanelScale()
+	if f.p.Kind == settings.Integer {
 		return strconv.Itoa(int(v))
 	}
 	return strconv.FormatFloat(v, 'g', 6, 64)
@@ -93,19 +81,11 @@ func (f *numberField) format(cfg *settings.Scenario) string {
 
 // parse reads the shown value of text and returns it in SI units.
 func (f *numberField) parse(text string) (float64, error) {
-	t := strings.TrimSpace(text)
-	if f.integer {
-		n, err := strconv.Atoi(t)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %q is not a whole number", f.label, text)
-		}
-		return float64(n) / f.scale, nil
-	}
-	v, err := strconv.ParseFloat(t, 64)
+	v, err := f.p.Parse(text)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %q is not a number", f.label, text)
+		return 0, fmt.Errorf("%s: %w", f.p.Label, err)
 	}
-	return v / f.scale, nil
+	return v / f.p.PanelScale(), nil
 }
 
 // refreshFields shows the working configuration's values and clears the
@@ -149,14 +129,14 @@ func (s *State) commit(f *numberField, text string, out Sender) error {
 		return err
 	}
 	cfg := s.Config
-	f.set(&cfg, v)
+	f.p.Set(&cfg, v)
 	if cfg == s.Config {
 		f.text = f.format(&cfg)
 		return nil // unchanged: nothing to apply
 	}
 	c := f.commandFor(cfg)
 	if err := c.Validate(); err != nil {
-		return fmt.Errorf("%s = %s: %w", f.label, strings.TrimSpace(text), err)
+		return fmt.Errorf("%s = %s: %w", f.p.Label, strings.TrimSpace(text), err)
 	}
 	if err := send(out, c); err != nil {
 		return err
@@ -166,12 +146,17 @@ func (s *State) commit(f *numberField, text string, out Sender) error {
 	return nil
 }
 
-// commandFor returns the command that applies cfg's value of the field.
+// commandFor returns the command that applies cfg's value of the field:
+// the physics settings at the next step, the spin speed at the script's
+// next run, any other scene setting by rebuilding the scene.
 func (f *numberField) commandFor(cfg settings.Scenario) frame.Command {
-	if f.command != nil {
-		return f.command(cfg)
+	switch {
+	case f.p.Scope != settings.SceneScope:
+		return frame.SetSettings{Settings: cfg.Physics}
+	case f.p.NextRun:
+		return frame.SetOmega{Omega: cfg.Omega}
 	}
-	return frame.SetSettings{Settings: cfg.Physics}
+	return frame.SetScene{Config: cfg}
 }
 
 // errBusy is what a refused command reports.

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -71,7 +73,7 @@ func TestCommitFieldSendsTheEditedSettings(t *testing.T) {
 		{FieldPoisson, "0.3", func(s *settings.Settings) { s.Material.PoissonRatio = 0.3 }},
 	}
 	for _, tc := range tests {
-		t.Run(fieldItemNames[tc.field], func(t *testing.T) {
+		t.Run(fieldParams[tc.field].Key, func(t *testing.T) {
 			s, out := newTestState()
 			want := settings.Default()
 			tc.edit(&want)
@@ -149,10 +151,72 @@ func TestFieldsShowTheRunningConfig(t *testing.T) {
 		want string
 	}{{FieldTimeStep, "4"}, {FieldYoung, "75"}, {FieldNewton, "5"}} {
 		if got, _ := s.FieldText(c.id); got != c.want {
-			t.Errorf("field %s shows %q, want %q", fieldItemNames[c.id], got, c.want)
+			t.Errorf("field %s shows %q, want %q", fieldParams[c.id].Key, got, c.want)
 		}
 	}
 	if s.Config != cfg {
 		t.Fatal("the working copy did not adopt the running configuration")
+	}
+}
+
+// TestEveryFieldOfTheTable: each setting with a panel label has a field
+// on its panel's grid, shows its value in the panel's unit, reads back
+// what it shows, and a committed value sends the command its scope calls
+// for with the setting changed.
+func TestEveryFieldOfTheTable(t *testing.T) {
+	n := 0
+	for _, p := range settings.Params() {
+		if p.Label == "" {
+			continue
+		}
+		n++
+		t.Run(p.Key, func(t *testing.T) {
+			id := FieldOf(p.Key)
+			if id < 0 || fieldParams[id] != p {
+				t.Fatalf("no field for %s", p.Key)
+			}
+			found := false
+			for _, g := range fieldsOn(p.Panel) {
+				found = found || g == id
+			}
+			if !found {
+				t.Fatal("the field is on no grid")
+			}
+			s, out := newTestState()
+			f := s.fields[id]
+			def := p.Get(&s.Config)
+			text, _ := s.FieldText(id)
+			if v, err := f.parse(text); err != nil || math.Abs(v-def) > 1e-5*math.Abs(def) { // shown to 6 digits
+				t.Fatalf("shows %q for %v, which reads back as %v, %v", text, def, v, err)
+			}
+			want := s.Config
+			v := def + 1/p.PanelScale() // one shown unit more
+			if p.Kind == settings.Real && p.Hi <= 1 {
+				v = (p.Lo + p.Hi) / 2
+			}
+			p.Set(&want, v)
+			shown := strconv.FormatFloat(v*p.PanelScale(), 'g', -1, 64)
+			if err := s.CommitField(id, shown, out); err != nil {
+				t.Fatalf("CommitField(%q): %v", shown, err)
+			}
+			got := out.only(t)
+			var cfg settings.Scenario
+			switch c := got.(type) {
+			case frame.SetSettings:
+				cfg = want
+				cfg.Physics = c.Settings
+			case frame.SetScene:
+				cfg = c.Config
+			case frame.SetOmega:
+				cfg = want
+				cfg.Omega = c.Omega
+			}
+			if math.Abs(p.Get(&cfg)-v) > 1e-12*math.Abs(v) || cfg.Physics != s.Config.Physics {
+				t.Fatalf("%s = %q sent %#v, want %s = %v", p.Label, shown, got, p.Name, v)
+			}
+		})
+	}
+	if n != int(fieldCount) {
+		t.Fatalf("%d settings with a label, %d fields", n, fieldCount)
 	}
 }

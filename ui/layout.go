@@ -70,10 +70,8 @@ func FieldItem(id FieldID) string {
 	if id < 0 || id >= fieldCount {
 		return ""
 	}
-	return "field/" + fieldItemNames[id]
+	return "field/" + fieldParams[id].Key
 }
-
-var fieldItemNames = [fieldCount]string{"h", "K", "newton-tol", "pgs", "pgs-tol", "mu", "E", "nu", "dofs", "omega"}
 
 // trackItem records the rectangle of the last widget drawn.
 func (s *State) trackItem(id string) {

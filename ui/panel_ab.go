@@ -2,10 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/inkyblackness/imgui-go/v4"
 
 	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // The A/B mode's controls (in the Simulation panel) and plots (in the
@@ -51,8 +53,12 @@ func drawABControls(s *State, f *frame.Frame, out Sender) {
 		_ = s.SetAB(true, out)
 	}
 	s.trackItem(ItemABChanges)
-	tooltip("B's changes, key=value separated by commas: newton, scheme, pgs, pgs-tol, newton-tol, solver (e.g. scheme=standard,pgs=60)")
+	tooltip(abChangesHint)
 }
+
+// abChangesHint is the tooltip of B's changes: the A/B keys of the
+// parameter table.
+var abChangesHint = "B's changes, key=value separated by commas: " + strings.Join(settings.ABKeys(), ", ") + " (e.g. scheme=standard,pgs=60)"
 
 // ABText is the A/B line of the Stats panel, "" when the mode is off.
 func ABText(st *frame.Stats) string {

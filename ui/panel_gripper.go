@@ -7,6 +7,7 @@ import (
 	"github.com/inkyblackness/imgui-go/v4"
 
 	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // The Gripper panel: open and close, the squeeze opening, the spin speed
@@ -14,8 +15,6 @@ import (
 
 // SpinStep is the angle of the panel's spin buttons (rad).
 const SpinStep = 15 * math.Pi / 180
-
-var omegaFields = [...]gridField{{FieldOmega, "omega", "spin speed of the grasp-and-rotate script, rad/s (next run)"}}
 
 func drawGripper(s *State, f *frame.Frame, out Sender) {
 	g := &f.Gripper
@@ -32,7 +31,7 @@ func drawGripper(s *State, f *frame.Frame, out Sender) {
 	imgui.Text(fmt.Sprintf("opening %.1f mm -> %.1f mm", 1e3*g.Opening, 1e3*g.TargetOpening))
 	drawGripperButtons(s, out)
 	drawOpeningSlider(s, g, out)
-	drawFieldGrid(s, out, "omega", omegaFields[:])
+	drawFieldGrid(s, out, "omega", fieldsOn(settings.GripperPanel))
 	if imgui.Button("spin -15 deg") {
 		_ = s.SpinGripper(-SpinStep, out)
 	}

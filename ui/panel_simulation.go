@@ -18,7 +18,7 @@ func drawSimulation(s *State, f *frame.Frame, out Sender) {
 	drawPace(s, out)
 	drawSchemeToggle(s, f, out)
 	imgui.Separator()
-	drawFieldGrid(s, out, "solver", solverFields[:])
+	drawFieldGrid(s, out, "solver", fieldsOn(settings.SolverPanel))
 	imgui.Separator()
 	drawScene(s, out)
 }
@@ -124,47 +124,46 @@ func drawBackendToggle(s *State, f *frame.Frame, out Sender) {
 	tooltip("run the fast scheme's rebuild W, PGS and correction on the GPU (unticked: the CPU); needs a CUDA build (make run-cuda) and a device, else it stays on the CPU")
 }
 
-// gridField is a numeric field's place in a two-column grid.
-type gridField struct {
-	id    FieldID
-	label string
-	hint  string
-}
-
-var solverFields = [...]gridField{
-	{FieldTimeStep, "h (ms)", "time step h"},
-	{FieldFriction, "mu", "Coulomb friction coefficient"},
-	{FieldNewton, "Newton K", "Newton iterations of the corrective motion (1 = classic scheme)"},
-	{FieldNewtonTol, "tol (rad)", "stop Newton when no contact normal turns more than this; 0 = always K"},
-	{FieldPGS, "PGS sweeps", "projected Gauss-Seidel sweeps per Newton iteration"},
-	{FieldPGSTol, "PGS tol", "PGS relative tolerance; 0 = always all sweeps"},
-	{FieldYoung, "E (kPa)", "Young's modulus of the soft object"},
-	{FieldPoisson, "nu", "Poisson's ratio, in (-1, 0.5)"},
-}
-
-var resolutionFields = [...]gridField{
-	{FieldDOFs, "DOFs", "target degrees of freedom of the procedural mesh (rebuilds the scene)"},
-}
-
 // drawFieldGrid draws fields two per row (label, input) in a table named
-// id, then the errors of any field in red.
-func drawFieldGrid(s *State, out Sender, id string, fields []gridField) {
+// id, then the errors of any field in red. Labels and tooltips are the
+// parameter table's (settings.Param.Label, Hint).
+func drawFieldGrid(s *State, out Sender, id string, fields []FieldID) {
+	drawGrid(s, out, id, nil, fields)
+}
+
+// gridCell is a widget with its label that takes one place of a grid.
+type gridCell struct {
+	label, hint string
+	draw        func()
+}
+
+// drawGrid draws lead, then fields, two per row in a table named id, then
+// the fields' errors in red.
+func drawGrid(s *State, out Sender, id string, lead []gridCell, fields []FieldID) {
 	if imgui.BeginTableV(id, 4, imgui.TableFlagsSizingFixedFit, imgui.Vec2{}, 0) {
-		for i, g := range fields {
+		cell := func(i int, label, hint string) {
 			if i%2 == 0 {
 				imgui.TableNextRow()
 			}
 			imgui.TableNextColumn()
 			imgui.AlignTextToFramePadding()
-			imgui.Text(g.label)
-			tooltip(g.hint)
+			imgui.Text(label)
+			tooltip(hint)
 			imgui.TableNextColumn()
-			s.numberInput(g.id, 70, out)
+		}
+		for i, c := range lead {
+			cell(i, c.label, c.hint)
+			c.draw()
+		}
+		for i, fid := range fields {
+			p := s.fields[fid].p
+			cell(len(lead)+i, p.Label, p.Hint)
+			s.numberInput(fid, 70, out)
 		}
 		imgui.EndTable()
 	}
-	for _, g := range fields {
-		if e := s.fields[g.id].err; e != "" {
+	for _, fid := range fields {
+		if e := s.fields[fid].err; e != "" {
 			wrappedText(colourError, e)
 		}
 	}
@@ -180,7 +179,7 @@ func (s *State) numberInput(id FieldID, width float32, out Sender) {
 	if f.err != "" {
 		imgui.PushStyleColor(imgui.StyleColorFrameBg, imgui.Vec4{X: 0.45, Y: 0.12, Z: 0.12, W: 1})
 	}
-	entered := imgui.InputTextV("##"+fieldItemNames[id], &f.text, flags, nil)
+	entered := imgui.InputTextV("##"+f.p.Key, &f.text, flags, nil)
 	if f.err != "" {
 		imgui.PopStyleColor()
 	}
@@ -201,20 +200,10 @@ func drawScene(s *State, out Sender) {
 		}
 		imgui.EndCombo()
 	}
-	object := string(s.Config.Object)
-	if s.Config.MeshFile != "" {
-		object = "mesh file"
-	}
-	imgui.SetNextItemWidth(130)
-	if imgui.BeginCombo("object", object) {
-		for _, o := range []settings.Object{settings.BoxObject, settings.CylinderObject} {
-			if imgui.SelectableV(string(o), object == string(o), 0, imgui.Vec2{}) && object != string(o) {
-				_ = s.SetObject(o, out)
-			}
-		}
-		imgui.EndCombo()
-	}
-	drawFieldGrid(s, out, "resolution", resolutionFields[:])
+	// The object shares a row with the scene's numeric fields (the
+	// resolution), which keeps the left column within 800 pixels.
+	drawGrid(s, out, "scene", []gridCell{{"object", "the procedural object (a mesh file replaces it)", func() { drawObjectCombo(s, out) }}},
+		fieldsOn(settings.ScenePanel))
 	imgui.SetNextItemWidth(200)
 	if imgui.InputTextWithHint("##mesh", ".msh .vtk .vtu .vtp .stl .obj file", &s.meshFile) {
 		s.SetMeshFileText(s.meshFile)
@@ -225,4 +214,22 @@ func drawScene(s *State, out Sender) {
 	}
 	tooltip("rebuild the scene with this mesh: a tetrahedral mesh, or a closed surface that TetGen fills (empty: the procedural object)")
 	drawMeshFile(s, out)
+}
+
+// drawObjectCombo draws the procedural object's choice, "mesh file" when
+// a file replaces it.
+func drawObjectCombo(s *State, out Sender) {
+	object := string(s.Config.Object)
+	if s.Config.MeshFile != "" {
+		object = "mesh file"
+	}
+	imgui.SetNextItemWidth(95)
+	if imgui.BeginCombo("##object", object) {
+		for _, o := range []settings.Object{settings.BoxObject, settings.CylinderObject} {
+			if imgui.SelectableV(string(o), object == string(o), 0, imgui.Vec2{}) && object != string(o) {
+				_ = s.SetObject(o, out)
+			}
+		}
+		imgui.EndCombo()
+	}
 }

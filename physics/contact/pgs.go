@@ -64,16 +64,19 @@ type Result struct {
 // v is rebuilt from scratch by every sweep, so no round-off accumulates
 // over the iterations. A separated contact skips the scatter.
 //
-// Solve returns an error naming the problem for inconsistent lengths, a
-// non-finite entry in W, deltaFree or lambda, s ≤ 0, a negative or NaN mu,
-// an option out of range, or a diagonal block W_aa that is not positive
+// mu is the validated friction coefficient of the settings
+// (settings.Settings.Validate checks it where it enters: a flag, a panel
+// field, a command, physics.New), finite and ≥ 0; Solve does not check it
+// again. Solve returns an error naming the problem for inconsistent
+// lengths, a non-finite entry in W, deltaFree or lambda, s ≤ 0, an option
+// out of range, or a diagonal block W_aa that is not positive
 // definite. W must be symmetric (as C·W_H·Cᵀ is): Solve reads only its
 // lower block triangle, the blocks W_ab with b ≤ a, which is what
 // RebuildWLower fills; the strict upper block triangle is never read.
 // Solve does not allocate once its buffers have grown to c contacts and
 // MaxIterations sweeps.
 func (p *PGS) Solve(W []float64, c int, s float64, deltaFree []float64, mu float64, lambda []float64) (Result, error) {
-	if err := p.checkInput(W, c, s, deltaFree, mu, lambda); err != nil {
+	if err := p.checkInput(W, c, s, deltaFree, lambda); err != nil {
 		return Result{}, err
 	}
 	p.grow(c)
@@ -209,7 +212,7 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // checkInput reports the first inconsistent argument of Solve. The O(c)
 // vectors are scanned here; W is checked for finiteness during the first
 // product (see prepare) and its diagonal blocks when they are factored.
-func (p *PGS) checkInput(W []float64, c int, s float64, deltaFree []float64, mu float64, lambda []float64) error {
+func (p *PGS) checkInput(W []float64, c int, s float64, deltaFree []float64, lambda []float64) error {
 	if p.MaxIterations < 1 {
 		return fmt.Errorf("contact: PGS.MaxIterations = %d: must be at least 1", p.MaxIterations)
 	}
@@ -231,9 +234,6 @@ func (p *PGS) checkInput(W []float64, c int, s float64, deltaFree []float64, mu 
 	}
 	if !(s > 0) || math.IsInf(s, 0) {
 		return fmt.Errorf("contact: s = %g: must be finite and > 0 (s = h²)", s)
-	}
-	if !(mu >= 0) || math.IsInf(mu, 0) {
-		return fmt.Errorf("contact: friction coefficient μ = %g: must be finite and ≥ 0", mu)
 	}
 	if i := firstNonFinite(deltaFree); i >= 0 {
 		return fmt.Errorf("contact: deltaFree[%d] = %g (contact %d): must be finite", i, deltaFree[i], i/3)

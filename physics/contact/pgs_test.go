@@ -324,8 +324,6 @@ func TestPGSInputErrors(t *testing.T) {
 		{"long lambda", func(p *PGS, W, df, l *[]float64, s, mu *float64) { *l = append(*l, 0) }, "len(lambda) = 7"},
 		{"zero s", func(p *PGS, W, df, l *[]float64, s, mu *float64) { *s = 0 }, "s = 0"},
 		{"NaN s", func(p *PGS, W, df, l *[]float64, s, mu *float64) { *s = math.NaN() }, "s = NaN"},
-		{"negative mu", func(p *PGS, W, df, l *[]float64, s, mu *float64) { *mu = -0.1 }, "μ = -0.1"},
-		{"NaN mu", func(p *PGS, W, df, l *[]float64, s, mu *float64) { *mu = math.NaN() }, "μ = NaN"},
 		{"NaN gap", func(p *PGS, W, df, l *[]float64, s, mu *float64) { (*df)[4] = math.NaN() }, "deltaFree[4] = NaN (contact 1)"},
 		{"infinite lambda", func(p *PGS, W, df, l *[]float64, s, mu *float64) { (*l)[2] = math.Inf(1) }, "lambda[2] = +Inf (contact 0)"},
 		{"NaN in W", func(p *PGS, W, df, l *[]float64, s, mu *float64) { (*W)[4*6+1] = math.NaN() }, "W[4,1] = NaN (contacts 1, 0)"},

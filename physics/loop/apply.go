@@ -36,7 +36,7 @@ func (r *Runner) apply(c frame.Command) error {
 	case frame.SetPace:
 		r.pace = c.RealtimeFactor
 	case frame.SetOmega:
-		return r.sc.SetOmega(c.Omega)
+		r.sc.SetOmega(c.Omega)
 	case frame.RunScript:
 		return r.runScript()
 	case frame.SetBackend:

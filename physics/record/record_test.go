@@ -171,3 +171,34 @@ func TestCheckpointDoesNotAllocate(t *testing.T) {
 type discard struct{}
 
 func (*discard) Write(b []byte) (int, error) { return len(b), nil }
+
+// TestDampingRoundTrips: the Rayleigh damping of the configuration and of
+// a settings command reads back to the bit, with the rest of the
+// configuration.
+func TestDampingRoundTrips(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.Drop)
+	cfg.Physics.Material.MassDamping, cfg.Physics.Material.StiffnessDamping = 1.0/3, 2e-3/3
+	set := cfg.Physics
+	set.Material.MassDamping, set.Material.StiffnessDamping = 0.7, 1.0/7
+	var b bytes.Buffer
+	w := NewWriter(&b)
+	w.Begin(cfg)
+	w.Command(2, frame.SetSettings{Settings: set}, nil)
+	w.End(4, 1, nil)
+	if err := w.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Read(strings.NewReader(b.String()), "rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Config != cfg {
+		t.Fatalf("configuration read back as %+v, want %+v", rec.Config.Physics.Material, cfg.Physics.Material)
+	}
+	if len(rec.Commands) != 1 {
+		t.Fatalf("%d commands read back, want 1", len(rec.Commands))
+	}
+	if got := rec.Commands[0].Command.(frame.SetSettings).Settings; got != set {
+		t.Fatalf("settings read back with material %+v, want %+v", got.Material, set.Material)
+	}
+}

@@ -269,19 +269,21 @@ func (sc *Scene) Config() settings.Scenario {
 }
 
 // SetSettings applies new physics settings from the next step on (see
-// physics.Simulation.SetSettings). While the incline holds its block, a
-// new friction coefficient is the one its release ramp ends at.
+// physics.Simulation.SetSettings). set must be valid: it was checked
+// where it entered (settings.Settings.Validate through
+// frame.Command.Validate at the loop's command intake, or settings.ApplyAB).
+// A scene's own friction (the incline's hold and ramp) is an override
+// beside the settings (physics.Simulation.SetFrictionOverride), so the
+// user's μ is kept as given.
 func (sc *Scene) SetSettings(set settings.Settings) error {
 	return sc.Sim.SetSettings(set)
 }
 
-// SetOmega sets the spin speed used by the next run of the script.
-func (sc *Scene) SetOmega(omega float64) error {
-	if err := settings.CheckOmega(omega); err != nil {
-		return err
-	}
+// SetOmega sets the spin speed used by the next run of the script. omega
+// must be valid (settings.CheckOmega, which frame.SetOmega.Validate runs
+// at the loop's command intake).
+func (sc *Scene) SetOmega(omega float64) {
 	sc.cfg.Omega = omega
-	return nil
 }
 
 // Openings returns the gripper openings of the script: wide open around

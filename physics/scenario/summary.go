@@ -69,6 +69,11 @@ type Summary struct {
 	MeshScale  float64  `json:"mesh_scale,omitempty"`
 	MeshFitted bool     `json:"mesh_fitted,omitempty"`
 	MeshNotes  []string `json:"mesh_notes,omitempty"`
+
+	// Settings is the run's configuration: every setting of the parameter
+	// table by its key (settings.Values), as the user set it (the
+	// incline's μ while it holds its block).
+	Settings map[string]any `json:"settings"`
 }
 
 // InclineResult is the friction check: how far and how fast the block
@@ -107,6 +112,7 @@ func (sc *Scene) Summary() Summary {
 	cfg := sc.cfg
 	set := sc.Config().Physics
 	s := Summary{
+		Settings: settings.Values(sc.Config()),
 		Scenario: string(cfg.Kind), Scheme: set.Scheme.String(), Newton: set.NewtonIterations,
 		DT: set.TimeStep, Mu: set.Friction, Omega: cfg.Omega, DOFs: sc.Sim.Mesh().DOFs(),
 		Steps: m.steps, MaxPenetration: m.maxPen, MaxSoftPenetration: m.maxSoftPen,

@@ -1,10 +1,5 @@
 package settings
 
-import (
-	"fmt"
-	"math"
-)
-
 // Material is the isotropic linear-elastic law of the soft body with its
 // density and Rayleigh damping B = α·M + β·K.
 type Material struct {
@@ -22,29 +17,12 @@ type Material struct {
 }
 
 // Validate reports the first field outside its allowed range, naming it
-// and the range. NaN and ±Inf are rejected everywhere.
+// and the range (the parameter table's MaterialScope entries). NaN and
+// ±Inf are rejected everywhere.
 func (m Material) Validate() error {
-	checks := []struct {
-		name  string
-		value float64
-		ok    bool
-		rng   string
-	}{
-		{"YoungModulus", m.YoungModulus, m.YoungModulus > 0, "must be > 0 Pa"},
-		{"PoissonRatio", m.PoissonRatio, m.PoissonRatio > -1 && m.PoissonRatio < 0.5, "must lie in the open interval (−1, 0.5)"},
-		{"Density", m.Density, m.Density > 0, "must be > 0 kg/m³"},
-		{"MassDamping", m.MassDamping, m.MassDamping >= 0, "must be ≥ 0 (1/s)"},
-		{"StiffnessDamping", m.StiffnessDamping, m.StiffnessDamping >= 0, "must be ≥ 0 s"},
-	}
-	for _, c := range checks {
-		if math.IsNaN(c.value) || math.IsInf(c.value, 0) {
-			return fmt.Errorf("material: %s = %v is not a finite number", c.name, c.value)
-		}
-		if !c.ok {
-			return fmt.Errorf("material: %s = %g %s", c.name, c.value, c.rng)
-		}
-	}
-	return nil
+	var c Scenario
+	c.Physics.Material = m
+	return checkScope(&c, MaterialScope)
 }
 
 // Lame returns the Lamé parameters of the material,

@@ -133,10 +133,12 @@ const MaxOmega = 100
 
 // CheckOmega reports a spin speed outside [−MaxOmega, MaxOmega] rad/s.
 func CheckOmega(omega float64) error {
-	return rangeCheck("Omega", omega, -MaxOmega, MaxOmega, false, false, "rad/s")
+	c := Scenario{Omega: omega}
+	return ParamByKey("omega").Check(&c)
 }
 
-// Validate names the first field out of range.
+// Validate names the first field out of range: the kind, the physics
+// settings, the object, then the parameter table's SceneScope entries.
 func (c Scenario) Validate() error {
 	if _, err := ParseKind(string(c.Kind)); err != nil {
 		return err
@@ -147,20 +149,5 @@ func (c Scenario) Validate() error {
 	if c.Object != BoxObject && c.Object != CylinderObject {
 		return fmt.Errorf("Object = %q: want box or cylinder", c.Object)
 	}
-	checks := []error{
-		rangeCheck("ObjectSize", c.ObjectSize, 0.005, 0.5, false, false, "m"),
-		rangeCheck("MeshScale", c.MeshScale, 0, 1000, false, false, "m per unit of the mesh file (0: fit into ObjectSize)"),
-		intCheck("TargetDOFs", c.TargetDOFs, 24, 200000),
-		CheckOmega(c.Omega),
-		rangeCheck("Squeeze", c.Squeeze, 0, c.ObjectSize/4, false, false, "m (a quarter of ObjectSize)"),
-		rangeCheck("SpinTurns", c.SpinTurns, 0, 100, false, false, "turns"),
-		rangeCheck("InclineAngle", c.InclineAngle, 0, math.Pi/2.5, false, false, "rad"),
-		rangeCheck("DropHeight", c.DropHeight, 0, 1, false, false, "m"),
-	}
-	for _, err := range checks {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return checkScope(&c, SceneScope)
 }

@@ -3,7 +3,10 @@
 // iterations, friction, scheme, solver of A, material, contact
 // distances), the soft body's Material, and a Scenario's configuration
 // (which scene, which object at which resolution, the gripper's script).
-// Each validates itself and names the first field out of range.
+// Each validates itself and names the first field out of range. Every
+// scalar setting is declared once, in the parameter table (params.go),
+// from which the validation, the command-line flags, the panels' fields
+// and the A/B keys are generated.
 //
 // It imports nothing of the simulation, so that the viewer's packages can
 // edit and show settings without building the solver behind them.
@@ -12,7 +15,6 @@ package settings
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/gonum/spatial/r3"
 )
@@ -30,26 +32,16 @@ const (
 	Standard
 )
 
+// schemeNames are the schemes' names, by value.
+var schemeNames = []string{Fast: "fast", Standard: "standard"}
+
 // String returns "fast" or "standard".
-func (s Scheme) String() string {
-	switch s {
-	case Fast:
-		return "fast"
-	case Standard:
-		return "standard"
-	}
-	return fmt.Sprintf("Scheme(%d)", int(s))
-}
+func (s Scheme) String() string { return choiceName(schemeNames, "Scheme", int(s)) }
 
 // ParseScheme reads "fast" or "standard".
 func ParseScheme(name string) (Scheme, error) {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "fast":
-		return Fast, nil
-	case "standard":
-		return Standard, nil
-	}
-	return 0, fmt.Errorf("unknown scheme %q: want fast or standard", name)
+	v, err := ParamByKey("scheme").Parse(name)
+	return Scheme(v), err
 }
 
 // Solver selects how the system matrix A is factored.
@@ -67,26 +59,16 @@ const (
 	AsyncSolver
 )
 
+// solverNames are the solvers' names, by value.
+var solverNames = []string{ExactSolver: "exact", AsyncSolver: "async"}
+
 // String returns "exact" or "async".
-func (s Solver) String() string {
-	switch s {
-	case ExactSolver:
-		return "exact"
-	case AsyncSolver:
-		return "async"
-	}
-	return fmt.Sprintf("Solver(%d)", int(s))
-}
+func (s Solver) String() string { return choiceName(solverNames, "Solver", int(s)) }
 
 // ParseSolver reads "exact" or "async".
 func ParseSolver(name string) (Solver, error) {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "exact":
-		return ExactSolver, nil
-	case "async":
-		return AsyncSolver, nil
-	}
-	return 0, fmt.Errorf("unknown solver %q: want exact or async", name)
+	v, err := ParamByKey("solver").Parse(name)
+	return Solver(v), err
 }
 
 // Settings gathers every parameter of the simulation. Start from
@@ -196,60 +178,13 @@ func Default() Settings {
 	}
 }
 
-// rangeCheck reports a float field outside [lo, hi] (open ends when the
-// matching flag is set), or NaN.
-func rangeCheck(name string, v, lo, hi float64, openLo, openHi bool, unit string) error {
-	bad := math.IsNaN(v) || math.IsInf(v, 0) || v < lo || v > hi ||
-		(openLo && v == lo) || (openHi && v == hi)
-	if !bad {
-		return nil
-	}
-	l, r := "[", "]"
-	if openLo {
-		l = "("
-	}
-	if openHi {
-		r = ")"
-	}
-	return fmt.Errorf("%s = %g is out of range: must be in %s%g, %g%s %s", name, v, l, lo, hi, r, unit)
-}
-
-func intCheck(name string, v, lo, hi int) error {
-	if v < lo || v > hi {
-		return fmt.Errorf("%s = %d is out of range: must be in [%d, %d]", name, v, lo, hi)
-	}
-	return nil
-}
-
-// Validate returns an error naming the first field that is out of range.
+// Validate returns an error naming the first field that is out of range
+// (the parameter table's PhysicsScope entries, then Gravity and the
+// Material).
 func (s Settings) Validate() error {
-	checks := []error{
-		rangeCheck("TimeStep", s.TimeStep, 0, 0.1, true, false, "s"),
-		intCheck("NewtonIterations", s.NewtonIterations, 1, MaxNewton),
-		rangeCheck("NewtonTolerance", s.NewtonTolerance, 0, 1, false, false, "rad"),
-		rangeCheck("NewtonPositionTolerance", s.NewtonPositionTolerance, 0, 1, false, false, "m"),
-		intCheck("PGSIterations", s.PGSIterations, 1, 100000),
-		rangeCheck("PGSTolerance", s.PGSTolerance, 0, 1, false, true, ""),
-		rangeCheck("Friction", s.Friction, 0, 10, false, false, ""),
-		rangeCheck("PCGTolerance", s.PCGTolerance, 0, 1, true, true, "(relative residual)"),
-		intCheck("PCGMaxIterations", s.PCGMaxIterations, 1, 100000),
-		intCheck("AsyncLag", s.AsyncLag, 0, 1000),
-		intCheck("AsyncRefresh", s.AsyncRefresh, 0, 1000),
-		rangeCheck("AlarmDistance", s.AlarmDistance, 0, 1, true, false, "m"),
-		rangeCheck("ContactDistance", s.ContactDistance, 0, s.AlarmDistance, false, true, "m (below AlarmDistance)"),
-		rangeCheck("MaxSpeed", s.MaxSpeed, 0, math.MaxFloat64, true, false, "m/s"),
-		rangeCheck("MaxInvertedFraction", s.MaxInvertedFraction, 0, 1, false, false, ""),
-	}
-	for _, err := range checks {
-		if err != nil {
-			return err
-		}
-	}
-	if s.Solver != ExactSolver && s.Solver != AsyncSolver {
-		return fmt.Errorf("Solver = %d is not a solver: must be exact or async", int(s.Solver))
-	}
-	if s.Scheme != Fast && s.Scheme != Standard {
-		return fmt.Errorf("Scheme = %d is not a scheme: must be fast or standard", int(s.Scheme))
+	c := Scenario{Physics: s}
+	if err := checkScope(&c, PhysicsScope); err != nil {
+		return err
 	}
 	g := s.Gravity
 	if math.IsNaN(g.X+g.Y+g.Z) || math.IsInf(g.X+g.Y+g.Z, 0) || r3.Norm(g) > 1000 {
