@@ -25,6 +25,7 @@ type Simulation struct {
 	mesh      *mesh.TetMesh
 	surf      *mesh.Surface
 	model     *fem.Model
+	elem      *fem.State       // the element rotations
 	solver    *linsolve.Solver // the linear solver of A
 	detection detection
 	depth     *collide.SurfaceDepth // the soft surface, for the rigid side's penetration
@@ -82,7 +83,7 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simula
 	model.SetSerial(solver.Async())
 	n := msh.DOFs()
 	s := &Simulation{
-		set: set, mesh: msh, surf: surf, model: model, solver: solver,
+		set: set, mesh: msh, surf: surf, model: model, elem: model.NewState(), solver: solver,
 		detection: detection{det: collide.NewDetector(surf)},
 		depth:     collide.NewSurfaceDepth(surf),
 		bodies:    append([]rigid.Body(nil), bodies...),
@@ -162,7 +163,7 @@ func (s *Simulation) Reset() {
 		s.v[i] = 0
 	}
 	clear(s.warm)
-	s.model.ResetRotations()
+	s.elem.Reset()
 	s.solver.Invalidate()
 	s.steps, s.time = 0, 0
 	s.ct.pairs = s.ct.pairs[:0]
@@ -184,8 +185,10 @@ func (s *Simulation) Bodies() []rigid.Body { return s.bodies }
 func (s *Simulation) Mesh() *mesh.TetMesh    { return s.mesh }
 func (s *Simulation) Surface() *mesh.Surface { return s.surf }
 
-// Model returns the finite-element model (masses, stresses).
-func (s *Simulation) Model() *fem.Model { return s.model }
+// Model returns the finite-element model (masses, stresses) and
+// ElementState the state of its elements (read-only view).
+func (s *Simulation) Model() *fem.Model        { return s.model }
+func (s *Simulation) ElementState() *fem.State { return s.elem }
 
 // Positions returns q (read-only view, length 3N); Velocities v; and
 // RestPositions the rest configuration.

@@ -3,7 +3,7 @@ package physics
 import (
 	"fmt"
 
-	"softgrasp/physics/m3"
+	"softgrasp/physics/fem"
 	"softgrasp/physics/rigid"
 )
 
@@ -13,7 +13,7 @@ import (
 // benchmark time both schemes on the very same steps.
 type Snapshot struct {
 	q, v   []float64
-	rot    []m3.Mat3
+	elem   fem.State
 	bodies []rigid.Body
 	warm   map[uint64]warmStart
 	steps  int
@@ -28,7 +28,7 @@ func (s *Simulation) Snapshot(snap *Snapshot) *Snapshot {
 	}
 	snap.q = append(snap.q[:0], s.q...)
 	snap.v = append(snap.v[:0], s.v...)
-	snap.rot = append(snap.rot[:0], s.model.Rotations()...)
+	snap.elem.CopyFrom(s.elem)
 	snap.bodies = append(snap.bodies[:0], s.bodies...)
 	if snap.warm == nil {
 		snap.warm = make(map[uint64]warmStart, len(s.warm))
@@ -48,9 +48,10 @@ func (s *Simulation) Restore(snap *Snapshot) error {
 		return fmt.Errorf("snapshot of %d DOFs and %d bodies does not fit a simulation of %d DOFs and %d bodies",
 			len(snap.q), len(snap.bodies), len(s.q), len(s.bodies))
 	}
-	if err := s.model.SetRotations(snap.rot); err != nil {
-		return err
+	if len(snap.elem.Rotations()) != len(s.elem.Rotations()) {
+		return fmt.Errorf("snapshot of %d elements does not fit a simulation of %d", len(snap.elem.Rotations()), len(s.elem.Rotations()))
 	}
+	s.elem.CopyFrom(&snap.elem)
 	copy(s.q, snap.q)
 	copy(s.v, snap.v)
 	copy(s.bodies, snap.bodies)

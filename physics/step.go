@@ -94,7 +94,7 @@ func (s *Simulation) refactor() error {
 
 // assemble fills A and b at (q_t, v_t) and checks element inversion.
 func (s *Simulation) assemble() error {
-	rep := s.model.Assemble(s.q, s.v, s.set.TimeStep, s.set.Gravity, s.solver.Matrix(), s.b)
+	rep := s.model.Assemble(s.elem, s.q, s.v, s.set.TimeStep, s.set.Gravity, s.solver.Matrix(), s.b)
 	if rep.Err != nil {
 		return fmt.Errorf("assembly: %w", rep.Err)
 	}
