@@ -89,7 +89,7 @@ func (r *Runner) fillSurface(f *frame.Frame) {
 		r.vm = make([]float64, len(q)/3)
 	}
 	r.vm = r.vm[:len(q)/3]
-	_ = sim.Model().VonMises(sim.ElementState(), q, r.vm)
+	_ = sim.Model().FEM().VonMises(sim.State().Elements(), q, r.vm)
 	for i, n := range verts {
 		f.VonMises[i] = float32(r.vm[n])
 	}
