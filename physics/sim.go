@@ -30,7 +30,11 @@ type Simulation struct {
 	solver  *linsolve.Solver // the linear solver of A
 	backend Backend          // the fast scheme's per-iteration work
 	ws      *workspace
-	run     step // the view of the above that a step's stages take
+	// run is the view of the fields above that a step's stages and the
+	// schemes take (stepper). It is a field, not a value of Step's frame,
+	// because the schemes receive it through an interface call, which
+	// would move a frame's value to the heap at every step.
+	run step
 }
 
 // New builds a simulation of the soft body msh (rest configuration, at
@@ -70,7 +74,7 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simula
 }
 
 // stepper returns the view of the simulation that the stages of a step
-// take.
+// take, refreshed from its fields (a new backend, new settings).
 func (s *Simulation) stepper() *step {
 	s.run = step{set: &s.set, model: s.model, state: s.state, bodies: s.bodies,
 		solver: s.solver, backend: s.backend, ws: s.ws}
