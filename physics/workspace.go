@@ -8,10 +8,10 @@ import (
 )
 
 // workspace is the scratch of one soft body's step: every vector and
-// buffer a step fills before it commits, kept from step to step only so
-// that a warm step allocates nothing. Nothing in it carries information
-// from one step to the next (that is the State); a step may start from any
-// workspace of the same model.
+// buffer a step fills, kept from step to step only so that a warm step
+// allocates nothing. A step reads nothing that the previous step left in
+// it (what carries over is the State); after a step it holds that step's
+// results for the caller to read (pairs, forces, directions, stats).
 type workspace struct {
 	// Per-step vectors of length 3N.
 	b, dvFree, qFree, x []float64
