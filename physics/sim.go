@@ -180,6 +180,13 @@ func (s *Simulation) SetState(q, v []float64) error {
 	return nil
 }
 
+// VonMises writes into perNode (length N) the von Mises stress at every
+// node in the current state (fem.Model.VonMises). It reads the state and
+// leaves it as it is: what it shows never changes the next step.
+func (s *Simulation) VonMises(perNode []float64) error {
+	return s.model.fem.VonMises(&s.state.elem, s.ws.fem, s.state.q, perNode)
+}
+
 // Time returns the simulated time and Steps the number of steps taken.
 func (s *Simulation) Time() float64 { return s.state.time }
 func (s *Simulation) Steps() int    { return s.state.steps }

@@ -100,7 +100,7 @@ func (c *step) refactor() error {
 // and checks element inversion.
 func (c *step) assemble() error {
 	st, ws := c.state, c.ws
-	rep := c.model.fem.Assemble(&st.elem, st.q, st.v, c.set.TimeStep, c.set.Gravity, c.solver.Matrix(), ws.b)
+	rep := c.model.fem.Assemble(&st.elem, ws.fem, st.q, st.v, c.set.TimeStep, c.set.Gravity, c.solver.Matrix(), ws.b)
 	if rep.Err != nil {
 		return fmt.Errorf("assembly: %w", rep.Err)
 	}

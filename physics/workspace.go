@@ -2,6 +2,7 @@ package physics
 
 import (
 	"softgrasp/physics/collide"
+	"softgrasp/physics/fem"
 	"softgrasp/physics/linsolve"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/settings"
@@ -17,6 +18,8 @@ type workspace struct {
 	b, dvFree, qFree, x []float64
 	rhs                 []float64 // a solve's right-hand side
 	qNew, vNew          []float64 // end-of-step state, committed after the checks
+
+	fem *fem.Workspace // the element passes' results
 
 	detection detection
 	depth     *collide.SurfaceDepth // the soft surface, for the rigid side's penetration
@@ -35,6 +38,7 @@ type workspace struct {
 func newWorkspace(m *Model) *workspace {
 	n := m.DOFs()
 	ws := &workspace{
+		fem:       m.fem.NewWorkspace(),
 		detection: detection{det: collide.NewDetector(m.surf)},
 		depth:     collide.NewSurfaceDepth(m.surf),
 		newtonLog: make([]NewtonRecord, 0, settings.MaxNewton),

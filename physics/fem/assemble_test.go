@@ -197,7 +197,7 @@ func TestAssembleAgainstDense(t *testing.T) {
 			h, g := 0.01, r3.Vec{X: 1, Z: -9.81}
 			A := m.Pattern()
 			b := make([]float64, len(q))
-			if rep := m.Assemble(m.NewState(), q, v, h, g, A, b); rep.Err != nil || rep.Inverted != 0 {
+			if rep := m.Assemble(m.NewState(), m.NewWorkspace(), q, v, h, g, A, b); rep.Err != nil || rep.Inverted != 0 {
 				t.Fatalf("report %+v", rep)
 			}
 			Aref, bref := denseReference(t, tc.msh, mt, q, v, h, g)
@@ -232,7 +232,7 @@ func TestAssembleGravityAtRest(t *testing.T) {
 	b := make([]float64, len(q))
 	const h = 0.005
 	g := r3.Vec{X: 0.5, Y: -1, Z: -9.81}
-	rep := m.Assemble(m.NewState(), q, make([]float64, len(q)), h, g, A, b)
+	rep := m.Assemble(m.NewState(), m.NewWorkspace(), q, make([]float64, len(q)), h, g, A, b)
 	if rep.Err != nil || rep.Inverted != 0 || math.Abs(rep.MinDetF-1) > 1e-12 {
 		t.Fatalf("report %+v, want no error, no inversion, det F = 1", rep)
 	}
@@ -265,7 +265,7 @@ func TestAssembleDeterministic(t *testing.T) {
 		m.pool = newWorkerPool(m, cfg.procs)
 		m.SetSerial(cfg.serial)
 		A, b := m.Pattern(), make([]float64, len(q))
-		if rep := m.Assemble(m.NewState(), q, v, 0.01, r3.Vec{Z: -9.81}, A, b); rep.Err != nil {
+		if rep := m.Assemble(m.NewState(), m.NewWorkspace(), q, v, 0.01, r3.Vec{Z: -9.81}, A, b); rep.Err != nil {
 			t.Fatal(rep.Err)
 		}
 		As, bs = append(As, A), append(bs, b)
@@ -293,12 +293,12 @@ func TestNoAllocations(t *testing.T) {
 		q, v := deformedState(msh, rand.New(rand.NewPCG(51, 52)), 0.001)
 		A, b, f := m.Pattern(), make([]float64, len(q)), make([]float64, len(q))
 		vm := make([]float64, len(msh.Nodes))
-		st := m.NewState()
+		st, w := m.NewState(), m.NewWorkspace()
 		kernels := map[string]func(){
-			"Assemble":      func() { m.Assemble(st, q, v, 0.01, r3.Vec{Z: -9.81}, A, b) },
-			"ElasticForces": func() { _ = m.ElasticForces(st, q, f) },
-			"StiffnessMul":  func() { _ = m.StiffnessMul(st, q, v, f) },
-			"VonMises":      func() { _ = m.VonMises(st, q, vm) },
+			"Assemble":      func() { m.Assemble(st, w, q, v, 0.01, r3.Vec{Z: -9.81}, A, b) },
+			"ElasticForces": func() { _ = m.ElasticForces(st, w, q, f) },
+			"StiffnessMul":  func() { _ = m.StiffnessMul(st, w, q, v, f) },
+			"VonMises":      func() { _ = m.VonMises(st, w, q, vm) },
 		}
 		for name, k := range kernels {
 			if allocs := testing.AllocsPerRun(5, k); allocs != 0 {
@@ -343,7 +343,7 @@ func TestAssembleRejects(t *testing.T) {
 			for i := range a.b {
 				a.b[i] = 7
 			}
-			rep := m.Assemble(m.NewState(), a.q, a.v, a.h, a.g, a.A, a.b)
+			rep := m.Assemble(m.NewState(), m.NewWorkspace(), a.q, a.v, a.h, a.g, a.A, a.b)
 			if rep.Err == nil || !strings.Contains(rep.Err.Error(), tc.wantErr) {
 				t.Fatalf("Err = %v, want one mentioning %q", rep.Err, tc.wantErr)
 			}
@@ -354,10 +354,10 @@ func TestAssembleRejects(t *testing.T) {
 			}
 		})
 	}
-	if err := m.ElasticForces(m.NewState(), make([]float64, n), make([]float64, n-1)); err == nil || !strings.Contains(err.Error(), "f has length") {
+	if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), make([]float64, n), make([]float64, n-1)); err == nil || !strings.Contains(err.Error(), "f has length") {
 		t.Errorf("ElasticForces with a short f: err = %v", err)
 	}
-	if err := m.VonMises(m.NewState(), make([]float64, n), make([]float64, n)); err == nil || !strings.Contains(err.Error(), "perNode") {
+	if err := m.VonMises(m.NewState(), m.NewWorkspace(), make([]float64, n), make([]float64, n)); err == nil || !strings.Contains(err.Error(), "perNode") {
 		t.Errorf("VonMises with a 3N-long perNode: err = %v", err)
 	}
 }
@@ -392,18 +392,18 @@ func TestStateOnlyAssemblyAdvances(t *testing.T) {
 	m := newTestModel(t, msh, testMaterial())
 	q := affine(msh, rotation(r3.Vec{Z: 1}, 0.3), r3.Vec{})
 	v := make([]float64, len(q))
-	st := m.NewState()
+	st, w := m.NewState(), m.NewWorkspace()
 	f, vm := make([]float64, len(q)), make([]float64, len(msh.Nodes))
-	_ = m.ElasticForces(st, q, f)
-	_ = m.StiffnessMul(st, q, v, f)
-	_ = m.VonMises(st, q, vm)
+	_ = m.ElasticForces(st, w, q, f)
+	_ = m.StiffnessMul(st, w, q, v, f)
+	_ = m.VonMises(st, w, q, vm)
 	for k, R := range st.Rotations() {
 		if R != m3.Identity() {
 			t.Fatalf("element %d: a kernel other than Assemble changed the state's rotation to %v", k, R)
 		}
 	}
 	A, b := m.Pattern(), make([]float64, len(q))
-	if rep := m.Assemble(st, q, v, 0.01, r3.Vec{}, A, b); rep.Err != nil {
+	if rep := m.Assemble(st, w, q, v, 0.01, r3.Vec{}, A, b); rep.Err != nil {
 		t.Fatal(rep.Err)
 	}
 	want := rotation(r3.Vec{Z: 1}, 0.3)
@@ -415,7 +415,10 @@ func TestStateOnlyAssemblyAdvances(t *testing.T) {
 		}
 	}
 	other := newTestModel(t, gridBox(1, 1, 1, 0.1, 0.1, 0.1), testMaterial())
-	if err := m.VonMises(other.NewState(), q, vm); err == nil || !strings.Contains(err.Error(), "state") {
+	if err := m.VonMises(other.NewState(), w, q, vm); err == nil || !strings.Contains(err.Error(), "state") {
 		t.Fatalf("VonMises took the state of another model: %v", err)
+	}
+	if err := m.VonMises(st, other.NewWorkspace(), q, vm); err == nil || !strings.Contains(err.Error(), "workspace") {
+		t.Fatalf("VonMises took the workspace of another model: %v", err)
 	}
 }

@@ -17,14 +17,15 @@ import (
 // of its tetrahedra, its material, its lumped masses and the layout of its
 // system matrix. It is built once per mesh by NewModel; the material can
 // be changed in place by SetMaterial. What changes from step to step, the
-// element rotations, lives in a State (NewState) that the kernels take as
-// a parameter; they read the current positions and velocities and write
-// into caller-owned buffers.
+// element rotations, lives in a State (NewState), and the per-element
+// results of a pass in a Workspace (NewWorkspace); the kernels take both
+// as parameters, read the current positions and velocities and write into
+// caller-owned buffers.
 //
-// A Model is not safe for concurrent use: its kernels share internal
-// per-element buffers. Their element pass runs on GOMAXPROCS goroutines,
-// the caller's and GOMAXPROCS−1 long-lived workers owned by the Model,
-// which end when the Model is garbage collected.
+// A Model is not safe for concurrent use: its kernels share its worker
+// pool. Their element pass runs on GOMAXPROCS goroutines, the caller's and
+// GOMAXPROCS−1 long-lived workers owned by the Model, which end when the
+// Model is garbage collected.
 type Model struct {
 	nodes int
 	elems []element
@@ -42,14 +43,6 @@ type Model struct {
 	// positions in elems index into their Val, of length nnz.
 	pattern *sparse.SymCSC
 	nnz     int
-
-	// Per-element results of the parallel element pass (elementStresses),
-	// overwritten by every pass: the rotations R_e of a pass that leaves
-	// the State as it is (ElasticForces, StiffnessMul, VonMises), and P_e
-	// (see assemble.go) and det F_e of any pass.
-	rot    []m3.Mat3
-	stress []m3.Mat3
-	detF   []float64
 
 	pool *workerPool
 }
@@ -78,9 +71,6 @@ func NewModel(msh *mesh.TetMesh, mat settings.Material) (*Model, error) {
 		elems:   make([]element, len(msh.Tets)),
 		mass:    make([]float64, n),
 		nodeVol: make([]float64, n),
-		rot:     make([]m3.Mat3, len(msh.Tets)),
-		stress:  make([]m3.Mat3, len(msh.Tets)),
-		detF:    make([]float64, len(msh.Tets)),
 	}
 	for e, tet := range msh.Tets {
 		if err := m.elems[e].init(msh.Nodes, tet); err != nil {
@@ -145,15 +135,38 @@ func (st *State) Rotations() []m3.Mat3 { return st.rot }
 // CopyFrom makes st a copy of src, reusing st's storage.
 func (st *State) CopyFrom(src *State) { st.rot = append(st.rot[:0], src.rot...) }
 
-// checkState reports a state that does not belong to a model of this
-// model's element count.
-func (m *Model) checkState(st *State) error {
+// Workspace holds the per-element results of one element pass: the
+// rotations R_e of a pass that leaves the State as it is (ElasticForces,
+// StiffnessMul, VonMises), and P_e (see assemble.go) and det F_e of any
+// pass. Every pass overwrites it; nothing in it carries from one pass to
+// the next. A Workspace belongs to the Model that made it (NewWorkspace).
+type Workspace struct {
+	rot, stress []m3.Mat3
+	detF        []float64
+}
+
+// NewWorkspace returns a workspace for the model's element passes.
+func (m *Model) NewWorkspace() *Workspace {
+	n := len(m.elems)
+	return &Workspace{rot: make([]m3.Mat3, n), stress: make([]m3.Mat3, n), detF: make([]float64, n)}
+}
+
+// checkState reports a state or a workspace that does not belong to a
+// model of this model's element count.
+func (m *Model) checkState(st *State, w *Workspace) error {
 	if st == nil || len(st.rot) != len(m.elems) {
 		n := 0
 		if st != nil {
 			n = len(st.rot)
 		}
 		return fmt.Errorf("fem: state of %d element rotations for %d elements", n, len(m.elems))
+	}
+	if w == nil || len(w.rot) != len(m.elems) {
+		n := 0
+		if w != nil {
+			n = len(w.rot)
+		}
+		return fmt.Errorf("fem: workspace of %d elements for %d elements", n, len(m.elems))
 	}
 	return nil
 }

@@ -89,9 +89,7 @@ func (r *Runner) fillSurface(f *frame.Frame) {
 		r.vm = make([]float64, len(q)/3)
 	}
 	r.vm = r.vm[:len(q)/3]
-	// The pass reads the element rotations of the state and leaves them as
-	// they are: what a frame shows never changes the next step.
-	_ = sim.Model().FEM().VonMises(sim.State().Elements(), q, r.vm)
+	_ = sim.VonMises(r.vm) // reads the state and leaves it as it is
 	for i, n := range verts {
 		f.VonMises[i] = float32(r.vm[n])
 	}
