@@ -67,11 +67,11 @@ func (c *step) stepAlarm() float64 {
 	h := c.set.TimeStep
 	base := c.set.AlarmDistance
 	gh2 := r3.Scale(h*h, c.set.Gravity)
-	st := c.state
+	state := c.state
 	worst := 0.0
 	for _, n := range c.model.surf.Vertices {
-		x := point(st.q, n)
-		soft := r3.Add(r3.Scale(h, point(st.v, n)), gh2)
+		x := point(state.q, n)
+		soft := r3.Add(r3.Scale(h, point(state.v, n)), gh2)
 		for i := range c.bodies {
 			b := &c.bodies[i]
 			local := b.Start.ApplyInverse(x)

@@ -53,26 +53,26 @@ func (ct *contactState) resize(c int) {
 // poses, the detection directions C_0 and the warm-started λ, and
 // evaluates p_t = H·q_t and p_free = H·q_free.
 func (c *step) buildMapping() {
-	ct, st := &c.ws.ct, c.state
+	ct, state := &c.ws.ct, c.state
 	ct.resize(len(ct.pairs))
-	ct.buildH(len(st.q))
+	ct.buildH(len(state.q))
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		body := &c.bodies[pr.Body]
 		ct.rT[a] = body.Start.Apply(pr.RigidLocal)
 		ct.rEnd[a] = body.End.Apply(pr.RigidLocal)
 		ct.rN[a] = ct.rEnd[a]
-		ws, ok := st.warm[pr.Key()]
+		w, ok := state.warm[pr.Key()]
 		if ok {
-			ct.C0[a] = m3.FrameFromTangent(pr.Normal, ws.t1)
-			copy(ct.lambda[3*a:3*a+3], ws.lambda[:])
+			ct.C0[a] = m3.FrameFromTangent(pr.Normal, w.t1)
+			copy(ct.lambda[3*a:3*a+3], w.lambda[:])
 		} else {
 			ct.C0[a] = m3.Frame(pr.Normal)
 			ct.lambda[3*a], ct.lambda[3*a+1], ct.lambda[3*a+2] = 0, 0, 0
 		}
 		ct.C[a] = ct.C0[a]
 	}
-	ct.H.MulVec(ct.pT, st.q)
+	ct.H.MulVec(ct.pT, state.q)
 	ct.H.MulVec(ct.pFree, c.ws.qFree)
 }
 
@@ -176,10 +176,10 @@ func (c *step) saveWarmStart() {
 	ct, warm := &c.ws.ct, c.state.warm
 	clear(warm)
 	for a := range ct.pairs {
-		var ws warmStart
-		copy(ws.lambda[:], ct.lambda[3*a:3*a+3])
-		ws.t1 = ct.C[a].Row(1)
-		warm[ct.pairs[a].Key()] = ws
+		var w warmStart
+		copy(w.lambda[:], ct.lambda[3*a:3*a+3])
+		w.t1 = ct.C[a].Row(1)
+		warm[ct.pairs[a].Key()] = w
 	}
 }
 

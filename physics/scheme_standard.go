@@ -20,7 +20,7 @@ import (
 // computed the best known way, by sparse forward solves with the columns
 // of J_kᵀ on the supernodal factor and a symmetric product, so that the
 // comparison with the fast scheme is fair. Its steps factor A exactly
-// (Simulation.refactor), so J needs no change of frame.
+// (step.refactor), so J needs no change of frame.
 type standardScheme struct {
 	pgs contact.PGS
 	qK  []float64 // q_k, 3N

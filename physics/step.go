@@ -99,8 +99,8 @@ func (c *step) refactor() error {
 // assemble fills A and b at (q_t, v_t), advancing the element rotations,
 // and checks element inversion.
 func (c *step) assemble() error {
-	st, ws := c.state, c.ws
-	rep := c.model.fem.Assemble(&st.elem, ws.fem, st.q, st.v, c.set.TimeStep, c.set.Gravity, c.solver.Matrix(), ws.b)
+	state, ws := c.state, c.ws
+	rep := c.model.fem.Assemble(&state.elem, ws.fem, state.q, state.v, c.set.TimeStep, c.set.Gravity, c.solver.Matrix(), ws.b)
 	if rep.Err != nil {
 		return fmt.Errorf("assembly: %w", rep.Err)
 	}
@@ -117,13 +117,13 @@ func (c *step) assemble() error {
 // freeMotion computes Δv_free = A⁻¹·b and q_free = q_t + h·(v_t + Δv_free)
 // (Eq. free + corrective motion, first term).
 func (c *step) freeMotion() error {
-	ws, st := c.ws, c.state
+	ws, state := c.ws, c.state
 	if err := c.solve(ws.dvFree, ws.b); err != nil {
 		return c.diverged(fmt.Sprintf("free motion solve failed: %v", err))
 	}
 	h := c.set.TimeStep
 	for i := range ws.qFree {
-		ws.qFree[i] = st.q[i] + h*(st.v[i]+ws.dvFree[i])
+		ws.qFree[i] = state.q[i] + h*(state.v[i]+ws.dvFree[i])
 	}
 	return nil
 }
@@ -146,7 +146,7 @@ func (c *step) recursiveCorrection(sc scheme, sw *stopwatch) error {
 // scheme sc (Eq. corrective motion). The new state goes to qNew/vNew and
 // is committed only after the divergence checks.
 func (c *step) finalCorrection(sc scheme) error {
-	ws, st := c.ws, c.state
+	ws, state := c.ws, c.state
 	if len(ws.ct.pairs) > 0 {
 		if err := sc.finish(c); err != nil {
 			return err
@@ -154,25 +154,25 @@ func (c *step) finalCorrection(sc scheme) error {
 	}
 	h := c.set.TimeStep
 	for i := range ws.vNew {
-		v := st.v[i] + ws.dvFree[i] + h*ws.x[i]
+		v := state.v[i] + ws.dvFree[i] + h*ws.x[i]
 		ws.vNew[i] = v
-		ws.qNew[i] = st.q[i] + h*v
+		ws.qNew[i] = state.q[i] + h*v
 	}
 	return nil
 }
 
 // commit makes the end-of-step state current and advances the bodies.
 func (c *step) commit() {
-	ws, st := c.ws, c.state
-	copy(st.v, ws.vNew)
-	copy(st.q, ws.qNew)
+	ws, state := c.ws, c.state
+	copy(state.v, ws.vNew)
+	copy(state.q, ws.qNew)
 	for i := range c.bodies {
 		c.bodies[i].Start = c.bodies[i].End
 	}
 	c.saveWarmStart()
-	st.steps++
-	st.time += c.set.TimeStep
-	ws.stats.Time = st.time
+	state.steps++
+	state.time += c.set.TimeStep
+	ws.stats.Time = state.time
 }
 
 // solve computes x = A⁻¹·b with the linear solver and counts its
