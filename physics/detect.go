@@ -21,19 +21,20 @@ type detection struct {
 
 // detect runs collision detection at the start of the step, within the
 // step's alarm distance.
-func (s *Simulation) detect() {
-	s.detection.alarm = s.stepAlarm()
-	s.ct.pairs = s.detection.det.Detect(s.q, s.bodies, s.detection.alarm, s.ct.pairs[:0])
-	s.stats.Contacts = len(s.ct.pairs)
+func (c *step) detect() {
+	ws := c.ws
+	ws.detection.alarm = c.stepAlarm()
+	ws.ct.pairs = ws.detection.det.Detect(c.state.q, c.bodies, ws.detection.alarm, ws.ct.pairs[:0])
+	ws.stats.Contacts = len(ws.ct.pairs)
 }
 
 // nearNodes returns the soft nodes of the proximity pairs within three
 // alarm distances of the rigid bodies: the nodes whose compliance the
 // next steps will likely need, for the linear solver to precompute with
 // its next factor.
-func (s *Simulation) nearNodes() []int {
-	d := &s.detection
-	d.wide = d.det.Detect(s.q, s.bodies, 3*d.alarm, d.wide[:0])
+func (c *step) nearNodes() []int {
+	d := &c.ws.detection
+	d.wide = d.det.Detect(c.state.q, c.bodies, 3*d.alarm, d.wide[:0])
 	d.wideNodes = d.wideNodes[:0]
 	for a := range d.wide {
 		pr := &d.wide[a]
@@ -62,16 +63,17 @@ const alarmMargin = 1.5
 // Only vertices that could reach the body within the step count: those
 // closer than AlarmDistance plus alarmMargin times their relative motion.
 // The alarm is alarmMargin times the largest such motion.
-func (s *Simulation) stepAlarm() float64 {
-	h := s.set.TimeStep
-	base := s.set.AlarmDistance
-	gh2 := r3.Scale(h*h, s.set.Gravity)
+func (c *step) stepAlarm() float64 {
+	h := c.set.TimeStep
+	base := c.set.AlarmDistance
+	gh2 := r3.Scale(h*h, c.set.Gravity)
+	state := c.state
 	worst := 0.0
-	for _, n := range s.surf.Vertices {
-		x := point(s.q, n)
-		soft := r3.Add(r3.Scale(h, point(s.v, n)), gh2)
-		for i := range s.bodies {
-			b := &s.bodies[i]
+	for _, n := range c.model.surf.Vertices {
+		x := point(state.q, n)
+		soft := r3.Add(r3.Scale(h, point(state.v, n)), gh2)
+		for i := range c.bodies {
+			b := &c.bodies[i]
 			local := b.Start.ApplyInverse(x)
 			rel := r3.Norm(r3.Sub(soft, r3.Sub(b.End.Apply(local), x)))
 			if alarmMargin*rel <= math.Max(base, alarmMargin*worst) {

@@ -48,15 +48,15 @@ func TestStepAlarm(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			v := make([]float64, len(s.v))
+			v := make([]float64, len(s.Velocities()))
 			for i := 0; i < len(v); i += 3 {
 				v[i] = tc.softVX
 			}
-			if err := s.SetState(s.q, v); err != nil {
+			if err := s.SetState(s.Positions(), v); err != nil {
 				t.Fatal(err)
 			}
 			s.set.TimeStep = h
-			if got := s.stepAlarm(); math.Abs(got-tc.want) > 1e-12 {
+			if got := s.stepper().stepAlarm(); math.Abs(got-tc.want) > 1e-12 {
 				t.Fatalf("alarm %.6g m, want %.6g m", got, tc.want)
 			}
 		})

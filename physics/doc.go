@@ -20,6 +20,14 @@
 // constraint forces [λn, λt1, λt2] per pair; δ the gaps; p = G(q) the
 // proximity positions; μ the friction coefficient.
 //
+// A simulation holds the soft body's Model (model.go: the mesh, its
+// surface, the finite elements, the rest positions; unchanged by a step),
+// its State (state.go: q, v, the element rotations, the warm starts, the
+// steps and the time; what a step advances and a snapshot copies), the
+// kinematic rigid bodies, the linear solver of A, the settings and the
+// workspace of a step (workspace.go: its scratch). Several soft bodies
+// would be a slice of models and one of states.
+//
 // A Step reads as its stages (step.go): detection with its alarm distance
 // (detect.go), assembly, the factorisation of A by the linear solver
 // (package linsolve), the free motion, the linearisation of the contacts

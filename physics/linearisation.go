@@ -36,13 +36,6 @@ type contactState struct {
 	states    []contact.State
 }
 
-// warmStart keeps a pair's force and tangent from one step to the next so
-// that PGS starts near the solution.
-type warmStart struct {
-	lambda [3]float64
-	t1     r3.Vec
-}
-
 // resize sizes every per-contact buffer for c pairs, reusing storage.
 func (ct *contactState) resize(c int) {
 	for _, f := range []*[]m3.Mat3{&ct.C, &ct.Cnext, &ct.C0} {
@@ -59,28 +52,28 @@ func (ct *contactState) resize(c int) {
 // buildMapping builds H from the pairs, the rigid material points at both
 // poses, the detection directions C_0 and the warm-started λ, and
 // evaluates p_t = H·q_t and p_free = H·q_free.
-func (s *Simulation) buildMapping() {
-	ct := &s.ct
+func (c *step) buildMapping() {
+	ct, state := &c.ws.ct, c.state
 	ct.resize(len(ct.pairs))
-	ct.buildH(len(s.q))
+	ct.buildH(len(state.q))
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
-		body := &s.bodies[pr.Body]
+		body := &c.bodies[pr.Body]
 		ct.rT[a] = body.Start.Apply(pr.RigidLocal)
 		ct.rEnd[a] = body.End.Apply(pr.RigidLocal)
 		ct.rN[a] = ct.rEnd[a]
-		ws, ok := s.warm[pr.Key()]
+		w, ok := state.warm[pr.Key()]
 		if ok {
-			ct.C0[a] = m3.FrameFromTangent(pr.Normal, ws.t1)
-			copy(ct.lambda[3*a:3*a+3], ws.lambda[:])
+			ct.C0[a] = m3.FrameFromTangent(pr.Normal, w.t1)
+			copy(ct.lambda[3*a:3*a+3], w.lambda[:])
 		} else {
 			ct.C0[a] = m3.Frame(pr.Normal)
 			ct.lambda[3*a], ct.lambda[3*a+1], ct.lambda[3*a+2] = 0, 0, 0
 		}
 		ct.C[a] = ct.C0[a]
 	}
-	ct.H.MulVec(ct.pT, s.q)
-	ct.H.MulVec(ct.pFree, s.qFree)
+	ct.H.MulVec(ct.pT, state.q)
+	ct.H.MulVec(ct.pFree, c.ws.qFree)
 }
 
 // buildH writes H for a body of dofs degrees of freedom: rows 3a..3a+2 of
@@ -124,18 +117,18 @@ func (ct *contactState) buildH(dofs int) {
 // contact distance. A separated pair far from the surface may turn a lot,
 // its closest rigid point jumping between features, without changing the
 // solution, and it used to keep every step from converging.
-func (s *Simulation) relinearise(reach float64) float64 {
-	ct := &s.ct
+func (c *step) relinearise(reach float64) float64 {
+	ct := &c.ws.ct
 	maxAngle := 0.0
-	engaged := s.set.ContactDistance + reach
+	engaged := c.set.ContactDistance + reach
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		pa := point(ct.p, a)
 		var n, r r3.Vec
 		if pr.Kind == collide.SoftVertex {
-			_, n, r = collide.SignedDistance(&s.bodies[pr.Body], pa)
+			_, n, r = collide.SignedDistance(&c.bodies[pr.Body], pa)
 		} else {
-			body := &s.bodies[pr.Body]
+			body := &c.bodies[pr.Body]
 			n = body.End.Rotate(body.Start.InverseRotate(pr.Normal))
 			r = ct.rEnd[a]
 		}
@@ -179,14 +172,14 @@ func (ct *contactState) gaps(dContact float64) {
 }
 
 // saveWarmStart remembers each pair's force and tangent for the next step.
-func (s *Simulation) saveWarmStart() {
-	ct := &s.ct
-	clear(s.warm)
+func (c *step) saveWarmStart() {
+	ct, warm := &c.ws.ct, c.state.warm
+	clear(warm)
 	for a := range ct.pairs {
-		var ws warmStart
-		copy(ws.lambda[:], ct.lambda[3*a:3*a+3])
-		ws.t1 = ct.C[a].Row(1)
-		s.warm[ct.pairs[a].Key()] = ws
+		var w warmStart
+		copy(w.lambda[:], ct.lambda[3*a:3*a+3])
+		w.t1 = ct.C[a].Row(1)
+		warm[ct.pairs[a].Key()] = w
 	}
 }
 

@@ -16,22 +16,23 @@ import (
 // contact measurements: the true overlap of the two sides at the bodies'
 // end poses (measureOverlap), the force each body applies,
 // and the number of active contacts. It leaves p = G(q_{t+h}) for drawing.
-func (s *Simulation) measure() error {
-	if err := s.checkState(); err != nil {
+func (c *step) measure() error {
+	if err := c.checkState(); err != nil {
 		return err
 	}
-	st := &s.stats
-	if cap(st.BodyForce) < len(s.bodies) {
-		st.BodyForce = make([]r3.Vec, len(s.bodies))
-		st.BodyNormalForce = make([]float64, len(s.bodies))
+	ws := c.ws
+	st := &ws.stats
+	if cap(st.BodyForce) < len(c.bodies) {
+		st.BodyForce = make([]r3.Vec, len(c.bodies))
+		st.BodyNormalForce = make([]float64, len(c.bodies))
 	}
-	st.BodyForce = st.BodyForce[:len(s.bodies)]
-	st.BodyNormalForce = st.BodyNormalForce[:len(s.bodies)]
+	st.BodyForce = st.BodyForce[:len(c.bodies)]
+	st.BodyNormalForce = st.BodyNormalForce[:len(c.bodies)]
 	for i := range st.BodyForce {
 		st.BodyForce[i], st.BodyNormalForce[i] = r3.Vec{}, 0
 	}
 	st.Active = 0
-	ct := &s.ct
+	ct := &ws.ct
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		ln := ct.lambda[3*a]
@@ -42,11 +43,11 @@ func (s *Simulation) measure() error {
 		st.BodyForce[pr.Body] = r3.Add(st.BodyForce[pr.Body], f)
 		st.BodyNormalForce[pr.Body] += ln
 	}
-	if err := s.measureOverlap(); err != nil {
+	if err := c.measureOverlap(); err != nil {
 		return err
 	}
 	if len(ct.pairs) > 0 {
-		ct.H.MulVec(ct.p, s.qNew)
+		ct.H.MulVec(ct.p, ws.qNew)
 	}
 	return nil
 }
@@ -64,25 +65,26 @@ func (s *Simulation) measure() error {
 // amount by which two points came closer than the contact distance d that
 // the contact law keeps: the penetration plus d when the surfaces cross,
 // and also surfaces touching closer than d without crossing.
-func (s *Simulation) measureOverlap() error {
-	st := &s.stats
-	dc := s.set.ContactDistance
+func (c *step) measureOverlap() error {
+	ws := c.ws
+	st := &ws.stats
+	dc := c.set.ContactDistance
 	soft, viol := 0.0, 0.0
-	for _, v := range s.surf.Vertices {
-		x := point(s.qNew, v)
-		for i := range s.bodies {
-			d, _, _ := collide.SignedDistance(&s.bodies[i], x)
+	for _, v := range c.model.surf.Vertices {
+		x := point(ws.qNew, v)
+		for i := range c.bodies {
+			d, _, _ := collide.SignedDistance(&c.bodies[i], x)
 			soft, viol = math.Max(soft, -d), math.Max(viol, dc-d)
 		}
 	}
-	if err := s.depth.Refit(s.qNew); err != nil {
-		return s.diverged(fmt.Sprintf("measuring the penetration: %v", err))
+	if err := ws.depth.Refit(ws.qNew); err != nil {
+		return c.diverged(fmt.Sprintf("measuring the penetration: %v", err))
 	}
 	rigidPen := 0.0
-	for i := range s.bodies {
-		b := &s.bodies[i]
+	for i := range c.bodies {
+		b := &c.bodies[i]
 		for _, v := range b.Shape.Vertices() {
-			d := s.depth.SignedDistance(b.End.Apply(v), s.detection.alarm, dc)
+			d := ws.depth.SignedDistance(b.End.Apply(v), ws.detection.alarm, dc)
 			rigidPen, viol = math.Max(rigidPen, -d), math.Max(viol, dc-d)
 		}
 	}
@@ -94,23 +96,24 @@ func (s *Simulation) measureOverlap() error {
 
 // checkState rejects NaN or infinite values and nodes faster than
 // MaxSpeed in the end-of-step state.
-func (s *Simulation) checkState() error {
+func (c *step) checkState() error {
+	ws := c.ws
 	maxV2 := 0.0
 	worst := 0
-	for i := 0; i+2 < len(s.vNew); i += 3 {
-		vx, vy, vz := s.vNew[i], s.vNew[i+1], s.vNew[i+2]
+	for i := 0; i+2 < len(ws.vNew); i += 3 {
+		vx, vy, vz := ws.vNew[i], ws.vNew[i+1], ws.vNew[i+2]
 		v2 := vx*vx + vy*vy + vz*vz
-		if math.IsNaN(v2) || math.IsInf(v2, 0) || math.IsNaN(s.qNew[i]+s.qNew[i+1]+s.qNew[i+2]) {
-			return s.diverged(fmt.Sprintf("node %d has a non-finite position or velocity", i/3))
+		if math.IsNaN(v2) || math.IsInf(v2, 0) || math.IsNaN(ws.qNew[i]+ws.qNew[i+1]+ws.qNew[i+2]) {
+			return c.diverged(fmt.Sprintf("node %d has a non-finite position or velocity", i/3))
 		}
 		if v2 > maxV2 {
 			maxV2, worst = v2, i/3
 		}
 	}
-	s.stats.MaxSpeed = math.Sqrt(maxV2)
-	if s.stats.MaxSpeed > s.set.MaxSpeed {
-		return s.diverged(fmt.Sprintf("node %d moves at %.3g m/s, above the %.3g m/s limit (MaxSpeed)",
-			worst, s.stats.MaxSpeed, s.set.MaxSpeed))
+	ws.stats.MaxSpeed = math.Sqrt(maxV2)
+	if ws.stats.MaxSpeed > c.set.MaxSpeed {
+		return c.diverged(fmt.Sprintf("node %d moves at %.3g m/s, above the %.3g m/s limit (MaxSpeed)",
+			worst, ws.stats.MaxSpeed, c.set.MaxSpeed))
 	}
 	return nil
 }
@@ -130,6 +133,6 @@ func (e *DivergenceError) Error() string {
 }
 
 // diverged builds the error of the current step.
-func (s *Simulation) diverged(reason string) error {
-	return &DivergenceError{Step: s.steps, Time: s.time, Reason: reason}
+func (c *step) diverged(reason string) error {
+	return &DivergenceError{Step: c.state.steps, Time: c.state.time, Reason: reason}
 }

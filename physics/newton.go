@@ -14,36 +14,37 @@ import (
 // iterations of the recursive corrective motion: the fast scheme
 // (Algorithm 3, scheme_fast.go) or the standard one (Algorithm 2,
 // scheme_standard.go). The Newton loop (newton) calls its stages in order
-// and times them as the paper's Table 1 does.
+// and times them as the paper's Table 1 does. A scheme keeps only its own
+// scratch; each stage takes the step it works on.
 type scheme interface {
 	// prepare readies the step's iterations after the mapping H is built
 	// and returns the stage its time counts in (fast: W_H = H·A⁻¹·Hᵀ,
 	// Build W_H).
-	prepare() (stage.Stage, error)
+	prepare(c *step) (stage.Stage, error)
 	// relinearise computes the candidate directions C_{k+1} at p_k (and,
 	// standard, re-evaluates H at q_k) and returns the largest angle by
 	// which the normal of a pair within reach of contact turned.
-	relinearise(reach float64) float64
+	relinearise(c *step, reach float64) float64
 	// rebuildW builds W_k for the current directions C_k (Rebuild W).
-	rebuildW() error
-	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it
-	// with friction coefficient mu, λ warm-started and overwritten (PGS).
-	solvePGS(h2, mu float64) (contact.Result, error)
+	rebuildW(c *step) error
+	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it,
+	// λ warm-started and overwritten (PGS).
+	solvePGS(c *step, h2 float64) (contact.Result, error)
 	// correct moves p_{k+1} for λ_k (Corr.).
-	correct(h2 float64) error
+	correct(c *step, h2 float64) error
 	// states returns the contact states of the last PGS.
-	states() []contact.State
+	states(c *step) []contact.State
 	// finish computes x = A⁻¹·Hᵀ·C_Kᵀ·λ_K for the final corrective motion
 	// (the standard scheme's last correction already did).
-	finish() error
+	finish(c *step) error
 }
 
 // scheme returns the scheme the settings select.
-func (s *Simulation) scheme() scheme {
-	if s.set.Scheme == settings.Standard {
-		return &s.standard
+func (c *step) scheme() scheme {
+	if c.set.Scheme == settings.Standard {
+		return &c.ws.standard
 	}
-	return &s.fast
+	return &c.ws.fast
 }
 
 // newton runs the recursive corrective motion with scheme sc: iteration
@@ -54,32 +55,33 @@ func (s *Simulation) scheme() scheme {
 //
 // Glossary: h time step, C_k direction frames, W_k compliance (Delassus),
 // λ constraint forces, δ gaps, p proximity positions, K NewtonIterations.
-func (s *Simulation) newton(sc scheme, sw *stopwatch) error {
-	first, err := sc.prepare()
+func (c *step) newton(sc scheme, sw *stopwatch) error {
+	first, err := sc.prepare(c)
 	if err != nil {
 		return err
 	}
 	sw.lap(first)
-	ct := &s.ct
-	h2 := s.set.TimeStep * s.set.TimeStep
-	for k := 0; k < s.set.NewtonIterations; k++ {
+	ws := c.ws
+	ct := &ws.ct
+	h2 := c.set.TimeStep * c.set.TimeStep
+	for k := 0; k < c.set.NewtonIterations; k++ {
 		var rec NewtonRecord
 		if k > 0 {
-			rec.DirectionChange = sc.relinearise(s.newtonLog[k-1].PositionChange)
-			if s.newtonConverged(rec.DirectionChange) {
-				s.stats.Converged = true
+			rec.DirectionChange = sc.relinearise(c, ws.newtonLog[k-1].PositionChange)
+			if c.newtonConverged(rec.DirectionChange) {
+				ws.stats.Converged = true
 				break
 			}
 			ct.accept()
 		}
-		ct.gaps(s.set.ContactDistance)
-		if err := s.iterate(sc, h2, &rec); err != nil {
+		ct.gaps(c.set.ContactDistance)
+		if err := c.iterate(sc, h2, &rec); err != nil {
 			return err
 		}
 		rec.PositionChange = m3.MaxBlockDistance(ct.p, ct.pPrev)
-		s.addNewton(rec)
+		c.addNewton(rec)
 	}
-	ct.states = sc.states()
+	ct.states = sc.states(c)
 	sw.lap(stage.Newton)
 	return nil
 }
@@ -89,32 +91,33 @@ func (s *Simulation) newton(sc scheme, sw *stopwatch) error {
 // re-linearisation and the last correction moved no proximity point by
 // more than NewtonPositionTolerance (METHOD.md: the directions and p stop
 // changing). A tolerance of 0 runs all K iterations.
-func (s *Simulation) newtonConverged(turn float64) bool {
-	if s.set.NewtonTolerance <= 0 {
+func (c *step) newtonConverged(turn float64) bool {
+	if c.set.NewtonTolerance <= 0 {
 		return false
 	}
-	last := s.newtonLog[len(s.newtonLog)-1]
-	return turn <= s.set.NewtonTolerance && last.PositionChange <= s.set.NewtonPositionTolerance
+	log := c.ws.newtonLog
+	last := log[len(log)-1]
+	return turn <= c.set.NewtonTolerance && last.PositionChange <= c.set.NewtonPositionTolerance
 }
 
 // iterate runs the timed stages of one Newton iteration: Rebuild W, PGS
 // and Corr., recording them in rec.
-func (s *Simulation) iterate(sc scheme, h2 float64, rec *NewtonRecord) error {
+func (c *step) iterate(sc scheme, h2 float64, rec *NewtonRecord) error {
 	t := time.Now()
-	if err := sc.rebuildW(); err != nil {
+	if err := sc.rebuildW(c); err != nil {
 		return err
 	}
 	rec.RebuildW = time.Since(t)
 	t = time.Now()
-	res, err := sc.solvePGS(h2, s.friction())
+	res, err := sc.solvePGS(c, h2)
 	if err != nil {
-		return s.diverged(fmt.Sprintf("contact solve failed: %v", err))
+		return c.diverged(fmt.Sprintf("contact solve failed: %v", err))
 	}
 	rec.PGS = time.Since(t)
 	rec.PGSIterations, rec.PGSError = res.Iterations, res.Error
 	t = time.Now()
-	copy(s.ct.pPrev, s.ct.p)
-	if err := sc.correct(h2); err != nil {
+	copy(c.ws.ct.pPrev, c.ws.ct.p)
+	if err := sc.correct(c, h2); err != nil {
 		return err
 	}
 	rec.Corr = time.Since(t)
@@ -122,9 +125,9 @@ func (s *Simulation) iterate(sc scheme, h2 float64, rec *NewtonRecord) error {
 }
 
 // addNewton records one Newton iteration and adds its stage times.
-func (s *Simulation) addNewton(rec NewtonRecord) {
-	s.newtonLog = append(s.newtonLog, rec)
-	t := &s.stats.Times
+func (c *step) addNewton(rec NewtonRecord) {
+	c.ws.newtonLog = append(c.ws.newtonLog, rec)
+	t := &c.ws.stats.Times
 	t[stage.RebuildW] += rec.RebuildW
 	t[stage.PGS] += rec.PGS
 	t[stage.Corr] += rec.Corr

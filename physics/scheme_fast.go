@@ -18,7 +18,8 @@ import (
 //	p_{k+1} = p_free + h²·W_H·C_kᵀ·λ_k      per iteration (Corr.)
 //
 // the last line being Eq. recursive motion correction 7 in the total-force
-// form of METHOD.md. The per-iteration work runs on the Backend.
+// form of METHOD.md. The per-iteration work runs on the step's Backend;
+// the scheme keeps only the directions it gave it.
 //
 // W_H comes from the linear solver's factor in that factor's frame
 // (linsolve.Solver.PairCompliance), so the directions given to the
@@ -28,47 +29,45 @@ import (
 // mapping compliance, W compliance (Delassus), λ constraint forces, p
 // proximity positions.
 type fastScheme struct {
-	sim     *Simulation
-	backend Backend
-	C       []m3.Mat3 // C_k as given to the backend (in the factor's frame)
+	C []m3.Mat3 // C_k as given to the backend (in the factor's frame)
 }
 
 // prepare builds W_H and loads it on the backend (Build W_H).
-func (f *fastScheme) prepare() (stage.Stage, error) {
-	s, ct := f.sim, &f.sim.ct
-	c := len(ct.pairs)
-	ct.WH = grow(ct.WH, 9*c*c)
-	if err := s.solver.PairCompliance(ct.WH, ct.pairs, &ct.H); err != nil {
-		return stage.BuildWH, s.diverged(fmt.Sprintf("building W_H failed: %v", err))
+func (f *fastScheme) prepare(c *step) (stage.Stage, error) {
+	ct := &c.ws.ct
+	n := len(ct.pairs)
+	ct.WH = grow(ct.WH, 9*n*n)
+	if err := c.solver.PairCompliance(ct.WH, ct.pairs, &ct.H); err != nil {
+		return stage.BuildWH, c.diverged(fmt.Sprintf("building W_H failed: %v", err))
 	}
-	if err := f.backend.Load(ct.WH, c, s.set.PGSIterations, s.set.PGSTolerance); err != nil {
-		return stage.BuildWH, fmt.Errorf("backend %s: %w", f.backend.Name(), err)
+	if err := c.backend.Load(ct.WH, n, c.set.PGSIterations, c.set.PGSTolerance); err != nil {
+		return stage.BuildWH, fmt.Errorf("backend %s: %w", c.backend.Name(), err)
 	}
 	copy(ct.p, ct.pFree)
 	return stage.BuildWH, nil
 }
 
 // relinearise turns the normals at p_k; the fast scheme has no q_k, so
-// rigid-vertex pairs turn theirs with the rigid body (Simulation.relinearise).
-func (f *fastScheme) relinearise(reach float64) float64 { return f.sim.relinearise(reach) }
+// rigid-vertex pairs turn theirs with the rigid body (step.relinearise).
+func (f *fastScheme) relinearise(c *step, reach float64) float64 { return c.relinearise(reach) }
 
 // rebuildW computes W_k = C_k·W_H·C_kᵀ on the backend.
-func (f *fastScheme) rebuildW() error {
-	f.C = f.sim.solver.FrameDirections(f.sim.ct.C)
-	return f.backend.RebuildW(f.C)
+func (f *fastScheme) rebuildW(c *step) error {
+	f.C = c.solver.FrameDirections(c.ws.ct.C)
+	return c.backend.RebuildW(f.C)
 }
 
 // solvePGS solves the contact problem on the backend's W_k.
-func (f *fastScheme) solvePGS(h2, mu float64) (contact.Result, error) {
-	ct := &f.sim.ct
-	return f.backend.SolvePGS(ct.dFree, h2, mu, ct.lambda)
+func (f *fastScheme) solvePGS(c *step, h2 float64) (contact.Result, error) {
+	ct := &c.ws.ct
+	return c.backend.SolvePGS(ct.dFree, h2, c.mu, ct.lambda)
 }
 
 // correct moves the proximity points, p = p_free + h²·W_H·C_kᵀλ_k, with
 // W_H and C_k in the factor's frame (linsolve.Solver.PointsToFactor).
-func (f *fastScheme) correct(h2 float64) error {
-	ct, solver := &f.sim.ct, f.sim.solver
-	if err := f.backend.CorrectP(ct.p, solver.PointsToFactor(ct.pFree), f.C, ct.lambda, h2); err != nil {
+func (f *fastScheme) correct(c *step, h2 float64) error {
+	ct, solver := &c.ws.ct, c.solver
+	if err := c.backend.CorrectP(ct.p, solver.PointsToFactor(ct.pFree), f.C, ct.lambda, h2); err != nil {
 		return err
 	}
 	solver.PointsFromFactor(ct.p)
@@ -76,7 +75,7 @@ func (f *fastScheme) correct(h2 float64) error {
 }
 
 // states returns the backend's contact states.
-func (f *fastScheme) states() []contact.State { return f.backend.States() }
+func (f *fastScheme) states(c *step) []contact.State { return c.backend.States() }
 
 // finish computes x = A⁻¹·Hᵀ·C_Kᵀ·λ_K, the one corrective solve of the
 // fast scheme, so that Δv = Δv_free + h·x. A⁻¹ is the operator W_H was
@@ -87,13 +86,14 @@ func (f *fastScheme) states() []contact.State { return f.backend.States() }
 // H·(A⁻¹ − Q·P⁻¹·Qᵀ)·Hᵀ·Cᵀλ away from the solved contact state, an error
 // that grows with the factor's age (README, "Solvers"). The free motion
 // keeps the true A.
-func (f *fastScheme) finish() error {
-	s, ct := f.sim, &f.sim.ct
+func (f *fastScheme) finish(c *step) error {
+	ws := c.ws
+	ct := &ws.ct
 	y := ct.pPrev // 3c scratch: the pairs' forces in world axes
 	ct.applyCt(y)
-	ct.H.MulVecT(s.rhs, y)
-	if err := s.solver.FactorSolve(s.x, s.rhs); err != nil {
-		return s.diverged(fmt.Sprintf("final corrective solve failed: %v", err))
+	ct.H.MulVecT(ws.rhs, y)
+	if err := c.solver.FactorSolve(ws.x, ws.rhs); err != nil {
+		return c.diverged(fmt.Sprintf("final corrective solve failed: %v", err))
 	}
 	return nil
 }

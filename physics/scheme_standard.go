@@ -21,72 +21,73 @@ import (
 // computed the best known way, by sparse forward solves with the columns
 // of J_kᵀ on the supernodal factor and a symmetric product, so that the
 // comparison with the fast scheme is fair. Its steps factor A exactly
-// (Simulation.refactor), so J needs no change of frame.
+// (step.refactor), so J needs no change of frame.
 type standardScheme struct {
-	sim *Simulation
 	pgs contact.PGS
 	qK  []float64 // q_k, 3N
 }
 
 // prepare sizes W and starts the iterations at q_free (timed with the
 // Newton iterations: the standard scheme has no Build W_H).
-func (st *standardScheme) prepare() (stage.Stage, error) {
-	s, ct := st.sim, &st.sim.ct
-	c := len(ct.pairs)
-	ct.W = grow(ct.W, 9*c*c)
-	st.pgs.MaxIterations, st.pgs.Tolerance = s.set.PGSIterations, s.set.PGSTolerance
-	st.qK = grow(st.qK, len(s.qFree))
+func (sc *standardScheme) prepare(c *step) (stage.Stage, error) {
+	ws := c.ws
+	ct := &ws.ct
+	n := len(ct.pairs)
+	ct.W = grow(ct.W, 9*n*n)
+	sc.pgs.MaxIterations, sc.pgs.Tolerance = c.set.PGSIterations, c.set.PGSTolerance
+	sc.qK = grow(sc.qK, len(ws.qFree))
 	copy(ct.p, ct.pFree)
-	copy(st.qK, s.qFree)
+	copy(sc.qK, ws.qFree)
 	return stage.Newton, nil
 }
 
 // relinearise re-evaluates H at q_k (unless FreezeMapping) and turns the
 // normals at p_k.
-func (st *standardScheme) relinearise(reach float64) float64 {
-	if !st.sim.set.FreezeMapping {
-		st.refindMapping()
+func (sc *standardScheme) relinearise(c *step, reach float64) float64 {
+	if !c.set.FreezeMapping {
+		sc.refindMapping(c)
 	}
-	return st.sim.relinearise(reach)
+	return c.relinearise(reach)
 }
 
 // rebuildW writes J_k = C_k·H and W_k = J_k·A⁻¹·J_kᵀ.
-func (st *standardScheme) rebuildW() error {
-	s, ct := st.sim, &st.sim.ct
-	ct.buildJ(len(s.q))
-	if err := s.solver.Compliance(&ct.J, ct.W); err != nil {
-		return s.diverged(fmt.Sprintf("building W failed: %v", err))
+func (sc *standardScheme) rebuildW(c *step) error {
+	ct := &c.ws.ct
+	ct.buildJ(c.model.DOFs())
+	if err := c.solver.Compliance(&ct.J, ct.W); err != nil {
+		return c.diverged(fmt.Sprintf("building W failed: %v", err))
 	}
 	return nil
 }
 
 // solvePGS solves the contact problem on W_k.
-func (st *standardScheme) solvePGS(h2, mu float64) (contact.Result, error) {
-	ct := &st.sim.ct
-	return st.pgs.Solve(ct.W, len(ct.pairs), h2, ct.dFree, mu, ct.lambda)
+func (sc *standardScheme) solvePGS(c *step, h2 float64) (contact.Result, error) {
+	ct := &c.ws.ct
+	return sc.pgs.Solve(ct.W, len(ct.pairs), h2, ct.dFree, c.mu, ct.lambda)
 }
 
 // correct applies the full corrective motion of iteration k:
 // x = A⁻¹·J_kᵀ·λ_k, q_{k+1} = q_free + h²·x, p_{k+1} = H·q_{k+1}. The x of
 // the last iteration is the final corrective motion's.
-func (st *standardScheme) correct(h2 float64) error {
-	s, ct := st.sim, &st.sim.ct
-	ct.J.MulVecT(s.rhs, ct.lambda)
-	if err := s.solve(s.x, s.rhs); err != nil {
-		return s.diverged(fmt.Sprintf("corrective solve failed: %v", err))
+func (sc *standardScheme) correct(c *step, h2 float64) error {
+	ws := c.ws
+	ct := &ws.ct
+	ct.J.MulVecT(ws.rhs, ct.lambda)
+	if err := c.solve(ws.x, ws.rhs); err != nil {
+		return c.diverged(fmt.Sprintf("corrective solve failed: %v", err))
 	}
-	for i := range st.qK {
-		st.qK[i] = s.qFree[i] + h2*s.x[i]
+	for i := range sc.qK {
+		sc.qK[i] = ws.qFree[i] + h2*ws.x[i]
 	}
-	ct.H.MulVec(ct.p, st.qK)
+	ct.H.MulVec(ct.p, sc.qK)
 	return nil
 }
 
 // states returns the contact states of the last PGS.
-func (st *standardScheme) states() []contact.State { return st.pgs.States }
+func (sc *standardScheme) states(*step) []contact.State { return sc.pgs.States }
 
 // finish has nothing left to do: x is the last correction's.
-func (st *standardScheme) finish() error { return nil }
+func (sc *standardScheme) finish(*step) error { return nil }
 
 // buildJ writes J = C·H for a body of dofs degrees of freedom: the row
 // (a, d) of J is C_a's row d times pair a's block of H, non-zero at the
@@ -115,24 +116,25 @@ func (ct *contactState) buildJ(dofs int) {
 // soft point to the point of its triangle closest to the rigid vertex at
 // the end pose, which changes its barycentric weights, hence H, p_t,
 // p_free and p.
-func (st *standardScheme) refindMapping() {
-	s, ct := st.sim, &st.sim.ct
+func (sc *standardScheme) refindMapping(c *step) {
+	ws := c.ws
+	ct := &ws.ct
 	changed := false
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		if pr.Kind != collide.RigidVertex {
 			continue
 		}
-		tri := s.surf.Tris[pr.Tri]
-		_, w := collide.ClosestOnTriangle(ct.rEnd[a], point(st.qK, tri[0]), point(st.qK, tri[1]), point(st.qK, tri[2]))
+		tri := c.model.surf.Tris[pr.Tri]
+		_, w := collide.ClosestOnTriangle(ct.rEnd[a], point(sc.qK, tri[0]), point(sc.qK, tri[1]), point(sc.qK, tri[2]))
 		pr.Weights = w
 		changed = true
 	}
 	if !changed {
 		return
 	}
-	ct.buildH(len(s.q))
-	ct.H.MulVec(ct.pT, s.q)
-	ct.H.MulVec(ct.pFree, s.qFree)
-	ct.H.MulVec(ct.p, st.qK)
+	ct.buildH(c.model.DOFs())
+	ct.H.MulVec(ct.pT, c.state.q)
+	ct.H.MulVec(ct.pFree, ws.qFree)
+	ct.H.MulVec(ct.p, sc.qK)
 }

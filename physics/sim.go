@@ -6,7 +6,6 @@ import (
 
 	"softgrasp/physics/collide"
 	"softgrasp/physics/contact"
-	"softgrasp/physics/fem"
 	"softgrasp/physics/linsolve"
 	"softgrasp/physics/m3"
 	"softgrasp/physics/mesh"
@@ -17,37 +16,26 @@ import (
 // Simulation is one soft body in frictional contact with kinematic rigid
 // bodies. It is not safe for concurrent use: one goroutine owns it.
 //
+// It holds the body's Model (unchanging), its State (what a step
+// advances), the rigid bodies, the linear solver of A and the fast
+// scheme's backend, the settings, and the workspace of a step (scratch).
+//
 // Before each Step the caller sets the rigid bodies' end-of-step poses
 // (SetBodyEnd); their start poses are the previous end poses.
 type Simulation struct {
 	set      settings.Settings
 	override frictionOverride // a scene's μ in place of set.Friction (override.go)
-
-	mesh      *mesh.TetMesh
-	surf      *mesh.Surface
-	model     *fem.Model
-	solver    *linsolve.Solver // the linear solver of A
-	detection detection
-	depth     *collide.SurfaceDepth // the soft surface, for the rigid side's penetration
-	bodies    []rigid.Body
-
-	// Mechanical state and per-step vectors of length 3N.
-	q, v, qRest         []float64
-	b, dvFree, qFree, x []float64
-	rhs                 []float64 // a solve's right-hand side
-	qNew, vNew          []float64 // end-of-step state, committed after the checks
-
-	// The contact state of the step and the two schemes that update it.
-	ct       contactState
-	fast     fastScheme
-	standard standardScheme
-
-	warm      map[uint64]warmStart
-	newtonLog []NewtonRecord
-	stats     StepStats
-
-	steps int
-	time  float64
+	model    *Model
+	state    *State
+	bodies   []rigid.Body
+	solver   *linsolve.Solver // the linear solver of A
+	backend  Backend          // the fast scheme's per-iteration work
+	ws       *workspace
+	// run is the view of the fields above that a step's stages and the
+	// schemes take (stepper). It is a field, not a value of Step's frame,
+	// because the schemes receive it through an interface call, which
+	// would move a frame's value to the heap at every step.
+	run step
 }
 
 // New builds a simulation of the soft body msh (rest configuration, at
@@ -68,38 +56,30 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simula
 			return nil, fmt.Errorf("rigid body %d (%q) has no shape", i, b.Name)
 		}
 	}
-	model, err := fem.NewModel(msh, set.Material)
-	if err != nil {
-		return nil, fmt.Errorf("finite elements: %w", err)
-	}
-	surf, err := mesh.ExtractSurface(msh)
-	if err != nil {
-		return nil, fmt.Errorf("surface: %w", err)
-	}
-	solver, err := linsolve.New(model.Pattern(), model.Mass(), linsolve.OptionsFrom(set))
+	model, err := newModel(msh, set.Material)
 	if err != nil {
 		return nil, err
 	}
-	model.SetSerial(solver.Async())
-	n := msh.DOFs()
-	s := &Simulation{
-		set: set, mesh: msh, surf: surf, model: model, solver: solver,
-		detection: detection{det: collide.NewDetector(surf)},
-		depth:     collide.NewSurfaceDepth(surf),
-		bodies:    append([]rigid.Body(nil), bodies...),
-		warm:      make(map[uint64]warmStart),
-		newtonLog: make([]NewtonRecord, 0, settings.MaxNewton),
+	solver, err := linsolve.New(model.fem.Pattern(), model.fem.Mass(), linsolve.OptionsFrom(set))
+	if err != nil {
+		return nil, err
 	}
-	s.fast = fastScheme{sim: s, backend: NewCPUBackend()}
-	s.standard = standardScheme{sim: s}
-	for _, vec := range []*[]float64{&s.q, &s.v, &s.qRest, &s.b, &s.dvFree, &s.qFree, &s.x, &s.rhs, &s.qNew, &s.vNew} {
-		*vec = make([]float64, n)
-	}
-	for i, x := range msh.Nodes {
-		s.qRest[3*i], s.qRest[3*i+1], s.qRest[3*i+2] = x.X, x.Y, x.Z
-	}
-	copy(s.q, s.qRest)
-	return s, nil
+	model.fem.SetSerial(solver.Async())
+	return &Simulation{
+		set: set, model: model, state: model.NewState(),
+		bodies:  append([]rigid.Body(nil), bodies...),
+		solver:  solver,
+		backend: NewCPUBackend(),
+		ws:      newWorkspace(model),
+	}, nil
+}
+
+// stepper returns the view of the simulation that the stages of a step
+// take, refreshed from its fields (a new backend, new settings).
+func (s *Simulation) stepper() *step {
+	s.run = step{set: &s.set, model: s.model, state: s.state, bodies: s.bodies,
+		solver: s.solver, backend: s.backend, ws: s.ws, mu: s.friction()}
+	return &s.run
 }
 
 // Close releases the solver's native memory and the backend.
@@ -108,22 +88,22 @@ func (s *Simulation) Close() {
 		s.solver.Close()
 		s.solver = nil
 	}
-	if s.fast.backend != nil {
-		s.fast.backend.Close()
-		s.fast.backend = nil
+	if s.backend != nil {
+		s.backend.Close()
+		s.backend = nil
 	}
 }
 
 // SetBackend replaces the backend of the fast scheme's Newton iterations.
 func (s *Simulation) SetBackend(b Backend) {
-	if s.fast.backend != nil {
-		s.fast.backend.Close()
+	if s.backend != nil {
+		s.backend.Close()
 	}
-	s.fast.backend = b
+	s.backend = b
 }
 
 // Backend returns the backend in use.
-func (s *Simulation) Backend() Backend { return s.fast.backend }
+func (s *Simulation) Backend() Backend { return s.backend }
 
 // Settings returns the current settings.
 func (s *Simulation) Settings() settings.Settings { return s.set }
@@ -136,7 +116,7 @@ func (s *Simulation) SetSettings(set settings.Settings) error {
 		return err
 	}
 	if set.Material != s.set.Material {
-		if err := s.model.SetMaterial(set.Material); err != nil {
+		if err := s.model.fem.SetMaterial(set.Material); err != nil {
 			return fmt.Errorf("Material: %w", err)
 		}
 	}
@@ -150,7 +130,7 @@ func (s *Simulation) SetSettings(set settings.Settings) error {
 	}
 	// The asynchronous worker takes one core and the step the other: the
 	// element passes run on the step's goroutine alone.
-	s.model.SetSerial(s.solver.Async())
+	s.model.fem.SetSerial(s.solver.Async())
 	s.set = set
 	return nil
 }
@@ -158,15 +138,9 @@ func (s *Simulation) SetSettings(set settings.Settings) error {
 // Reset puts the soft body back at rest in its rest configuration and
 // forgets the warm starts. Rigid body poses are left to the caller.
 func (s *Simulation) Reset() {
-	copy(s.q, s.qRest)
-	for i := range s.v {
-		s.v[i] = 0
-	}
-	clear(s.warm)
-	s.model.ResetRotations()
+	s.state.reset(s.model)
 	s.solver.Invalidate()
-	s.steps, s.time = 0, 0
-	s.ct.pairs = s.ct.pairs[:0]
+	s.ws.ct.pairs = s.ws.ct.pairs[:0]
 }
 
 // SetBodyEnd sets body i's pose at the end of the next step.
@@ -181,44 +155,54 @@ func (s *Simulation) SetBodyPose(i int, pose rigid.Pose) {
 // Bodies returns the rigid bodies (read-only view).
 func (s *Simulation) Bodies() []rigid.Body { return s.bodies }
 
-// Mesh returns the soft body's mesh and Surface its boundary.
-func (s *Simulation) Mesh() *mesh.TetMesh    { return s.mesh }
-func (s *Simulation) Surface() *mesh.Surface { return s.surf }
+// Model returns the soft body's model and State its state (read-only
+// views).
+func (s *Simulation) Model() *Model { return s.model }
+func (s *Simulation) State() *State { return s.state }
 
-// Model returns the finite-element model (masses, stresses).
-func (s *Simulation) Model() *fem.Model { return s.model }
+// Mesh returns the soft body's mesh and Surface its boundary.
+func (s *Simulation) Mesh() *mesh.TetMesh    { return s.model.mesh }
+func (s *Simulation) Surface() *mesh.Surface { return s.model.surf }
 
 // Positions returns q (read-only view, length 3N); Velocities v; and
 // RestPositions the rest configuration.
-func (s *Simulation) Positions() []float64     { return s.q }
-func (s *Simulation) Velocities() []float64    { return s.v }
-func (s *Simulation) RestPositions() []float64 { return s.qRest }
+func (s *Simulation) Positions() []float64     { return s.state.q }
+func (s *Simulation) Velocities() []float64    { return s.state.v }
+func (s *Simulation) RestPositions() []float64 { return s.model.qRest }
 
 // SetState replaces positions and velocities (length 3N each).
 func (s *Simulation) SetState(q, v []float64) error {
-	if len(q) != len(s.q) || len(v) != len(s.v) {
-		return fmt.Errorf("state has %d positions and %d velocities, want %d each", len(q), len(v), len(s.q))
+	st := s.state
+	if len(q) != len(st.q) || len(v) != len(st.v) {
+		return fmt.Errorf("state has %d positions and %d velocities, want %d each", len(q), len(v), len(st.q))
 	}
-	copy(s.q, q)
-	copy(s.v, v)
+	copy(st.q, q)
+	copy(st.v, v)
 	return nil
 }
 
+// VonMises writes into perNode (length N) the von Mises stress at every
+// node in the current state (fem.Model.VonMises). It reads the state and
+// leaves it as it is: what it shows never changes the next step.
+func (s *Simulation) VonMises(perNode []float64) error {
+	return s.model.fem.VonMises(&s.state.elem, s.ws.fem, s.state.q, perNode)
+}
+
 // Time returns the simulated time and Steps the number of steps taken.
-func (s *Simulation) Time() float64 { return s.time }
-func (s *Simulation) Steps() int    { return s.steps }
+func (s *Simulation) Time() float64 { return s.state.time }
+func (s *Simulation) Steps() int    { return s.state.steps }
 
 // Pairs returns the proximity pairs of the last step; Lambda their forces
 // [λn, λt1, λt2] (3 per pair); Directions the frames of the last Newton
 // iteration and InitialDirections those from collision detection;
 // ProximityPoints p at the end of the last step (3 per pair); States the
 // contact states. All are read-only views valid until the next step.
-func (s *Simulation) Pairs() []collide.Pair          { return s.ct.pairs }
-func (s *Simulation) Lambda() []float64              { return s.ct.lambda }
-func (s *Simulation) Directions() []m3.Mat3          { return s.ct.C }
-func (s *Simulation) InitialDirections() []m3.Mat3   { return s.ct.C0 }
-func (s *Simulation) ProximityPoints() []float64     { return s.ct.p }
-func (s *Simulation) ContactStates() []contact.State { return s.ct.states }
+func (s *Simulation) Pairs() []collide.Pair          { return s.ws.ct.pairs }
+func (s *Simulation) Lambda() []float64              { return s.ws.ct.lambda }
+func (s *Simulation) Directions() []m3.Mat3          { return s.ws.ct.C }
+func (s *Simulation) InitialDirections() []m3.Mat3   { return s.ws.ct.C0 }
+func (s *Simulation) ProximityPoints() []float64     { return s.ws.ct.p }
+func (s *Simulation) ContactStates() []contact.State { return s.ws.ct.states }
 
 // Stats returns the measurements of the last step.
-func (s *Simulation) Stats() *StepStats { return &s.stats }
+func (s *Simulation) Stats() *StepStats { return &s.ws.stats }

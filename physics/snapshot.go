@@ -3,21 +3,17 @@ package physics
 import (
 	"fmt"
 
-	"softgrasp/physics/m3"
 	"softgrasp/physics/rigid"
 )
 
-// Snapshot is a copy of everything a step depends on: positions,
-// velocities, the rigid bodies' poses, the warm starts (of PGS and of the
-// elements' polar decompositions), the step counter and the time. Restoring it replays a step exactly, which lets the
-// benchmark time both schemes on the very same steps.
+// Snapshot is a copy of everything a step depends on: the soft body's
+// State (positions, velocities, the warm starts of PGS and of the
+// elements' polar decompositions, the step counter and the time) and the
+// rigid bodies' poses. Restoring it replays a step exactly, which lets
+// the benchmark time both schemes on the very same steps.
 type Snapshot struct {
-	q, v   []float64
-	rot    []m3.Mat3
+	state  State
 	bodies []rigid.Body
-	warm   map[uint64]warmStart
-	steps  int
-	time   float64
 }
 
 // Snapshot copies the current state into snap (reusing its storage) and
@@ -26,38 +22,21 @@ func (s *Simulation) Snapshot(snap *Snapshot) *Snapshot {
 	if snap == nil {
 		snap = &Snapshot{}
 	}
-	snap.q = append(snap.q[:0], s.q...)
-	snap.v = append(snap.v[:0], s.v...)
-	snap.rot = append(snap.rot[:0], s.model.Rotations()...)
+	snap.state.CopyFrom(s.state)
 	snap.bodies = append(snap.bodies[:0], s.bodies...)
-	if snap.warm == nil {
-		snap.warm = make(map[uint64]warmStart, len(s.warm))
-	}
-	clear(snap.warm)
-	for k, w := range s.warm {
-		snap.warm[k] = w
-	}
-	snap.steps, snap.time = s.steps, s.time
 	return snap
 }
 
 // Restore puts the simulation back in the state of snap, which must come
 // from a simulation of the same mesh and bodies.
 func (s *Simulation) Restore(snap *Snapshot) error {
-	if len(snap.q) != len(s.q) || len(snap.bodies) != len(s.bodies) {
-		return fmt.Errorf("snapshot of %d DOFs and %d bodies does not fit a simulation of %d DOFs and %d bodies",
-			len(snap.q), len(snap.bodies), len(s.q), len(s.bodies))
-	}
-	if err := s.model.SetRotations(snap.rot); err != nil {
+	if err := s.state.fits(&snap.state); err != nil {
 		return err
 	}
-	copy(s.q, snap.q)
-	copy(s.v, snap.v)
-	copy(s.bodies, snap.bodies)
-	clear(s.warm)
-	for k, w := range snap.warm {
-		s.warm[k] = w
+	if len(snap.bodies) != len(s.bodies) {
+		return fmt.Errorf("snapshot of %d bodies does not fit a simulation of %d bodies", len(snap.bodies), len(s.bodies))
 	}
-	s.steps, s.time = snap.steps, snap.time
+	s.state.CopyFrom(&snap.state)
+	copy(s.bodies, snap.bodies)
 	return nil
 }

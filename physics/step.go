@@ -28,49 +28,53 @@ import (
 // elements, a system matrix that is not positive definite) Step returns a
 // *DivergenceError and leaves the state as it was at the start of the
 // step; the caller decides what to do (pause, reset).
-func (s *Simulation) Step() (*StepStats, error) {
-	st := &s.stats
+func (s *Simulation) Step() (*StepStats, error) { return s.stepper().run() }
+
+// run runs the stages of one step (Simulation.Step).
+func (c *step) run() (*StepStats, error) {
+	ws := c.ws
+	st := &ws.stats
 	st.Times = stage.Times{}
-	st.Step, st.Scheme = s.steps, s.set.Scheme
-	s.newtonLog = s.newtonLog[:0]
+	st.Step, st.Scheme = c.state.steps, c.set.Scheme
+	ws.newtonLog = ws.newtonLog[:0]
 	st.Converged = false
 	st.SolveIterations, st.UnconvergedSolves, st.FactorFailures = 0, 0, 0
 	sw := stopwatch{t: &st.Times}
 	stepStart := time.Now()
 	sw.begin()
 
-	s.detect()
+	c.detect()
 	sw.lap(stage.Detect)
-	if err := s.assemble(); err != nil {
+	if err := c.assemble(); err != nil {
 		return st, err
 	}
 	sw.lap(stage.Assemble)
-	if err := s.refactor(); errors.Is(err, linsolve.ErrBackgroundFactor) {
+	if err := c.refactor(); errors.Is(err, linsolve.ErrBackgroundFactor) {
 		st.FactorFailures++ // the previous factor stays in use
 	} else if err != nil {
-		return st, s.diverged(fmt.Sprintf("the system matrix A is not positive definite (%v)", err))
+		return st, c.diverged(fmt.Sprintf("the system matrix A is not positive definite (%v)", err))
 	}
 	sw.lap(stage.Factor)
-	if err := s.freeMotion(); err != nil {
+	if err := c.freeMotion(); err != nil {
 		return st, err
 	}
 	sw.lap(stage.Free)
 
-	sc := s.scheme()
-	if err := s.recursiveCorrection(sc, &sw); err != nil {
+	sc := c.scheme()
+	if err := c.recursiveCorrection(sc, &sw); err != nil {
 		return st, err
 	}
-	st.Newton = s.newtonLog
+	st.Newton = ws.newtonLog
 	st.Times[stage.Total] = st.Times[stage.BuildWH] + st.Times[stage.Newton]
 
-	if err := s.finalCorrection(sc); err != nil {
+	if err := c.finalCorrection(sc); err != nil {
 		return st, err
 	}
 	sw.lap(stage.Final)
-	if err := s.measure(); err != nil {
+	if err := c.measure(); err != nil {
 		return st, err
 	}
-	s.commit()
+	c.commit()
 	sw.lap(stage.Measure)
 	st.Times[stage.Step] = time.Since(stepStart)
 	return st, nil
@@ -82,28 +86,30 @@ func (s *Simulation) Step() (*StepStats, error) {
 // corrective solves with the true A would fight an approximate W: only the
 // fast scheme's self-consistent update p = p_free + h²·W_H·Cᵀλ tolerates
 // one.
-func (s *Simulation) refactor() error {
+func (c *step) refactor() error {
 	var err error
-	if s.set.Scheme == settings.Standard {
-		err = s.solver.RefactorExact(s.q)
+	if c.set.Scheme == settings.Standard {
+		err = c.solver.RefactorExact(c.state.q)
 	} else {
-		err = s.solver.Refactor(s.q, s.nearNodes)
+		err = c.solver.Refactor(c.state.q, c.nearNodes)
 	}
-	s.stats.FactorAge = s.solver.Age()
+	c.ws.stats.FactorAge = c.solver.Age()
 	return err
 }
 
-// assemble fills A and b at (q_t, v_t) and checks element inversion.
-func (s *Simulation) assemble() error {
-	rep := s.model.Assemble(s.q, s.v, s.set.TimeStep, s.set.Gravity, s.solver.Matrix(), s.b)
+// assemble fills A and b at (q_t, v_t), advancing the element rotations,
+// and checks element inversion.
+func (c *step) assemble() error {
+	state, ws := c.state, c.ws
+	rep := c.model.fem.Assemble(&state.elem, ws.fem, state.q, state.v, c.set.TimeStep, c.set.Gravity, c.solver.Matrix(), ws.b)
 	if rep.Err != nil {
 		return fmt.Errorf("assembly: %w", rep.Err)
 	}
-	s.stats.Inverted = rep.Inverted
-	if n := len(s.mesh.Tets); n > 0 {
-		if frac := float64(rep.Inverted) / float64(n); frac > s.set.MaxInvertedFraction {
-			return s.diverged(fmt.Sprintf("%d of %d elements (%.1f %%) are inverted, above the %.1f %% limit",
-				rep.Inverted, n, 100*frac, 100*s.set.MaxInvertedFraction))
+	ws.stats.Inverted = rep.Inverted
+	if n := len(c.model.mesh.Tets); n > 0 {
+		if frac := float64(rep.Inverted) / float64(n); frac > c.set.MaxInvertedFraction {
+			return c.diverged(fmt.Sprintf("%d of %d elements (%.1f %%) are inverted, above the %.1f %% limit",
+				rep.Inverted, n, 100*frac, 100*c.set.MaxInvertedFraction))
 		}
 	}
 	return nil
@@ -111,70 +117,72 @@ func (s *Simulation) assemble() error {
 
 // freeMotion computes Δv_free = A⁻¹·b and q_free = q_t + h·(v_t + Δv_free)
 // (Eq. free + corrective motion, first term).
-func (s *Simulation) freeMotion() error {
-	if err := s.solve(s.dvFree, s.b); err != nil {
-		return s.diverged(fmt.Sprintf("free motion solve failed: %v", err))
+func (c *step) freeMotion() error {
+	ws, state := c.ws, c.state
+	if err := c.solve(ws.dvFree, ws.b); err != nil {
+		return c.diverged(fmt.Sprintf("free motion solve failed: %v", err))
 	}
-	h := s.set.TimeStep
-	for i := range s.qFree {
-		s.qFree[i] = s.q[i] + h*(s.v[i]+s.dvFree[i])
+	h := c.set.TimeStep
+	for i := range ws.qFree {
+		ws.qFree[i] = state.q[i] + h*(state.v[i]+ws.dvFree[i])
 	}
 	return nil
 }
 
 // recursiveCorrection linearises the step's contacts and runs the Newton
 // iterations of scheme sc (stages Build W_H and Newton).
-func (s *Simulation) recursiveCorrection(sc scheme, sw *stopwatch) error {
-	for i := range s.x {
-		s.x[i] = 0
-	}
-	if len(s.ct.pairs) == 0 {
-		s.ct.resize(0)
+func (c *step) recursiveCorrection(sc scheme, sw *stopwatch) error {
+	ws := c.ws
+	clear(ws.x)
+	if len(ws.ct.pairs) == 0 {
+		ws.ct.resize(0)
 		return nil
 	}
-	s.buildMapping()
-	return s.newton(sc, sw)
+	c.buildMapping()
+	return c.newton(sc, sw)
 }
 
 // finalCorrection integrates v_{t+h} = v_t + Δv_free + h·x and
 // q_{t+h} = q_t + h·v_{t+h}, where x = A⁻¹·J_Kᵀ·λ_K was computed by the
 // scheme sc (Eq. corrective motion). The new state goes to qNew/vNew and
 // is committed only after the divergence checks.
-func (s *Simulation) finalCorrection(sc scheme) error {
-	if len(s.ct.pairs) > 0 {
-		if err := sc.finish(); err != nil {
+func (c *step) finalCorrection(sc scheme) error {
+	ws, state := c.ws, c.state
+	if len(ws.ct.pairs) > 0 {
+		if err := sc.finish(c); err != nil {
 			return err
 		}
 	}
-	h := s.set.TimeStep
-	for i := range s.vNew {
-		v := s.v[i] + s.dvFree[i] + h*s.x[i]
-		s.vNew[i] = v
-		s.qNew[i] = s.q[i] + h*v
+	h := c.set.TimeStep
+	for i := range ws.vNew {
+		v := state.v[i] + ws.dvFree[i] + h*ws.x[i]
+		ws.vNew[i] = v
+		ws.qNew[i] = state.q[i] + h*v
 	}
 	return nil
 }
 
 // commit makes the end-of-step state current and advances the bodies.
-func (s *Simulation) commit() {
-	copy(s.v, s.vNew)
-	copy(s.q, s.qNew)
-	for i := range s.bodies {
-		s.bodies[i].Start = s.bodies[i].End
+func (c *step) commit() {
+	ws, state := c.ws, c.state
+	copy(state.v, ws.vNew)
+	copy(state.q, ws.qNew)
+	for i := range c.bodies {
+		c.bodies[i].Start = c.bodies[i].End
 	}
-	s.saveWarmStart()
-	s.steps++
-	s.time += s.set.TimeStep
-	s.stats.Time = s.time
+	c.saveWarmStart()
+	state.steps++
+	state.time += c.set.TimeStep
+	ws.stats.Time = state.time
 }
 
 // solve computes x = A⁻¹·b with the linear solver and counts its
 // iterations in the step's stats.
-func (s *Simulation) solve(x, b []float64) error {
-	it, converged, err := s.solver.Solve(x, b)
-	s.stats.SolveIterations += it
+func (c *step) solve(x, b []float64) error {
+	it, converged, err := c.solver.Solve(x, b)
+	c.ws.stats.SolveIterations += it
 	if !converged && err == nil {
-		s.stats.UnconvergedSolves++
+		c.ws.stats.UnconvergedSolves++
 	}
 	return err
 }

@@ -27,7 +27,9 @@ type AssembleReport struct {
 // paper's Eq. (dynamic equation soft) at the start of a step, from the
 // positions q and velocities v (length 3N), the time step h (s) and the
 // gravitational acceleration (m/s²). A must come from Pattern; its values
-// and b (length 3N) are overwritten.
+// and b (length 3N) are overwritten. The element rotations of st warm-start
+// the polar decompositions and are replaced by those at q, the warm
+// starts of the next assembly; w holds the pass's other results.
 //
 // Derivation. Newton's law M·a = f_ext − F(q, v) with the internal force
 // F(q, v) = f_el(q) + B·v, integrated by backward Euler, Δv = h·a(t+h) and
@@ -54,12 +56,13 @@ type AssembleReport struct {
 // element stress P_e = −h·V·R·σ per element; a serial pass scatters the
 // forces and the blocks of A (Eq. (3) of element.go) in element order, so
 // the result does not depend on the number of threads. No allocation.
-func (m *Model) Assemble(q, v []float64, h float64, gravity r3.Vec, A *sparse.SymCSC, b []float64) AssembleReport {
-	if err := m.checkAssembleArgs(q, v, h, gravity, A, b); err != nil {
+func (m *Model) Assemble(st *State, w *Workspace, q, v []float64, h float64, gravity r3.Vec, A *sparse.SymCSC, b []float64) AssembleReport {
+	if err := m.checkAssembleArgs(st, w, q, v, h, gravity, A, b); err != nil {
 		return AssembleReport{Err: err}
 	}
 	alpha, beta := m.mat.MassDamping, m.mat.StiffnessDamping
-	m.elementStresses(q, v, beta+h, -h)
+	rot := st.rot
+	m.elementStresses(w, rot, rot, q, v, beta+h, -h)
 
 	A.Zero()
 	for i, mi := range m.mass {
@@ -75,19 +78,22 @@ func (m *Model) Assemble(q, v []float64, h float64, gravity r3.Vec, A *sparse.Sy
 	rep := AssembleReport{MinDetF: math.Inf(1)}
 	for k := range m.elems {
 		e := &m.elems[k]
-		e.scatterForce(&m.stress[k], b)
+		e.scatterForce(&w.stress[k], b)
 		cV := cK * e.vol
-		e.addBlocks(&m.rot[k], cV*m.lambda, cV*m.mu, A.ColPtr, A.Val)
-		if d := m.detF[k]; d <= 0 || math.IsNaN(d) {
+		e.addBlocks(&rot[k], cV*m.lambda, cV*m.mu, A.ColPtr, A.Val)
+		if d := w.detF[k]; d <= 0 || math.IsNaN(d) {
 			rep.Inverted++
 		}
-		rep.MinDetF = math.Min(rep.MinDetF, m.detF[k])
+		rep.MinDetF = math.Min(rep.MinDetF, w.detF[k])
 	}
 	return rep
 }
 
 // checkAssembleArgs validates the arguments of Assemble.
-func (m *Model) checkAssembleArgs(q, v []float64, h float64, gravity r3.Vec, A *sparse.SymCSC, b []float64) error {
+func (m *Model) checkAssembleArgs(st *State, w *Workspace, q, v []float64, h float64, gravity r3.Vec, A *sparse.SymCSC, b []float64) error {
+	if err := m.checkState(st, w); err != nil {
+		return err
+	}
 	if !(h > 0) || math.IsInf(h, 0) {
 		return fmt.Errorf("fem: time step h = %v must be positive and finite", h)
 	}
@@ -110,41 +116,44 @@ func (m *Model) checkAssembleArgs(q, v []float64, h float64, gravity r3.Vec, A *
 	return nil
 }
 
-// elementStresses computes, for every element, R_e = polar(F_e) (warm-
-// started from the last R_e, see m3.PolarRotationNear) with
-// F_e from q, det F_e, and P_e = s·V·R·σ(sym(Rᵀ·(F + c·F_v)) − I) with
-// F_v from v (v may be nil when c = 0). It runs on the worker pool.
-func (m *Model) elementStresses(q, v []float64, c, s float64) {
-	m.pool.run(stressJob{m: m, q: q, v: v, c: c, s: s}, len(m.elems))
+// elementStresses computes, for every element, R_e = polar(F_e) into
+// rot (warm-started from warm, see m3.PolarRotationNear; rot may be warm)
+// with F_e from q, and into w det F_e and
+// P_e = s·V·R·σ(sym(Rᵀ·(F + c·F_v)) − I) with F_v from v (v may be nil
+// when c = 0). It runs on the worker pool.
+func (m *Model) elementStresses(w *Workspace, warm, rot []m3.Mat3, q, v []float64, c, s float64) {
+	m.pool.run(stressJob{m: m, w: w, warm: warm, rot: rot, q: q, v: v, c: c, s: s}, len(m.elems))
 }
 
 // stressJob carries the arguments of elementStresses to the workers.
 type stressJob struct {
-	m    *Model
-	q, v []float64
-	c, s float64
+	m         *Model
+	w         *Workspace
+	warm, rot []m3.Mat3
+	q, v      []float64
+	c, s      float64
 }
 
 // do runs elementStresses on the elements [lo, hi).
 func (j *stressJob) do(lo, hi int) {
-	m := j.m
+	m, w := j.m, j.w
 	for k := lo; k < hi; k++ {
 		e := &m.elems[k]
 		F := e.defGrad(j.q)
 		// Warm start from the element's rotation of the last assembly
 		// (identity before the first); inverted and degenerate elements
 		// take the SVD path.
-		R, ok := m3.PolarRotationNear(F, m.rot[k])
+		R, ok := m3.PolarRotationNear(F, j.warm[k])
 		if !ok {
 			R, _ = m3.Polar(F)
 		}
-		m.detF[k] = F.Det()
+		w.detF[k] = F.Det()
 		if j.c != 0 {
 			F = m3.Add(F, m3.Scale(j.c, e.defGrad(j.v)))
 		}
 		sigma := linearStress(m3.TMul(R, F), 1, m.lambda, m.mu)
-		m.rot[k] = R
-		m.stress[k] = m3.Scale(j.s*e.vol, m3.Mul(R, sigma))
+		j.rot[k] = R
+		w.stress[k] = m3.Scale(j.s*e.vol, m3.Mul(R, sigma))
 	}
 }
 

@@ -197,7 +197,7 @@ func TestAssembleAgainstDense(t *testing.T) {
 			h, g := 0.01, r3.Vec{X: 1, Z: -9.81}
 			A := m.Pattern()
 			b := make([]float64, len(q))
-			if rep := m.Assemble(q, v, h, g, A, b); rep.Err != nil || rep.Inverted != 0 {
+			if rep := m.Assemble(m.NewState(), m.NewWorkspace(), q, v, h, g, A, b); rep.Err != nil || rep.Inverted != 0 {
 				t.Fatalf("report %+v", rep)
 			}
 			Aref, bref := denseReference(t, tc.msh, mt, q, v, h, g)
@@ -232,7 +232,7 @@ func TestAssembleGravityAtRest(t *testing.T) {
 	b := make([]float64, len(q))
 	const h = 0.005
 	g := r3.Vec{X: 0.5, Y: -1, Z: -9.81}
-	rep := m.Assemble(q, make([]float64, len(q)), h, g, A, b)
+	rep := m.Assemble(m.NewState(), m.NewWorkspace(), q, make([]float64, len(q)), h, g, A, b)
 	if rep.Err != nil || rep.Inverted != 0 || math.Abs(rep.MinDetF-1) > 1e-12 {
 		t.Fatalf("report %+v, want no error, no inversion, det F = 1", rep)
 	}
@@ -265,7 +265,7 @@ func TestAssembleDeterministic(t *testing.T) {
 		m.pool = newWorkerPool(m, cfg.procs)
 		m.SetSerial(cfg.serial)
 		A, b := m.Pattern(), make([]float64, len(q))
-		if rep := m.Assemble(q, v, 0.01, r3.Vec{Z: -9.81}, A, b); rep.Err != nil {
+		if rep := m.Assemble(m.NewState(), m.NewWorkspace(), q, v, 0.01, r3.Vec{Z: -9.81}, A, b); rep.Err != nil {
 			t.Fatal(rep.Err)
 		}
 		As, bs = append(As, A), append(bs, b)
@@ -293,11 +293,12 @@ func TestNoAllocations(t *testing.T) {
 		q, v := deformedState(msh, rand.New(rand.NewPCG(51, 52)), 0.001)
 		A, b, f := m.Pattern(), make([]float64, len(q)), make([]float64, len(q))
 		vm := make([]float64, len(msh.Nodes))
+		st, w := m.NewState(), m.NewWorkspace()
 		kernels := map[string]func(){
-			"Assemble":      func() { m.Assemble(q, v, 0.01, r3.Vec{Z: -9.81}, A, b) },
-			"ElasticForces": func() { _ = m.ElasticForces(q, f) },
-			"StiffnessMul":  func() { _ = m.StiffnessMul(q, v, f) },
-			"VonMises":      func() { _ = m.VonMises(q, vm) },
+			"Assemble":      func() { m.Assemble(st, w, q, v, 0.01, r3.Vec{Z: -9.81}, A, b) },
+			"ElasticForces": func() { _ = m.ElasticForces(st, w, q, f) },
+			"StiffnessMul":  func() { _ = m.StiffnessMul(st, w, q, v, f) },
+			"VonMises":      func() { _ = m.VonMises(st, w, q, vm) },
 		}
 		for name, k := range kernels {
 			if allocs := testing.AllocsPerRun(5, k); allocs != 0 {
@@ -342,7 +343,7 @@ func TestAssembleRejects(t *testing.T) {
 			for i := range a.b {
 				a.b[i] = 7
 			}
-			rep := m.Assemble(a.q, a.v, a.h, a.g, a.A, a.b)
+			rep := m.Assemble(m.NewState(), m.NewWorkspace(), a.q, a.v, a.h, a.g, a.A, a.b)
 			if rep.Err == nil || !strings.Contains(rep.Err.Error(), tc.wantErr) {
 				t.Fatalf("Err = %v, want one mentioning %q", rep.Err, tc.wantErr)
 			}
@@ -353,10 +354,10 @@ func TestAssembleRejects(t *testing.T) {
 			}
 		})
 	}
-	if err := m.ElasticForces(make([]float64, n), make([]float64, n-1)); err == nil || !strings.Contains(err.Error(), "f has length") {
+	if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), make([]float64, n), make([]float64, n-1)); err == nil || !strings.Contains(err.Error(), "f has length") {
 		t.Errorf("ElasticForces with a short f: err = %v", err)
 	}
-	if err := m.VonMises(make([]float64, n), make([]float64, n)); err == nil || !strings.Contains(err.Error(), "perNode") {
+	if err := m.VonMises(m.NewState(), m.NewWorkspace(), make([]float64, n), make([]float64, n)); err == nil || !strings.Contains(err.Error(), "perNode") {
 		t.Errorf("VonMises with a 3N-long perNode: err = %v", err)
 	}
 }
@@ -381,4 +382,43 @@ func TestWorkersEndWithModel(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	t.Errorf("%d goroutines remain after the model was dropped, had %d before", runtime.NumGoroutine(), before)
+}
+
+// TestStateOnlyAssemblyAdvances checks that Assemble replaces the element
+// rotations of its state with those at q, and that the other kernels read
+// the state and leave it as it is.
+func TestStateOnlyAssemblyAdvances(t *testing.T) {
+	msh := gridBox(2, 2, 2, 0.1, 0.1, 0.1)
+	m := newTestModel(t, msh, testMaterial())
+	q := affine(msh, rotation(r3.Vec{Z: 1}, 0.3), r3.Vec{})
+	v := make([]float64, len(q))
+	st, w := m.NewState(), m.NewWorkspace()
+	f, vm := make([]float64, len(q)), make([]float64, len(msh.Nodes))
+	_ = m.ElasticForces(st, w, q, f)
+	_ = m.StiffnessMul(st, w, q, v, f)
+	_ = m.VonMises(st, w, q, vm)
+	for k, R := range st.Rotations() {
+		if R != m3.Identity() {
+			t.Fatalf("element %d: a kernel other than Assemble changed the state's rotation to %v", k, R)
+		}
+	}
+	A, b := m.Pattern(), make([]float64, len(q))
+	if rep := m.Assemble(st, w, q, v, 0.01, r3.Vec{}, A, b); rep.Err != nil {
+		t.Fatal(rep.Err)
+	}
+	want := rotation(r3.Vec{Z: 1}, 0.3)
+	for k, R := range st.Rotations() {
+		for i := range R {
+			if math.Abs(R[i]-want[i]) > 1e-12 {
+				t.Fatalf("element %d: rotation after Assemble %v, want %v", k, R, want)
+			}
+		}
+	}
+	other := newTestModel(t, gridBox(1, 1, 1, 0.1, 0.1, 0.1), testMaterial())
+	if err := m.VonMises(other.NewState(), w, q, vm); err == nil || !strings.Contains(err.Error(), "state") {
+		t.Fatalf("VonMises took the state of another model: %v", err)
+	}
+	if err := m.VonMises(st, other.NewWorkspace(), q, vm); err == nil || !strings.Contains(err.Error(), "workspace") {
+		t.Fatalf("VonMises took the workspace of another model: %v", err)
+	}
 }

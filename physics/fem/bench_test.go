@@ -49,11 +49,11 @@ func forEachSize(b *testing.B, body func(b *testing.B, m *Model, q, v []float64)
 
 func BenchmarkAssemble(b *testing.B) {
 	forEachSize(b, func(b *testing.B, m *Model, q, v []float64) {
-		A, rhs := m.Pattern(), make([]float64, len(q))
+		A, rhs, st, w := m.Pattern(), make([]float64, len(q)), m.NewState(), m.NewWorkspace()
 		b.ReportAllocs()
 		b.ResetTimer()
 		for b.Loop() {
-			m.Assemble(q, v, 0.01, r3.Vec{Z: -9.81}, A, rhs)
+			m.Assemble(st, w, q, v, 0.01, r3.Vec{Z: -9.81}, A, rhs)
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
 	})
@@ -61,11 +61,11 @@ func BenchmarkAssemble(b *testing.B) {
 
 func BenchmarkElasticForces(b *testing.B) {
 	forEachSize(b, func(b *testing.B, m *Model, q, _ []float64) {
-		f := make([]float64, len(q))
+		f, st, w := make([]float64, len(q)), m.NewState(), m.NewWorkspace()
 		b.ReportAllocs()
 		b.ResetTimer()
 		for b.Loop() {
-			_ = m.ElasticForces(q, f)
+			_ = m.ElasticForces(st, w, q, f)
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
 	})

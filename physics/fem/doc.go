@@ -10,7 +10,10 @@
 // change over a simulation (shape-function gradients, rest volumes, masses,
 // the positions of every element block inside the sparse matrix A), so that
 // the per-step kernels (Assemble, ElasticForces, StiffnessMul, VonMises)
-// only read the current positions and never allocate.
+// only read the current positions and never allocate. What carries from
+// one step to the next, the element rotations, is a State: Assemble
+// advances it, the other kernels only read it. The per-element results of
+// a pass go to a Workspace.
 //
 // Conventions: SI units; q, v, b and forces are flat slices of length 3N
 // with node i at 3i, 3i+1, 3i+2; the elastic force f_el is the internal,

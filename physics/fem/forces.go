@@ -12,20 +12,24 @@ import (
 //	f_el(q) = Σ_e R_e·K_e·(R_eᵀ·x_e − X_e),
 //
 // the force the body exerts to resist its deformation (see element.go for
-// the element formula and the rest-position convention). f (length 3N)
-// is overwritten. It returns an error, and leaves f untouched, when a
-// length is not 3N.
-func (m *Model) ElasticForces(q []float64, f []float64) error {
+// the element formula and the rest-position convention), with the
+// rotations R_e warm-started from st, which it leaves as it is, and the
+// pass's results in w. f (length 3N) is overwritten. It returns an error,
+// and leaves f untouched, when a length is not 3N or st or w is not m's.
+func (m *Model) ElasticForces(st *State, w *Workspace, q []float64, f []float64) error {
+	if err := m.checkState(st, w); err != nil {
+		return err
+	}
 	if err := m.checkLen("q", q); err != nil {
 		return err
 	}
 	if err := m.checkLen("f", f); err != nil {
 		return err
 	}
-	m.elementStresses(q, nil, 0, 1)
+	m.elementStresses(w, st.rot, w.rot, q, nil, 0, 1)
 	clear(f)
 	for k := range m.elems {
-		m.elems[k].scatterForce(&m.stress[k], f)
+		m.elems[k].scatterForce(&w.stress[k], f)
 	}
 	return nil
 }
@@ -34,8 +38,12 @@ func (m *Model) ElasticForces(q []float64, f []float64) error {
 // K = Σ_e R_e·K_e·R_eᵀ at positions q: the same tangent that Assemble puts
 // into A, applied matrix-free. By Eq. (1) of element.go,
 // (R·K_e·Rᵀ·dx)_i = V·R·σ(sym(Rᵀ·ΔF))·g_i with ΔF = Σ_j dx_j ⊗ g_j.
-// y (length 3N) is overwritten.
-func (m *Model) StiffnessMul(q, dx, y []float64) error {
+// The rotations are warm-started from st, which it leaves as it is; w
+// holds the pass's results. y (length 3N) is overwritten.
+func (m *Model) StiffnessMul(st *State, w *Workspace, q, dx, y []float64) error {
+	if err := m.checkState(st, w); err != nil {
+		return err
+	}
 	for _, c := range []struct {
 		name string
 		x    []float64
@@ -44,11 +52,11 @@ func (m *Model) StiffnessMul(q, dx, y []float64) error {
 			return err
 		}
 	}
-	m.elementStresses(q, nil, 0, 1)
+	m.elementStresses(w, st.rot, w.rot, q, nil, 0, 1)
 	clear(y)
 	for k := range m.elems {
 		e := &m.elems[k]
-		R := &m.rot[k]
+		R := &w.rot[k]
 		sigma := linearStress(m3.TMul(*R, e.defGrad(dx)), 0, m.lambda, m.mu)
 		P := m3.Scale(e.vol, m3.Mul(*R, sigma))
 		e.scatterForce(&P, y)
@@ -62,20 +70,26 @@ func (m *Model) StiffnessMul(q, dx, y []float64) error {
 //	σ_vM = √(½·((σ11−σ22)² + (σ22−σ33)² + (σ33−σ11)²) + 3·(σ12² + σ23² + σ31²)),
 //
 // averaged at every node over the elements around it, weighted by their
-// rest volumes (Pa). It feeds the colour map.
-func (m *Model) VonMises(q []float64, perNode []float64) error {
+// rest volumes (Pa). It feeds the colour map. The rotations are
+// warm-started from st, which it leaves as it is (a display of the stress
+// never changes what the next assembly computes); w holds the pass's
+// results.
+func (m *Model) VonMises(st *State, w *Workspace, q []float64, perNode []float64) error {
+	if err := m.checkState(st, w); err != nil {
+		return err
+	}
 	if err := m.checkLen("q", q); err != nil {
 		return err
 	}
 	if len(perNode) != m.nodes {
 		return fmt.Errorf("fem: perNode has length %d, want N = %d", len(perNode), m.nodes)
 	}
-	m.elementStresses(q, nil, 0, 1)
+	m.elementStresses(w, st.rot, w.rot, q, nil, 0, 1)
 	clear(perNode)
 	for k := range m.elems {
 		e := &m.elems[k]
 		// P = V·R·σ, so σ = Rᵀ·P/V.
-		sigma := m3.TMul(m.rot[k], m.stress[k])
+		sigma := m3.TMul(w.rot[k], w.stress[k])
 		vm := vonMises(sigma) / 4
 		for _, i := range e.nodes {
 			perNode[i] += vm

@@ -52,7 +52,7 @@ func TestPatch(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			q := affine(msh, tc.F, r3.Vec{X: 3, Y: -2, Z: 1})
 			f := make([]float64, len(q))
-			if err := m.ElasticForces(q, f); err != nil {
+			if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), q, f); err != nil {
 				t.Fatal(err)
 			}
 			// Force scale: stress (≤ E·‖F−R‖) times an element face area.
@@ -83,7 +83,7 @@ func TestPatch(t *testing.T) {
 			// element value, computed here from the polar part of F.
 			want := vonMises(linearStress(m3.TMul(R, tc.F), 1, m.lambda, m.mu))
 			vm := make([]float64, len(msh.Nodes))
-			if err := m.VonMises(q, vm); err != nil {
+			if err := m.VonMises(m.NewState(), m.NewWorkspace(), q, vm); err != nil {
 				t.Fatal(err)
 			}
 			for i, v := range vm {
@@ -119,7 +119,7 @@ func TestStiffnessFiniteDifference(t *testing.T) {
 		}
 		dx := randomVec(rand.New(rand.NewPCG(23, 24)), len(q), 1)
 		Kdx := make([]float64, len(q))
-		if err := m.StiffnessMul(q, dx, Kdx); err != nil {
+		if err := m.StiffnessMul(m.NewState(), m.NewWorkspace(), q, dx, Kdx); err != nil {
 			t.Fatal(err)
 		}
 		fd := centralDifference(t, m, q, dx, 1e-7)
@@ -153,10 +153,10 @@ func centralDifference(t *testing.T, m *Model, q, dx []float64, eps float64) []f
 		qp[i], qm[i] = q[i]+eps*dx[i], q[i]-eps*dx[i]
 	}
 	fp, fm := make([]float64, len(q)), make([]float64, len(q))
-	if err := m.ElasticForces(qp, fp); err != nil {
+	if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), qp, fp); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.ElasticForces(qm, fm); err != nil {
+	if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), qm, fm); err != nil {
 		t.Fatal(err)
 	}
 	for i := range fp {
@@ -194,7 +194,7 @@ func TestUniaxial(t *testing.T) {
 				q[i] += u[i]
 			}
 			f := make([]float64, len(q))
-			if err := m.ElasticForces(q, f); err != nil {
+			if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), q, f); err != nil {
 				t.Fatal(err)
 			}
 			reaction := 0.0
@@ -213,7 +213,7 @@ func TestUniaxial(t *testing.T) {
 				t.Errorf("reaction %v N, want E·A·ε = %v N", reaction, want)
 			}
 			vm := make([]float64, len(msh.Nodes))
-			if err := m.VonMises(q, vm); err != nil {
+			if err := m.VonMises(m.NewState(), m.NewWorkspace(), q, vm); err != nil {
 				t.Fatal(err)
 			}
 			for i, v := range vm {
@@ -304,7 +304,7 @@ func denseStiffness(t *testing.T, m *Model, q []float64) *mat.Dense {
 	e, col := make([]float64, n), make([]float64, n)
 	for j := 0; j < n; j++ {
 		e[j] = 1
-		if err := m.StiffnessMul(q, e, col); err != nil {
+		if err := m.StiffnessMul(m.NewState(), m.NewWorkspace(), q, e, col); err != nil {
 			t.Fatal(err)
 		}
 		K.SetCol(j, col)
@@ -335,7 +335,7 @@ func TestInvertedElement(t *testing.T) {
 			q[9], q[10], q[11] = tc.x3.X, tc.x3.Y, tc.x3.Z
 			A := m.Pattern()
 			b := make([]float64, len(q))
-			rep := m.Assemble(q, make([]float64, len(q)), 0.01, r3.Vec{}, A, b)
+			rep := m.Assemble(m.NewState(), m.NewWorkspace(), q, make([]float64, len(q)), 0.01, r3.Vec{}, A, b)
 			if rep.Err != nil {
 				t.Fatal(rep.Err)
 			}
@@ -343,7 +343,7 @@ func TestInvertedElement(t *testing.T) {
 				t.Fatalf("report %+v, want 1 inverted with det F = %v", rep, tc.wantDet)
 			}
 			f := make([]float64, len(q))
-			if err := m.ElasticForces(q, f); err != nil {
+			if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), q, f); err != nil {
 				t.Fatal(err)
 			}
 			for i, x := range append(f, b...) {

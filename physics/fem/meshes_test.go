@@ -40,7 +40,7 @@ func TestProceduralMeshes(t *testing.T) {
 			F := m3.Mul(rotation(r3.Vec{X: 1, Z: 1}, 0.5), m3.Mat3{1.1, 0.1, 0, 0, 0.9, 0.05, 0, 0, 1.05})
 			q := affine(tc.msh, F, r3.Vec{Z: 0.2})
 			f := make([]float64, len(q))
-			if err := m.ElasticForces(q, f); err != nil {
+			if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), q, f); err != nil {
 				t.Fatal(err)
 			}
 			scale := maxAbs(f)

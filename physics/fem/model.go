@@ -16,13 +16,16 @@ import (
 // Model is the finite-element model of one soft body: the rest geometry
 // of its tetrahedra, its material, its lumped masses and the layout of its
 // system matrix. It is built once per mesh by NewModel; the material can
-// be changed in place by SetMaterial. The per-step kernels read the
-// current positions and velocities and write into caller-owned buffers.
+// be changed in place by SetMaterial. What changes from step to step, the
+// element rotations, lives in a State (NewState), and the per-element
+// results of a pass in a Workspace (NewWorkspace); the kernels take both
+// as parameters, read the current positions and velocities and write into
+// caller-owned buffers.
 //
-// A Model is not safe for concurrent use: its kernels share internal
-// per-element buffers. Their element pass runs on GOMAXPROCS goroutines,
-// the caller's and GOMAXPROCS−1 long-lived workers owned by the Model,
-// which end when the Model is garbage collected.
+// A Model is not safe for concurrent use: its kernels share its worker
+// pool. Their element pass runs on GOMAXPROCS goroutines, the caller's and
+// GOMAXPROCS−1 long-lived workers owned by the Model, which end when the
+// Model is garbage collected.
 type Model struct {
 	nodes int
 	elems []element
@@ -40,11 +43,6 @@ type Model struct {
 	// positions in elems index into their Val, of length nnz.
 	pattern *sparse.SymCSC
 	nnz     int
-
-	// Per-element results of the parallel element pass (elementStresses).
-	rot    []m3.Mat3 // R_e
-	stress []m3.Mat3 // P_e, see assemble.go
-	detF   []float64
 
 	pool *workerPool
 }
@@ -73,9 +71,6 @@ func NewModel(msh *mesh.TetMesh, mat settings.Material) (*Model, error) {
 		elems:   make([]element, len(msh.Tets)),
 		mass:    make([]float64, n),
 		nodeVol: make([]float64, n),
-		rot:     identities(len(msh.Tets)),
-		stress:  make([]m3.Mat3, len(msh.Tets)),
-		detF:    make([]float64, len(msh.Tets)),
 	}
 	for e, tet := range msh.Tets {
 		if err := m.elems[e].init(msh.Nodes, tet); err != nil {
@@ -109,35 +104,70 @@ func NewModel(msh *mesh.TetMesh, mat settings.Material) (*Model, error) {
 // the whole step 5–10 % faster serial).
 func (m *Model) SetSerial(on bool) { m.pool.serial = on }
 
-// identities returns n identity matrices: the element rotations before
-// the first assembly, which warm-start the first polar decompositions.
-func identities(n int) []m3.Mat3 {
-	r := make([]m3.Mat3, n)
-	for i := range r {
-		r[i] = m3.Identity()
-	}
-	return r
+// State is what a body's elements carry from one assembly to the next:
+// the element rotations R_e of the last assembly, the warm starts of the
+// next polar decompositions (m3.PolarRotationNear). Assemble advances it;
+// the other kernels read it and leave it as it is. A State belongs to the
+// Model that made it (NewState).
+type State struct {
+	rot []m3.Mat3 // R_e, one per element
 }
 
-// Rotations returns the element rotations R_e of the last assembly (the
-// warm starts of the next one). The slice is the model's own.
-func (m *Model) Rotations() []m3.Mat3 { return m.rot }
+// NewState returns the state of the model's elements before the first
+// assembly: every rotation the identity.
+func (m *Model) NewState() *State {
+	st := &State{rot: make([]m3.Mat3, len(m.elems))}
+	st.Reset()
+	return st
+}
 
-// ResetRotations sets the element rotations back to the identity, as
-// before the first assembly, so that a reset simulation replays exactly.
-func (m *Model) ResetRotations() {
-	for i := range m.rot {
-		m.rot[i] = m3.Identity()
+// Reset sets every element rotation back to the identity, as before the
+// first assembly, so that a reset body replays exactly.
+func (st *State) Reset() {
+	for i := range st.rot {
+		st.rot[i] = m3.Identity()
 	}
 }
 
-// SetRotations sets the element rotations, as Rotations returned them, so
-// that a restored state assembles exactly as it did the first time.
-func (m *Model) SetRotations(rot []m3.Mat3) error {
-	if len(rot) != len(m.rot) {
-		return fmt.Errorf("fem: %d element rotations for %d elements", len(rot), len(m.rot))
+// Rotations returns the element rotations R_e (read-only view).
+func (st *State) Rotations() []m3.Mat3 { return st.rot }
+
+// CopyFrom makes st a copy of src, reusing st's storage.
+func (st *State) CopyFrom(src *State) { st.rot = append(st.rot[:0], src.rot...) }
+
+// Workspace holds the per-element results of one element pass: the
+// rotations R_e of a pass that leaves the State as it is (ElasticForces,
+// StiffnessMul, VonMises), and P_e (see assemble.go) and det F_e of any
+// pass. Every pass overwrites it; nothing in it carries from one pass to
+// the next. A Workspace belongs to the Model that made it (NewWorkspace).
+type Workspace struct {
+	rot, stress []m3.Mat3
+	detF        []float64
+}
+
+// NewWorkspace returns a workspace for the model's element passes.
+func (m *Model) NewWorkspace() *Workspace {
+	n := len(m.elems)
+	return &Workspace{rot: make([]m3.Mat3, n), stress: make([]m3.Mat3, n), detF: make([]float64, n)}
+}
+
+// checkState reports a state or a workspace that does not belong to a
+// model of this model's element count.
+func (m *Model) checkState(st *State, w *Workspace) error {
+	if st == nil || len(st.rot) != len(m.elems) {
+		n := 0
+		if st != nil {
+			n = len(st.rot)
+		}
+		return fmt.Errorf("fem: state of %d element rotations for %d elements", n, len(m.elems))
 	}
-	copy(m.rot, rot)
+	if w == nil || len(w.rot) != len(m.elems) {
+		n := 0
+		if w != nil {
+			n = len(w.rot)
+		}
+		return fmt.Errorf("fem: workspace of %d elements for %d elements", n, len(m.elems))
+	}
 	return nil
 }
 

@@ -153,7 +153,7 @@ func TestSetMaterial(t *testing.T) {
 	}
 	f1 := make([]float64, len(q))
 	f2 := make([]float64, len(q))
-	if err := m.ElasticForces(q, f1); err != nil {
+	if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), q, f1); err != nil {
 		t.Fatal(err)
 	}
 	mat2 := mat
@@ -162,7 +162,7 @@ func TestSetMaterial(t *testing.T) {
 	if err := m.SetMaterial(mat2); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.ElasticForces(q, f2); err != nil {
+	if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), q, f2); err != nil {
 		t.Fatal(err)
 	}
 	scale := maxAbs(f1)

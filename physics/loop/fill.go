@@ -89,14 +89,7 @@ func (r *Runner) fillSurface(f *frame.Frame) {
 		r.vm = make([]float64, len(q)/3)
 	}
 	r.vm = r.vm[:len(q)/3]
-	// The element pass behind VonMises leaves its rotations as the warm
-	// start of the next step's polar decompositions: restore them, so that
-	// what a frame shows never changes what the next step computes (and a
-	// replay, which publishes no frames, ends in the recorded state).
-	model := sim.Model()
-	r.rot = append(r.rot[:0], model.Rotations()...)
-	model.VonMises(q, r.vm)
-	_ = model.SetRotations(r.rot)
+	_ = sim.VonMises(r.vm) // reads the state and leaves it as it is
 	for i, n := range verts {
 		f.VonMises[i] = float32(r.vm[n])
 	}

@@ -8,7 +8,6 @@ import (
 
 	"softgrasp/physics"
 	"softgrasp/physics/frame"
-	"softgrasp/physics/m3"
 	"softgrasp/physics/record"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
@@ -71,7 +70,6 @@ type Runner struct {
 	seq      uint64
 	version  uint64 // of the Scene
 	vm       []float64
-	rot      []m3.Mat3 // the element rotations, kept across VonMises (fill.go)
 	// stressField: publish Frame.VonMises (frame.SetStressField).
 	stressField bool
 	rate        rateMeter

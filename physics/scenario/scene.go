@@ -72,8 +72,8 @@ func Build(cfg settings.Scenario) (*Scene, error) {
 		}
 	}
 	sc.cfg.Physics = settings.Settings{}
-	sc.mass = sim.Model().Mass()
-	sc.total = sim.Model().TotalMass()
+	sc.mass = sim.Model().FEM().Mass()
+	sc.total = sim.Model().FEM().TotalMass()
 	sc.metrics.reset(sc)
 	return sc, nil
 }

@@ -1,0 +1,67 @@
+package physics
+
+import (
+	"softgrasp/physics/collide"
+	"softgrasp/physics/fem"
+	"softgrasp/physics/linsolve"
+	"softgrasp/physics/rigid"
+	"softgrasp/physics/settings"
+)
+
+// workspace is the scratch of one soft body's step: every vector and
+// buffer a step fills, kept from step to step only so that a warm step
+// allocates nothing. A step reads nothing that the previous step left in
+// it (what carries over is the State); after a step it holds that step's
+// results for the caller to read (pairs, forces, directions, stats).
+type workspace struct {
+	// Per-step vectors of length 3N.
+	b, dvFree, qFree, x []float64
+	rhs                 []float64 // a solve's right-hand side
+	qNew, vNew          []float64 // end-of-step state, committed after the checks
+
+	fem *fem.Workspace // the element passes' results
+
+	detection detection
+	depth     *collide.SurfaceDepth // the soft surface, for the rigid side's penetration
+
+	// The contact state of the step and the scratch of the two schemes
+	// that update it.
+	ct       contactState
+	fast     fastScheme
+	standard standardScheme
+
+	newtonLog []NewtonRecord
+	stats     StepStats
+}
+
+// newWorkspace returns the workspace of a step of model m.
+func newWorkspace(m *Model) *workspace {
+	n := m.DOFs()
+	ws := &workspace{
+		fem:       m.fem.NewWorkspace(),
+		detection: detection{det: collide.NewDetector(m.surf)},
+		depth:     collide.NewSurfaceDepth(m.surf),
+		newtonLog: make([]NewtonRecord, 0, settings.MaxNewton),
+	}
+	for _, vec := range []*[]float64{&ws.b, &ws.dvFree, &ws.qFree, &ws.x, &ws.rhs, &ws.qNew, &ws.vNew} {
+		*vec = make([]float64, n)
+	}
+	return ws
+}
+
+// step is what the stages of one step and the schemes work with: the
+// settings, the body's model, its state (advanced by commit only), the
+// kinematic rigid bodies, the linear solver of A, the fast scheme's
+// backend and the workspace. It holds no data of its own.
+type step struct {
+	set     *settings.Settings
+	model   *Model
+	state   *State
+	bodies  []rigid.Body
+	solver  *linsolve.Solver
+	backend Backend
+	ws      *workspace
+	// mu is the Coulomb coefficient of the step's contacts: the settings'
+	// Friction, or a scene's override while one is on (override.go).
+	mu float64
+}
