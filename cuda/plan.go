@@ -181,7 +181,7 @@ func forcePlan(c int) gemmBatch {
 }
 
 // correctPlan is the correction of Eq. recursive motion correction 7 in the
-// total-force form of METHOD.md, p = p_free + s·W_H·f with f = Cᵀ·λ and
+// total-force form of docs/method.md, p = p_free + s·W_H·f with f = Cᵀ·λ and
 // s = h², for p uploaded as p_free: y = p, alpha = s, beta = 1.
 //
 // W_H is symmetric, and only its lower block triangle is guaranteed to be

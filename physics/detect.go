@@ -8,7 +8,7 @@ import (
 	"softgrasp/physics/collide"
 )
 
-// detection finds the proximity pairs of each step (METHOD.md step 1):
+// detection finds the proximity pairs of each step (docs/method.md, "Collision detection"):
 // within the step's alarm distance at the start of the step, and, for the
 // linear solver to precompute their compliance, within three alarm
 // distances.

@@ -13,7 +13,7 @@
 // scheme splits J = C·H, builds W_H = H·A⁻¹·Hᵀ once per step and only
 // rebuilds W = C·W_H·Cᵀ and moves p += h²·W_H·Cᵀλ per iteration.
 //
-// Glossary (METHOD.md): h time step; q, v node positions and velocities
+// Glossary (docs/method.md, "Symbols"): h time step; q, v node positions and velocities
 // (3N); A = M + h·B + h²·K the system matrix; b its right-hand side; H the
 // geometric mapping Jacobian (3c×3N); C the block-diagonal direction
 // frames [n; t1; t2]; J = C·H; W_H = H·A⁻¹·Hᵀ; W = C·W_H·Cᵀ; λ the

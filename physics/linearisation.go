@@ -10,7 +10,7 @@ import (
 )
 
 // contactState is the constraint linearisation of the current step, c
-// proximity pairs, in the paper's symbols (METHOD.md "One time step"):
+// proximity pairs, in the paper's symbols (docs/method.md, "One time step"):
 // the mapping Jacobian H (one 3×3N row block per pair, Eq. isolate
 // directions), the direction frames C = [n; t1; t2], the gaps δ_free along
 // them (Eq. gap function), and the matrices the schemes build from them.
@@ -95,7 +95,7 @@ func (ct *contactState) buildH(dofs int) {
 
 // relinearise computes the candidate directions Cnext and normal reference
 // points rNext from the proximity points p against the bodies' END poses
-// (METHOD.md, Newton iterations k ≥ 1), and returns the largest angle by
+// (docs/method.md, "Directions"), and returns the largest angle by
 // which the normal of an engaged pair turned against the current
 // directions C.
 //
@@ -151,7 +151,7 @@ func (ct *contactState) accept() {
 	ct.rN, ct.rNext = ct.rNext, ct.rN
 }
 
-// gaps evaluates δ_free along the current directions (METHOD.md), with
+// gaps evaluates δ_free along the current directions (docs/method.md, "Gaps"), with
 // d_contact the contact distance:
 //
 //	δn = n·(p_free − r_N) − d_contact

@@ -51,7 +51,7 @@ func (c *step) scheme() scheme {
 // k = 0 … K−1 re-linearises the directions at p_k (k ≥ 1, stopping early
 // when converged: newtonConverged), evaluates the gaps
 // δ_free(C_k), rebuilds W_k, solves the contact problem by projected
-// Gauss–Seidel and corrects the proximity points (METHOD.md step 4).
+// Gauss–Seidel and corrects the proximity points (docs/method.md, "Newton iterations").
 //
 // Glossary: h time step, C_k direction frames, W_k compliance (Delassus),
 // λ constraint forces, δ gaps, p proximity positions, K NewtonIterations.
@@ -89,8 +89,8 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 // newtonConverged reports whether the Newton iterations may stop: the
 // engaged pairs' normals turned by at most NewtonTolerance in the last
 // re-linearisation and the last correction moved no proximity point by
-// more than NewtonPositionTolerance (METHOD.md: the directions and p stop
-// changing). A tolerance of 0 runs all K iterations.
+// more than NewtonPositionTolerance (docs/method.md, "When Newton stops":
+// the directions and p stop changing). A tolerance of 0 runs all K iterations.
 func (c *step) newtonConverged(turn float64) bool {
 	if c.set.NewtonTolerance <= 0 {
 		return false

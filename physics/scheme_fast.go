@@ -18,7 +18,7 @@ import (
 //	p_{k+1} = p_free + h²·W_H·C_kᵀ·λ_k      per iteration (Corr.)
 //
 // the last line being Eq. recursive motion correction 7 in the total-force
-// form of METHOD.md. The per-iteration work runs on the step's Backend;
+// form of docs/method.md ("Total-force correction"). The per-iteration work runs on the step's Backend;
 // the scheme keeps only the directions it gave it.
 //
 // W_H comes from the linear solver's factor in that factor's frame

@@ -66,7 +66,8 @@ func relDiff(a, b, ref []float64) float64 {
 }
 
 // TestStandardEqualsFastWhenMappingHeld is the first test of both schemes
-// (METHOD.md): with A and H held over the step, W = J·A⁻¹·Jᵀ = C·W_H·Cᵀ and
+// (docs/method.md, "Standard and fast agree when A and H
+// are held"): with A and H held over the step, W = J·A⁻¹·Jᵀ = C·W_H·Cᵀ and
 // G(q_free + h²·A⁻¹·Jᵀλ) = p_free + h²·W_H·Cᵀλ, so the standard and fast
 // updates must give the same trajectory to round-off.
 func TestStandardEqualsFastWhenMappingHeld(t *testing.T) {

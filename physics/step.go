@@ -12,7 +12,7 @@ import (
 
 // Step advances the simulation by one time step h and returns what it
 // measured. The stages follow the paper (Algorithm 1 with the recursive
-// corrective motion of Algorithms 2 and 3) as fixed by METHOD.md:
+// corrective motion of Algorithms 2 and 3) as fixed by docs/method.md ("One time step"):
 //
 //  1. detect:   proximity pairs at q_t and the bodies' start poses
 //  2. assemble: A = M + h·B + h²·K and b = h·(f_ext − f_int) − h²·K·v

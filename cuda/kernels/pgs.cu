@@ -3,7 +3,7 @@
 // Courtecuisse), run by ONE CUDA block on the compliance W = C·W_H·Cᵀ that
 // the batched GEMMs left in device memory.
 //
-// Glossary (METHOD.md): c contacts, n = 3c rows; W the 3c×3c row-major
+// Glossary (docs/method.md, "Symbols"): c contacts, n = 3c rows; W the 3c×3c row-major
 // compliance, of which only the lower block triangle (blocks W_ab, b ≤ a)
 // is read; λ the forces [λn, λt1, λt2] per contact; δ_free the free gaps;
 // s = h²; μ the friction coefficient.

@@ -13,8 +13,8 @@ import (
 )
 
 // Detector finds the proximity pairs between one soft body's surface and
-// the kinematic rigid bodies at the start of each step (METHOD.md, "One
-// time step", stage 1): discrete detection within an alarm distance, with
+// the kinematic rigid bodies at the start of each step (docs/method.md,
+// "Collision detection"): discrete detection within an alarm distance, with
 // both kinds of pairs so that neither side's corners can sink between the
 // other side's vertices.
 //

@@ -1,7 +1,7 @@
 // Package contact solves the frictional contact problem of one Newton
 // iteration and provides the dense kernels of the fast constraint update.
 //
-// Glossary (the symbols of METHOD.md; c contact groups, each with the three
+// Glossary (the symbols of docs/method.md; c contact groups, each with the three
 // rows n, t1, t2):
 //
 //	W       3c×3c Delassus / compliance matrix J·A⁻¹·Jᵀ = C·W_H·Cᵀ (symmetric)
@@ -28,7 +28,7 @@
 // Newton iteration: RebuildWLower (RebuildWLowerWork with a work buffer,
 // RebuildW for the full matrix), W = C·W_H·Cᵀ (Eq. schur reformulated),
 // and CorrectP, p = p_free + s·W_H·Cᵀ·λ (Eq. recursive motion correction 7
-// in the total-force form of METHOD.md).
+// in the total-force form of docs/method.md).
 //
 // Symmetric storage. W_H and W are stored full, but every kernel reads only
 // their lower block triangles (the 3×3 blocks (a, b) with b ≤ a) and gets

@@ -163,7 +163,7 @@ func mirrorRowBlock(W []float64, n, i int) {
 }
 
 // CorrectP moves the proximity positions by the contact forces (Eq.
-// recursive motion correction 7 in the total-force form of METHOD.md):
+// recursive motion correction 7 in the total-force form of docs/method.md):
 //
 //	p = p_free + s·W_H·Cᵀ·λ,
 //
