@@ -86,12 +86,11 @@ func (s *Simulation) stepper() *step {
 func (s *Simulation) Close() {
 	if s.solver != nil {
 		s.solver.Close()
-		s.solver = nil
 	}
 	if s.backend != nil {
 		s.backend.Close()
-		s.backend = nil
 	}
+	s.solver, s.backend = nil, nil
 }
 
 // SetBackend replaces the backend of the fast scheme's Newton iterations.
