@@ -319,4 +319,3 @@ func TestAimWarnings(t *testing.T) {
 		})
 	}
 }
-
