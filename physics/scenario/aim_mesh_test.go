@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"testing"
 
+	"gonum.org/v1/gonum/spatial/r3"
+
 	"softgrasp/physics/settings"
 )
 
@@ -98,4 +100,40 @@ func TestScriptGraspsAnUprightBar(t *testing.T) {
 	if spun == 0 || !sum.Held || !(sum.GripForceMean > 0) || sum.MaxSlip > 2e-3 {
 		t.Errorf("%d spinning steps; held %v, grip %g N, max slip %g m; want a spin, held, a grip, under 2 mm", spun, sum.Held, sum.GripForceMean, sum.MaxSlip)
 	}
+}
+
+// TestScriptAimsAtALongBox builds the grasp-and-rotate scene around a long
+// box from a volume mesh file (60 × 20 × 20 mm, long along x): the script
+// closes the jaws across its 20 mm side, through its middle, opening them
+// 16 mm wider than that side; run again ("Grasp and rotate") with the
+// gripper heading 80°, it aims across the same side from +90°, the least
+// turn, rather than from −90°.
+func TestScriptAimsAtALongBox(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.MeshFile, cfg.MeshScale, cfg.TargetDOFs = writeBoxFile(t, r3.Vec{X: 60, Y: 20, Z: 20}), 0.001, 300
+	sc, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	check := func(when string, yaw float64) {
+		t.Helper()
+		s := sc.script
+		if math.Abs(math.Remainder(s.yaw0-yaw, 2*math.Pi)) > 1e-9 {
+			t.Errorf("%s: closing axis heading %g°, want %g°", when, s.yaw0*180/math.Pi, yaw*180/math.Pi)
+		}
+		if math.Hypot(s.base.X, s.base.Y) > 1e-9 || math.Abs(s.zGrasp-GraspFloor(sc.Driver.Gripper.JawHeight)) > 1e-12 {
+			t.Errorf("%s: grasp centre (%g, %g, %g), want the middle, as low as the jaws go", when, s.base.X, s.base.Y, s.zGrasp)
+		}
+		if open, closed := sc.Openings(); math.Abs(sc.width-0.02) > 1e-9 || math.Abs(open-0.036) > 1e-9 || math.Abs(closed-(0.02-2*cfg.Squeeze)) > 1e-9 {
+			t.Errorf("%s: width %g, openings %g, %g; want 0.02, 0.036, %g", when, sc.width, open, closed, 0.02-2*cfg.Squeeze)
+		}
+	}
+	if a := math.Abs(sc.script.yaw0); math.Abs(a-math.Pi/2) > 1e-9 {
+		t.Errorf("built: closing axis heading %g°, want ±90°", sc.script.yaw0*180/math.Pi)
+	}
+	check("built", sc.script.yaw0)
+	sc.Driver.Gripper.Pose.Rotation = spinAbout(80 * math.Pi / 180)
+	sc.SetScripted(true)
+	check("run again", math.Pi/2)
 }
