@@ -57,8 +57,8 @@ const (
 	// headingTolerance is how much wider than the narrowest (relative)
 	// the preferred heading may be and still be kept. The procedural
 	// cylinder's polygon is up to 8.3 % wider across its corners than
-	// across its flats (at its coarsest, 8 sides), a box turned by 5.6°
-	// from its faces 10 % wider.
+	// across its flats (at its coarsest, 8 sides); a box turned by 6°
+	// from its faces is 10 % wider.
 	headingTolerance = 0.10
 	// aimClearance is the least gap between an open jaw and the object, m.
 	aimClearance = 1e-3
@@ -105,10 +105,12 @@ func GraspFloor(jawHeight float64) float64 { return jawHeight/2 + FloorMargin }
 // as it rests on the floor and no lower than minZ (GraspFloor). ok is
 // false without a vertex.
 //
-// For an object symmetric about the vertical planes through the origin
-// along x and y (the procedural box and cylinder, placed by the scene),
-// seen from heading 0, the aim is exactly the centre (0, 0, max(H/2,
-// minZ)) with heading 0 and the width the object's x extent.
+// For an object of height H resting on z = 0, symmetric about the
+// vertical planes through the origin along x and y and no more than
+// headingTolerance narrower across any other heading (the procedural box
+// and cylinder as the scene places them), seen from heading 0, the aim is
+// exactly the centre (0, 0, max(H/2, minZ)) with heading 0, and the width
+// the object's x extent: the grasp the script has always made of them.
 func AimAtObject[F Coord](positions []F, yaw, minZ float64) (a Aim, ok bool) {
 	if len(positions) < 3 {
 		return Aim{}, false
