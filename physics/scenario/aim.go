@@ -110,7 +110,7 @@ func GraspFloor(jawHeight float64) float64 { return jawHeight/2 + FloorMargin }
 // headingTolerance narrower across any other heading (the procedural box
 // and cylinder as the scene places them), seen from heading 0, the aim is
 // exactly the centre (0, 0, max(H/2, minZ)) with heading 0, and the width
-// the object's x extent: the grasp the script has always made of them.
+// the object's x extent.
 func AimAtObject[F Coord](positions []F, yaw, minZ float64) (a Aim, ok bool) {
 	if len(positions) < 3 {
 		return Aim{}, false
