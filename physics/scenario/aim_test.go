@@ -32,11 +32,10 @@ func boxAt(t *testing.T, extent r3.Vec, yaw float64, d r3.Vec) []float64 {
 }
 
 // TestAimAtObject is the table of the aim rule of the grasp script: the
-// procedural box and cylinder exactly where the script has always
-// grasped them (the centre on the z axis at half their height, heading 0,
-// their x extent), and elongated objects across their narrow side
-// whatever their heading and place, turning least from the gripper's
-// heading.
+// procedural box and cylinder exactly on their axis (the centre on the z
+// axis at half their height, heading 0, their x extent: the goldens'
+// grasp), and elongated objects across their narrow side whatever their
+// heading and place, turning least from the gripper's heading.
 func TestAimAtObject(t *testing.T) {
 	cyl := func(dofs int) []float64 {
 		m, err := mesh.CylinderForDOFs(0.02, 0.04, dofs)
