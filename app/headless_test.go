@@ -5,8 +5,10 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -92,6 +94,59 @@ func TestHeadlessStandardSchemeHasNoBuildWH(t *testing.T) {
 	}
 }
 
+// TestHeadlessGraspsAYUpMesh runs grasp-and-rotate on the Y-up test bar
+// turned upright (-mesh-up y): the JSON reports it held, gripped and
+// turned, and the step log shows it held with a grip force above zero at
+// every step of the spin.
+func TestHeadlessGraspsAYUpMesh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole script")
+	}
+	if _, err := exec.LookPath("tetgen"); err != nil && os.Getenv("SOFTGRASP_REQUIRE_TETGEN") == "" {
+		t.Skip("tetgen is not on PATH: the test bar is a surface it fills")
+	}
+	csvPath := filepath.Join(t.TempDir(), "steps.csv")
+	code, out, errs := headless("-mesh", "../physics/scenario/testdata/bar_yup.obj", "-mesh-up", "y", "-dofs", "600", "-json", "-csv", csvPath)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var s struct {
+		Mesh      string
+		Held      bool
+		GripForce float64 `json:"grip_force_mean"`
+		Slip      float64
+		Settings  map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Held || !(s.GripForce > 0) || !strings.HasSuffix(s.Mesh, "turned y up)") || s.Settings["mesh-up"] != "y" {
+		t.Fatalf("mesh %q (mesh-up %v): held %v, grip force %g N, slip %g m", s.Mesh, s.Settings["mesh-up"], s.Held, s.GripForce, s.Slip)
+	}
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	phase, held, grip := slices.Index(rows[0], "phase"), slices.Index(rows[0], "held"), slices.Index(rows[0], "grip_force")
+	spun := 0
+	for _, r := range rows[1:] {
+		if r[phase] != "spin" {
+			continue
+		}
+		spun++
+		if f, err := strconv.ParseFloat(r[grip], 64); r[held] != "true" || err != nil || !(f > 0) {
+			t.Fatalf("spinning, step %v: held %s, grip force %s N", r[0], r[held], r[grip])
+		}
+	}
+	if spun == 0 {
+		t.Fatal("no step of the spin")
+	}
+}
+
 func TestHeadlessBadInputIsOneLine(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.msh")
@@ -109,6 +164,7 @@ func TestHeadlessBadInputIsOneLine(t *testing.T) {
 		{"negative time step", []string{"-dt", "-0.01"}, "-dt"},
 		{"NaN friction", []string{"-mu", "NaN"}, "-mu"},
 		{"unknown scheme", []string{"-scheme", "quick"}, "-scheme"},
+		{"unknown up axis", []string{"-mesh-up", "x"}, "-mesh-up"},
 		{"unknown scenario", []string{"-scenario", "juggle"}, "-scenario"},
 		{"zero Newton", []string{"-newton", "0"}, "-newton"},
 		{"stray argument", []string{"extra"}, "extra"},

@@ -178,7 +178,7 @@ func (m *inputMapper) pick(p ui.Pointer) {
 	origin, dir := m.cam.Ray(p.X*sx, p.Y*sy, w, h)
 	_, right, _ := m.cam.Basis()
 	a, ok := aimGrasp(origin, dir, right, gripperYaw(f.Gripper.Rotation), f.Surface, sc.SurfaceTris,
-		f.Gripper.TargetOpening, jawHeight(sc)/2+floorMargin)
+		f.Gripper.TargetOpening, scenario.GraspFloor(jawHeight(sc)))
 	if !ok {
 		return
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"math/rand"
 	"strings"
 	"testing"
 
@@ -52,61 +51,6 @@ func cubeSurface(lo, hi float32) ([]float32, []uint32) {
 		1, 3, 5, 3, 7, 5, // x = hi
 	}
 	return pos, tris
-}
-
-func TestSurfaceCrossingsEnterThroughTheNearestFace(t *testing.T) {
-	pos, tris := cubeSurface(-1, 1)
-	rng := rand.New(rand.NewSource(11))
-	for i := 0; i < 200; i++ {
-		// A ray from far outside through a random point inside the cube
-		// enters through the face nearest to its origin along the ray.
-		inside := r3.Vec{X: rng.Float64()*1.8 - 0.9, Y: rng.Float64()*1.8 - 0.9, Z: rng.Float64()*1.8 - 0.9}
-		dir := r3.Unit(r3.Vec{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()})
-		origin := r3.Sub(inside, r3.Scale(10, dir))
-		entry, _, ok := surfaceCrossings(origin, dir, pos, tris)
-		if !ok {
-			t.Fatalf("ray %d through an inside point missed the cube", i)
-		}
-		hit := r3.Add(origin, r3.Scale(entry, dir))
-		// The entry point lies on the surface (one coordinate at ±1) and is
-		// the smallest t at which the ray is inside the slab of every axis.
-		tEntry := math.Inf(-1)
-		for _, c := range []struct{ o, d float64 }{{origin.X, dir.X}, {origin.Y, dir.Y}, {origin.Z, dir.Z}} {
-			t0, t1 := (-1-c.o)/c.d, (1-c.o)/c.d
-			tEntry = math.Max(tEntry, math.Min(t0, t1))
-		}
-		want := r3.Add(origin, r3.Scale(tEntry, dir))
-		if d := r3.Norm(r3.Sub(hit, want)); d > 1e-6 {
-			t.Fatalf("ray %d: hit %v, slab entry point %v (off by %g)", i, hit, want, d)
-		}
-	}
-}
-
-func TestSurfaceCrossingsMiss(t *testing.T) {
-	pos, tris := cubeSurface(-1, 1)
-	tests := []struct {
-		name        string
-		origin, dir r3.Vec
-	}{
-		{"pointing away", r3.Vec{Z: 5}, r3.Vec{Z: 1}},
-		{"passing beside", r3.Vec{X: 3, Z: 5}, r3.Vec{Z: -1}},
-		{"parallel above the top", r3.Vec{X: -5, Z: 1.5}, r3.Vec{X: 1}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if entry, _, ok := surfaceCrossings(tc.origin, tc.dir, pos, tris); ok {
-				t.Fatalf("entry at t = %g, want a miss", entry)
-			}
-		})
-	}
-	// A ray in a triangle's own plane is parallel to it: no hit.
-	if _, ok := rayTriangle(r3.Vec{X: -1, Y: 0.2}, r3.Vec{X: 1}, r3.Vec{}, r3.Vec{X: 1}, r3.Vec{Y: 1}); ok {
-		t.Fatal("a ray in the triangle's plane hit it")
-	}
-	bad := []uint32{0, 1, 99}
-	if _, _, ok := surfaceCrossings(r3.Vec{Z: 5}, r3.Vec{Z: -1}, pos, bad); ok {
-		t.Fatal("a triangle with an index out of range was hit")
-	}
 }
 
 // mapperFixture is an input mapper on a 800×600 camera with a gripper at
@@ -373,19 +317,5 @@ func TestAimWarnings(t *testing.T) {
 				t.Fatal("no preview")
 			}
 		})
-	}
-}
-
-func TestSurfaceCrossingsOfACube(t *testing.T) {
-	pos, tris := cubeSurface(-1, 1)
-	origin, dir := r3.Vec{X: 0.3, Y: -0.2, Z: 5}, r3.Vec{Z: -1}
-	entry, exit, ok := surfaceCrossings(origin, dir, pos, tris)
-	if !ok || math.Abs(entry-4) > 1e-9 || math.Abs(exit-6) > 1e-9 {
-		t.Fatalf("crossings %g, %g (%v), want 4 and 6", entry, exit, ok)
-	}
-	// Through an edge shared by two triangles: still one entry.
-	entry, exit, ok = surfaceCrossings(r3.Vec{Z: 5}, dir, pos, tris)
-	if !ok || math.Abs(entry-4) > 1e-9 || math.Abs(exit-6) > 1e-9 {
-		t.Fatalf("through the diagonal: crossings %g, %g (%v), want 4 and 6", entry, exit, ok)
 	}
 }

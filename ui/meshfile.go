@@ -12,6 +12,7 @@ import (
 	"github.com/inkyblackness/imgui-go/v4"
 
 	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // The mesh file of the Simulation panel: the path field (typed, picked
@@ -61,6 +62,22 @@ func (s *State) SetMeshName(name string) { s.mesh.name = name }
 func (s *State) SetMeshScale(scale float64, out Sender) error {
 	cfg := s.Config
 	cfg.MeshScale = scale
+	return s.setMeshOption(cfg, out)
+}
+
+// SetMeshUp sets which axis of the mesh file's coordinates points up (a
+// Y-up file is turned so that its +y points up) and reloads the running
+// mesh file so; without a mesh file it waits like SetMeshScale's scale.
+func (s *State) SetMeshUp(up settings.UpAxis, out Sender) error {
+	cfg := s.Config
+	cfg.MeshUp = up
+	return s.setMeshOption(cfg, out)
+}
+
+// setMeshOption takes cfg, the working copy with an option of the mesh
+// file changed: the running mesh file is reloaded with it; without one,
+// it is checked as the command that will carry it and kept.
+func (s *State) setMeshOption(cfg settings.Scenario, out Sender) error {
 	if cfg.MeshFile == "" {
 		if err := (frame.SetScene{Config: cfg}).Validate(); err != nil {
 			return s.refuse(err)
@@ -139,7 +156,7 @@ func drawMeshFile(s *State, out Sender) {
 	if n := len(s.mesh.recent); n > 0 {
 		preview = fmt.Sprintf("%d files", n)
 	}
-	imgui.SetNextItemWidth(130)
+	imgui.SetNextItemWidth(110)
 	if imgui.BeginCombo("recent", preview) {
 		for _, p := range s.mesh.recent {
 			if imgui.Selectable(filepath.Base(p) + "##" + p) {
@@ -154,12 +171,31 @@ func drawMeshFile(s *State, out Sender) {
 		imgui.EndCombo()
 	}
 	tooltip("mesh files opened before; a file dropped onto the window opens too")
+	imgui.SameLine()
+	drawMeshUp(s, out)
 	drawMeshUnits(s, out)
 	if s.Config.MeshFile != "" && s.mesh.name != "" {
 		imgui.PushTextWrapPosV(LeftColumnWidth - 16)
 		colouredText(colourDim, s.mesh.name)
 		imgui.PopTextWrapPos()
 	}
+}
+
+// meshUpChoices are the choices of the up-axis combo.
+var meshUpChoices = []settings.UpAxis{settings.ZUp, settings.YUp}
+
+// drawMeshUp draws the choice of the mesh file's axis that points up.
+func drawMeshUp(s *State, out Sender) {
+	imgui.SetNextItemWidth(45)
+	if imgui.BeginCombo("up", "+"+s.Config.MeshUp.String()) {
+		for _, u := range meshUpChoices {
+			if imgui.SelectableV("+"+u.String(), u == s.Config.MeshUp, 0, imgui.Vec2{}) && u != s.Config.MeshUp {
+				_ = s.SetMeshUp(u, out)
+			}
+		}
+		imgui.EndCombo()
+	}
+	tooltip("the mesh file's axis that points up: +z as it is, +y for a Y-up file (turned so that it stands)")
 }
 
 // drawMeshUnits draws the unit combo and the custom scale field.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // TestDropMeshLoadsLikeTheField checks that dropping files loads the first
@@ -49,6 +50,23 @@ func TestSetMeshScale(t *testing.T) {
 		if got := meshScaleLabel(scale); got != label {
 			t.Errorf("meshScaleLabel(%g) = %q, want %q", scale, got, label)
 		}
+	}
+}
+
+func TestSetMeshUp(t *testing.T) {
+	s, out := newTestState()
+	if err := s.SetMeshUp(settings.YUp, out); err != nil || len(out.cmds) != 0 || s.Config.MeshUp != settings.YUp {
+		t.Fatalf("without a mesh file: %d commands, up %v, error %v; want none, y", len(out.cmds), s.Config.MeshUp, err)
+	}
+	if err := s.SetMeshUp(settings.UpAxis(7), out); err == nil || !strings.HasPrefix(s.ActionError(), "MeshUp") || s.Config.MeshUp != settings.YUp {
+		t.Fatalf("an unknown axis: error %v, up %v; want a refusal naming MeshUp, y kept", err, s.Config.MeshUp)
+	}
+	s.Config.MeshFile = "statue.vtu"
+	if err := s.SetMeshUp(settings.ZUp, out); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := out.only(t).(frame.SetScene); !ok || c.Config.MeshUp != settings.ZUp || c.Config.MeshFile != "statue.vtu" {
+		t.Fatalf("sent %#v, want the mesh reloaded z up", out.cmds)
 	}
 }
 

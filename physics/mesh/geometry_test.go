@@ -56,6 +56,30 @@ func TestValidateIsScaleFree(t *testing.T) {
 	}
 }
 
+// TestTurnYUp: a Y-up box (tall along y) stands on end once turned, its
+// +y along +z and its z along −y, with its volume and its tetrahedra's
+// orientation kept.
+func TestTurnYUp(t *testing.T) {
+	m, err := Box(r3.Vec{X: 1, Y: 3, Z: 2}, 3, 4, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Translate(r3.Vec{X: 0.5, Y: 1.5, Z: 0})
+	v0 := m.Volume()
+	m.TurnYUp()
+	b := m.Bounds()
+	want := r3.Box{Min: r3.Vec{X: 0, Y: -2, Z: 0}, Max: r3.Vec{X: 1, Y: 0, Z: 3}}
+	if r3.Norm(r3.Sub(b.Min, want.Min)) > 1e-12 || r3.Norm(r3.Sub(b.Max, want.Max)) > 1e-12 {
+		t.Errorf("bounds after TurnYUp %v, want %v", b, want)
+	}
+	if v := m.Volume(); !sameFloat(v, v0, 1e-12) {
+		t.Errorf("volume %g, want %g", v, v0)
+	}
+	if err := m.Validate(); err != nil {
+		t.Errorf("Validate after TurnYUp: %v", err)
+	}
+}
+
 func TestFitInto(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 5; i++ {

@@ -12,7 +12,9 @@ import (
 // Units and placement of loaded meshes. Mesh files carry no unit: the same
 // organ may come in metres, centimetres or millimetres. Either the user
 // says which (a unit or a scale factor, Place), or the mesh is fitted to
-// the scene's object size (Fit) and the factor is reported.
+// the scene's object size (Fit) and the factor is reported. Nor do they
+// say which way is up: a file modelled with +y up is turned first
+// (TurnYUp).
 
 // UnitScale returns the metres per unit of a length unit: "m", "cm" or
 // "mm".
@@ -83,6 +85,13 @@ func (m *TetMesh) Place(scale float64) error {
 	anchor := r3.Vec{X: (b.Min.X + b.Max.X) / 2, Y: (b.Min.Y + b.Max.Y) / 2, Z: b.Min.Z}
 	m.Transform(func(p r3.Vec) r3.Vec { return r3.Scale(scale, r3.Sub(p, anchor)) })
 	return nil
+}
+
+// TurnYUp turns the mesh a quarter turn about the x axis so that its +y
+// points along +z, for a file modelled with +y up: (x, y, z) becomes
+// (x, −z, y). A rotation keeps the tetrahedra's orientation and shape.
+func (m *TetMesh) TurnYUp() {
+	m.Transform(func(p r3.Vec) r3.Vec { return r3.Vec{X: p.X, Y: -p.Z, Z: p.Y} })
 }
 
 // LargestExtent returns the largest side of the bounding box.

@@ -35,13 +35,17 @@ type meshInfo struct {
 }
 
 // loadObjectMesh opens cfg.MeshFile, tetrahedralising a surface at about
-// dofs degrees of freedom, and scales and places it.
+// dofs degrees of freedom, turns it upright (cfg.MeshUp) and scales and
+// places it.
 func loadObjectMesh(cfg settings.Scenario, dofs int) (*mesh.TetMesh, meshInfo, error) {
 	l, err := meshfile.Open(cfg.MeshFile, meshfile.Options{TargetDOFs: dofs})
 	if err != nil {
 		return nil, meshInfo{}, err
 	}
 	m := l.Mesh
+	if cfg.MeshUp == settings.YUp {
+		m.TurnYUp()
+	}
 	info := meshInfo{format: l.Format, notes: l.Notes, scale: cfg.MeshScale}
 	if cfg.MeshScale > 0 {
 		if err := checkScaledSize(m.LargestExtent(), cfg.MeshScale); err != nil {
@@ -55,7 +59,11 @@ func loadObjectMesh(cfg settings.Scenario, dofs int) (*mesh.TetMesh, meshInfo, e
 	if err != nil {
 		return nil, meshInfo{}, fmt.Errorf("%s: %w", cfg.MeshFile, err)
 	}
-	info.name = fmt.Sprintf("%s (%s)", cfg.MeshFile, describeScale(info.scale, info.fitted, cfg.ObjectSize))
+	desc := describeScale(info.scale, info.fitted, cfg.ObjectSize)
+	if cfg.MeshUp != settings.ZUp {
+		desc += "; turned " + cfg.MeshUp.String() + " up"
+	}
+	info.name = fmt.Sprintf("%s (%s)", cfg.MeshFile, desc)
 	return m, info, nil
 }
 

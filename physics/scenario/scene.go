@@ -35,7 +35,9 @@ type Scene struct {
 	mass     []float64
 	total    float64
 	height   float64 // object height at rest, m
-	width    float64 // object width along the closing axis, m
+	// width is the object's width along the closing axis, m: along x in
+	// the squeeze scene, along the aim's axis (AimAtObject) in a grasp.
+	width float64
 }
 
 // Build creates the scene described by cfg.
@@ -52,7 +54,7 @@ func Build(cfg settings.Scenario) (*Scene, error) {
 	var bodies []rigid.Body
 	switch cfg.Kind {
 	case settings.GraspRotate, settings.FastSpin, settings.Squeeze:
-		bodies = sc.graspBodies()
+		bodies = sc.graspBodies(obj)
 		lift(obj, cfg.Physics.ContactDistance)
 	case settings.Incline:
 		bodies = inclineBodies(cfg, obj)
@@ -108,15 +110,15 @@ func floorBody() rigid.Body {
 
 // graspBodies creates the floor and the two jaws, the gripper driver and,
 // when scripted, the script of the scene's kind (grasp-and-rotate or
-// squeeze).
-func (sc *Scene) graspBodies() []rigid.Body {
+// squeeze) for the object obj as it rests on the floor.
+func (sc *Scene) graspBodies(obj *mesh.TetMesh) []rigid.Body {
 	cfg := sc.cfg
 	g := rigid.DefaultGripper()
 	g.Style = cfg.JawStyle
 	if cfg.Kind == settings.Squeeze {
 		g = squeezeGripper(cfg.ObjectSize)
 	}
-	script := sc.newScript(g)
+	script := sc.newScript(g, coordinates(obj.Nodes), 0)
 	start := script.at(0)
 	g.Pose, g.Opening = start.Target, start.Opening
 	omegaLimit := math.Max(2*math.Pi, 1.05*math.Abs(cfg.Omega))
@@ -135,13 +137,29 @@ func (sc *Scene) graspBodies() []rigid.Body {
 	}
 }
 
-// newScript lays out the script of the scene's kind for gripper g.
-func (sc *Scene) newScript(g rigid.Gripper) *graspScript {
-	open, closed := sc.Openings()
+// newScript lays out the script of the scene's kind for gripper g,
+// heading yaw, and the object's nodes at positions (three coordinates
+// each). A grasp aims at the object (AimAtObject) and takes the width of
+// its openings (Openings) from the aim; the squeeze scene closes along x
+// at the origin, the scene's placement of its box.
+func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *graspScript {
 	if sc.cfg.Kind == settings.Squeeze {
+		open, closed := sc.Openings()
 		return newSqueezeScript(sc.cfg, sc.height, open, closed)
 	}
-	return newGraspScript(sc.cfg, g, sc.height, open, closed)
+	aim, _ := AimAtObject(positions, yaw, GraspFloor(g.JawHeight))
+	sc.width = aim.Width
+	open, closed := sc.Openings()
+	return newGraspScript(sc.cfg, g, aim, open, closed)
+}
+
+// coordinates lists the points' coordinates, three per point.
+func coordinates(points []r3.Vec) []float64 {
+	x := make([]float64, 0, 3*len(points))
+	for _, p := range points {
+		x = append(x, p.X, p.Y, p.Z)
+	}
+	return x
 }
 
 // inclineBodies tilts the floor by the incline angle about the x axis and
@@ -196,7 +214,9 @@ func (sc *Scene) Phase() Phase {
 func (sc *Scene) Scripted() bool { return sc.script != nil }
 
 // SetScripted turns the grasp-and-rotate script on (restarting it from the
-// current time) or off (commands drive the gripper).
+// current time, aimed at the object where it is now, with the least turn
+// from the gripper's heading) or off (commands drive the gripper). The
+// squeeze scene's script starts above the object's centre of mass.
 func (sc *Scene) SetScripted(on bool) {
 	if sc.Driver == nil {
 		return
@@ -205,10 +225,13 @@ func (sc *Scene) SetScripted(on bool) {
 		sc.script = nil
 		return
 	}
-	sc.script = sc.newScript(sc.Driver.Gripper)
 	r := sc.Driver.Gripper.Pose.Rotation
 	yaw := 2 * math.Atan2(r.Kmag, r.Real)
-	sc.script.restart(sc.Sim.Time(), sc.CentreOfMass(), yaw)
+	sc.script = sc.newScript(sc.Driver.Gripper, sc.Sim.Positions(), yaw)
+	if sc.cfg.Kind == settings.Squeeze {
+		sc.script.base, sc.script.yaw0 = sc.CentreOfMass(), yaw
+	}
+	sc.script.delay(sc.Sim.Time())
 	sc.metrics.reset(sc)
 }
 

@@ -29,6 +29,8 @@ const (
 type graspScript struct {
 	phases []timedPhase
 
+	// The script assumes an upright gripper (its own axis along the world
+	// z): it goes to the point base in x and y, heading yaw0.
 	base                r3.Vec  // x, y of the grasp centre, m
 	yaw0                float64 // gripper heading about the world z axis at the start, rad
 	zHigh, zGrasp, lift float64 // heights of the grasp centre, m
@@ -41,13 +43,16 @@ type timedPhase struct {
 	start, end float64
 }
 
-// newGraspScript lays out the timeline for an object of the given height
-// resting on the floor, opening the jaws to open around it and closing
-// them to closed.
-func newGraspScript(cfg settings.Scenario, g rigid.Gripper, height, open, closed float64) *graspScript {
-	zHigh, zGrasp := height+g.JawHeight/2+5e-3, math.Max(height/2, g.JawHeight/2+3e-3)
-	return scheduled(cfg, graspScript{zHigh: zHigh, zGrasp: zGrasp, lift: 0.03, openWide: open, openGrip: closed},
-		phaseDurations{settle: 0.1, approach: 0.4, close: 0.5, hold: 0.2, lift: 0.5})
+// newGraspScript lays out the timeline of gripper g grasping the object at
+// aim (AimAtObject): it comes down from above the object's top with the
+// jaws open to open, closes them to closed at the aim and lifts.
+func newGraspScript(cfg settings.Scenario, g rigid.Gripper, aim Aim, open, closed float64) *graspScript {
+	s := graspScript{
+		base: aim.Pose.Position, yaw0: aim.Yaw,
+		zHigh: aim.Top + g.JawHeight/2 + 5e-3, zGrasp: aim.Pose.Position.Z, lift: 0.03,
+		openWide: open, openGrip: closed,
+	}
+	return scheduled(cfg, s, phaseDurations{settle: 0.1, approach: 0.4, close: 0.5, hold: 0.2, lift: 0.5})
 }
 
 // scheduled completes s for cfg (its ω, spun up over 0.1 s, for the
@@ -90,16 +95,13 @@ func (s *graspScript) schedule(d phaseDurations) {
 	}
 }
 
-// restart moves the script to start at time t0 above the point base (the
-// object's centre of mass) with the gripper heading yaw0, for a script
-// started again mid-run. The script assumes an upright gripper (its own
-// axis along the world z).
-func (s *graspScript) restart(t0 float64, base r3.Vec, yaw0 float64) {
+// delay moves the script to start at time t0, for a script started again
+// mid-run.
+func (s *graspScript) delay(t0 float64) {
 	for i := range s.phases {
 		s.phases[i].start += t0
 		s.phases[i].end += t0
 	}
-	s.base, s.yaw0 = base, yaw0
 }
 
 // duration is the length of the whole script, s.

@@ -72,6 +72,22 @@ const (
 	CylinderObject Object = "cylinder"
 )
 
+// UpAxis names the axis of a mesh file's coordinates that points up. The
+// scene's is +z; many files (OBJ and glTF exports, scans, statues) are
+// modelled with +y up.
+type UpAxis int
+
+const (
+	ZUp UpAxis = iota // the file's +z points up: taken as it is
+	YUp               // the file's +y points up: turned so that it points along +z
+)
+
+// upAxisNames are the up axes' names, by value.
+var upAxisNames = []string{ZUp: "z", YUp: "y"}
+
+// String returns "z" or "y".
+func (u UpAxis) String() string { return choiceName(upAxisNames, "UpAxis", int(u)) }
+
 // Scenario describes a scene: the simulation's Settings and the scene's
 // own configuration.
 type Scenario struct {
@@ -83,11 +99,14 @@ type Scenario struct {
 	// file instead (a volume mesh, or a closed surface that TetGen fills):
 	// with MeshScale = 0 it is scaled so its largest extent is ObjectSize;
 	// MeshScale > 0 gives the metres per unit of its coordinates instead
-	// (0.001 for a mesh in millimetres).
+	// (0.001 for a mesh in millimetres). MeshUp is the file's axis that
+	// points up: a Y-up file is turned so that its +y becomes +z before it
+	// is scaled and placed on the floor.
 	Object     Object
 	ObjectSize float64
 	MeshFile   string
 	MeshScale  float64
+	MeshUp     UpAxis
 	// TargetDOFs is the resolution of the procedural meshes and of a
 	// closed surface that TetGen fills: the scene builds the mesh nearest
 	// to this many degrees of freedom.

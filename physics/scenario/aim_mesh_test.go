@@ -1,0 +1,139 @@
+package scenario
+
+import (
+	"math"
+	"os"
+	"os/exec"
+	"testing"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/settings"
+)
+
+// barFile is an elongated box modelled with +y up, 24 × 40 × 16 units,
+// turned 30° about its long axis (testdata/gen_bar.go): upright, its
+// narrow side faces the heading −60° (or 120°).
+const barFile = "testdata/bar_yup.obj"
+
+// needTetGen skips a test of a surface file when the tetgen program that
+// fills it is missing, except under make test, which installs it and sets
+// SOFTGRASP_REQUIRE_TETGEN.
+func needTetGen(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tetgen"); err != nil {
+		if os.Getenv("SOFTGRASP_REQUIRE_TETGEN") != "" {
+			t.Fatal("tetgen is not on PATH, and make test requires it (make deps installs it)")
+		}
+		t.Skip("tetgen is not on PATH: install it (apt-get install tetgen, or make deps) to run the tests of surface files")
+	}
+}
+
+// TestMeshUpStandsAYUpFileUpright loads the Y-up bar both ways: taken as
+// it is (+z up) it lies on its long side, turned (+y up) it stands on its
+// end, 40 mm tall (the largest extent, fitted to the object size).
+func TestMeshUpStandsAYUpFileUpright(t *testing.T) {
+	needTetGen(t)
+	for _, tc := range []struct {
+		up     settings.UpAxis
+		height float64 // m
+	}{
+		{settings.ZUp, 12e-3 + 16e-3*math.Cos(math.Pi/6)}, // 24 sin 30° + 16 cos 30°
+		{settings.YUp, 40e-3},
+	} {
+		cfg := settings.DefaultScenario(settings.GraspRotate)
+		cfg.MeshFile, cfg.MeshUp = barFile, tc.up
+		m, info, err := loadObjectMesh(cfg, 600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := m.Bounds()
+		if h := b.Max.Z - b.Min.Z; math.Abs(h-tc.height) > 1e-6 || b.Min.Z != 0 {
+			t.Errorf("%v up: from z = %g, %g m tall, want from 0, %g m tall", tc.up, b.Min.Z, h, tc.height)
+		}
+		if math.Abs(info.scale-1e-3) > 1e-12 {
+			t.Errorf("%v up: fitted by ×%g, want ×0.001 (40 units to 40 mm)", tc.up, info.scale)
+		}
+	}
+}
+
+// TestScriptGraspsAnUprightBar runs the grasp-and-rotate script on the
+// upright bar: the jaws are aimed through its middle across its narrow
+// side (16 mm, heading −60° or 120°), and it is held with a grip force
+// above zero through the whole spin.
+func TestScriptGraspsAnUprightBar(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole script")
+	}
+	needTetGen(t)
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.MeshFile, cfg.MeshUp, cfg.TargetDOFs = barFile, settings.YUp, 600
+	sc, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	s := sc.script
+	if math.Hypot(s.base.X, s.base.Y) > 1e-9 || math.Abs(s.zGrasp-0.02) > 1e-9 {
+		t.Errorf("grasp centre (%g, %g, %g), want the bar's middle (0, 0, 0.02)", s.base.X, s.base.Y, s.zGrasp)
+	}
+	if d := math.Remainder(s.yaw0+math.Pi/3, math.Pi); math.Abs(d) > 1e-3 {
+		t.Errorf("closing axis heading %g°, want −60° or 120° (across the narrow side)", s.yaw0*180/math.Pi)
+	}
+	if math.Abs(sc.width-0.016) > 1e-6 {
+		t.Errorf("width across the jaws %g, want 0.016", sc.width)
+	}
+	spun := 0
+	for sc.Sim.Time() < sc.Duration()-1e-9 {
+		if _, err := sc.Step(); err != nil {
+			t.Fatalf("t = %g s: %v", sc.Sim.Time(), err)
+		}
+		if l := sc.Live(); l.Phase == PhaseSpin {
+			spun++
+			if !l.Held || !(l.GripForce > 0) {
+				t.Fatalf("t = %g s, spinning: held %v, grip force %g N", sc.Sim.Time(), l.Held, l.GripForce)
+			}
+		}
+	}
+	sum := sc.Summary()
+	t.Logf("%d DOFs: held %v, grip %.2f N mean, slip %.2f mm (max %.2f mm)", sum.DOFs, sum.Held, sum.GripForceMean, 1e3*sum.Slip, 1e3*sum.MaxSlip)
+	if spun == 0 || !sum.Held || !(sum.GripForceMean > 0) || sum.MaxSlip > 2e-3 {
+		t.Errorf("%d spinning steps; held %v, grip %g N, max slip %g m; want a spin, held, a grip, under 2 mm", spun, sum.Held, sum.GripForceMean, sum.MaxSlip)
+	}
+}
+
+// TestScriptAimsAtALongBox builds the grasp-and-rotate scene around a long
+// box from a volume mesh file (60 × 20 × 20 mm, long along x): the script
+// closes the jaws across its 20 mm side, through its middle, opening them
+// 16 mm wider than that side; run again ("Grasp and rotate") with the
+// gripper heading 80°, it aims across the same side from +90°, the least
+// turn, rather than from −90°.
+func TestScriptAimsAtALongBox(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.MeshFile, cfg.MeshScale, cfg.TargetDOFs = writeBoxFile(t, r3.Vec{X: 60, Y: 20, Z: 20}), 0.001, 300
+	sc, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	check := func(when string, yaw float64) {
+		t.Helper()
+		s := sc.script
+		if math.Abs(math.Remainder(s.yaw0-yaw, 2*math.Pi)) > 1e-9 {
+			t.Errorf("%s: closing axis heading %g°, want %g°", when, s.yaw0*180/math.Pi, yaw*180/math.Pi)
+		}
+		if math.Hypot(s.base.X, s.base.Y) > 1e-9 || math.Abs(s.zGrasp-GraspFloor(sc.Driver.Gripper.JawHeight)) > 1e-12 {
+			t.Errorf("%s: grasp centre (%g, %g, %g), want the middle, as low as the jaws go", when, s.base.X, s.base.Y, s.zGrasp)
+		}
+		if open, closed := sc.Openings(); math.Abs(sc.width-0.02) > 1e-9 || math.Abs(open-0.036) > 1e-9 || math.Abs(closed-(0.02-2*cfg.Squeeze)) > 1e-9 {
+			t.Errorf("%s: width %g, openings %g, %g; want 0.02, 0.036, %g", when, sc.width, open, closed, 0.02-2*cfg.Squeeze)
+		}
+	}
+	if a := math.Abs(sc.script.yaw0); math.Abs(a-math.Pi/2) > 1e-9 {
+		t.Errorf("built: closing axis heading %g°, want ±90°", sc.script.yaw0*180/math.Pi)
+	}
+	check("built", sc.script.yaw0)
+	sc.Driver.Gripper.Pose.Rotation = spinAbout(80 * math.Pi / 180)
+	sc.SetScripted(true)
+	check("run again", math.Pi/2)
+}
