@@ -1,0 +1,83 @@
+package mesh
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// NodeWeights places one point in a tetrahedral mesh: the point is at
+// Σ_k Weights[k]·x(Nodes[k]) for k < Count. A point of the mesh's own
+// boundary has Count 1 and weight 1; a point inside a tetrahedron has its
+// four barycentric weights.
+type NodeWeights struct {
+	Count   int
+	Nodes   [4]int
+	Weights [4]float64
+}
+
+// Embedding is the geometric mapping G of a fine surface onto a coarser
+// tetrahedral mesh (the paper's p = G(q), whose Jacobian is H): the
+// surface keeps its own points and triangles, and each point follows the
+// mesh nodes through its NodeWeights. Collision detection and drawing use
+// the surface; the finite elements use the mesh.
+type Embedding struct {
+	// Surface is the fine surface at rest (the mapping of the rest
+	// positions).
+	Surface TriSurface
+	// Points[i] maps surface point i onto the mesh nodes.
+	Points []NodeWeights
+}
+
+// Validate checks that every point is mapped onto existing nodes with
+// finite weights that sum to one, and that the triangles use existing
+// points.
+func (e *Embedding) Validate(m *TetMesh) error {
+	if len(e.Points) != len(e.Surface.Nodes) {
+		return fmt.Errorf("embedding: %d surface points but %d mappings", len(e.Surface.Nodes), len(e.Points))
+	}
+	for i, p := range e.Points {
+		if p.Count < 1 || p.Count > 4 {
+			return fmt.Errorf("embedding: point %d uses %d nodes, want 1 to 4", i, p.Count)
+		}
+		sum := 0.0
+		for k := 0; k < p.Count; k++ {
+			if n := p.Nodes[k]; n < 0 || n >= len(m.Nodes) {
+				return fmt.Errorf("embedding: point %d uses node %d, the mesh has %d", i, n, len(m.Nodes))
+			}
+			w := p.Weights[k]
+			if math.IsNaN(w) || math.IsInf(w, 0) {
+				return fmt.Errorf("embedding: point %d has a weight that is not a finite number", i)
+			}
+			sum += w
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			return fmt.Errorf("embedding: the weights of point %d sum to %g, not 1", i, sum)
+		}
+	}
+	for t, tri := range e.Surface.Tris {
+		for _, v := range tri {
+			if v < 0 || v >= len(e.Surface.Nodes) {
+				return fmt.Errorf("embedding: triangle %d uses point %d, the surface has %d", t, v, len(e.Surface.Nodes))
+			}
+		}
+	}
+	return nil
+}
+
+// Map writes the surface points G(q) for node positions q (3 per node)
+// into p (3 per point).
+func (e *Embedding) Map(p, q []float64) {
+	for i := range e.Points {
+		pw := &e.Points[i]
+		var x r3.Vec
+		for k := 0; k < pw.Count; k++ {
+			n, w := 3*pw.Nodes[k], pw.Weights[k]
+			x.X += w * q[n]
+			x.Y += w * q[n+1]
+			x.Z += w * q[n+2]
+		}
+		p[3*i], p[3*i+1], p[3*i+2] = x.X, x.Y, x.Z
+	}
+}
