@@ -1,0 +1,124 @@
+package mesh
+
+import (
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// octahedron returns a closed surface with six points: a coarse sphere
+// of radius 1 whose every point is shared by four triangles.
+func octahedron() *TriSurface {
+	return &TriSurface{
+		Nodes: []r3.Vec{{X: 1}, {X: -1}, {Y: 1}, {Y: -1}, {Z: 1}, {Z: -1}},
+		Tris: [][3]int{
+			{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4},
+			{2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5},
+		},
+	}
+}
+
+// subdivided splits each triangle of s into four, n times, the new points
+// on the unit sphere.
+func subdivided(s *TriSurface, n int) *TriSurface {
+	for ; n > 0; n-- {
+		mid := map[edgeKey]int{}
+		at := func(a, b int) int {
+			e := edgeOf(a, b)
+			if i, ok := mid[e]; ok {
+				return i
+			}
+			mid[e] = len(s.Nodes)
+			s.Nodes = append(s.Nodes, r3.Unit(r3.Add(s.Nodes[a], s.Nodes[b])))
+			return mid[e]
+		}
+		var next [][3]int
+		for _, t := range s.Tris {
+			ab, bc, ca := at(t[0], t[1]), at(t[1], t[2]), at(t[2], t[0])
+			next = append(next, [3]int{t[0], ab, ca}, [3]int{t[1], bc, ab}, [3]int{t[2], ca, bc}, [3]int{ab, bc, ca})
+		}
+		s.Tris = next
+	}
+	return s
+}
+
+func TestFillHoles(t *testing.T) {
+	ball := subdivided(octahedron(), 3) // 512 triangles
+	want := ball.Volume()
+	s := &TriSurface{Nodes: append([]r3.Vec(nil), ball.Nodes...)}
+	// Remove two triangles and the star of point 10 (a hole of six or
+	// four edges), and turn one of the remaining triangles over.
+	for i, tri := range ball.Tris {
+		if i == 7 || i == 300 || tri[0] == 10 || tri[1] == 10 || tri[2] == 10 {
+			continue
+		}
+		s.Tris = append(s.Tris, tri)
+	}
+	s.Tris[100][1], s.Tris[100][2] = s.Tris[100][2], s.Tris[100][1]
+	removed := len(ball.Tris) - len(s.Tris)
+	st, err := s.FillHoles(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Holes != 3 || st.Points != 1 || st.Stray != 0 || st.OpenEdges != 6+removed-2 {
+		t.Errorf("stats %+v; want 3 holes, 1 point added, %d open edges", st, 6+removed-2)
+	}
+	cs, err := s.Close()
+	if err != nil {
+		t.Fatalf("Close after FillHoles: %v", err)
+	}
+	// Close turns the one triangle turned over back, and none of the patches.
+	if cs.Shells != 1 || cs.Flipped != 1 {
+		t.Errorf("Close: %+v; want 1 shell and 1 triangle turned", cs)
+	}
+	if got := s.Volume(); !sameFloat(got, want, 0.01) {
+		t.Errorf("volume %g after filling, %g before the holes", got, want)
+	}
+}
+
+func TestFillHolesDropsStray(t *testing.T) {
+	s := subdivided(octahedron(), 3)
+	n := len(s.Nodes)
+	s.Nodes = append(s.Nodes, r3.Vec{X: 3}, r3.Vec{X: 3.1}, r3.Vec{X: 3, Y: 0.1})
+	s.Tris = append(s.Tris, [3]int{n, n + 1, n + 2})
+	st, err := s.FillHoles(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Stray != 1 || st.StrayTris != 1 || st.Holes != 0 || len(s.Nodes) != n || len(s.Tris) != 512 {
+		t.Errorf("stats %+v, %d points, %d triangles; want the stray triangle and its points dropped", st, len(s.Nodes), len(s.Tris))
+	}
+	if _, err := s.Close(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestFillHolesRefusesSheets(t *testing.T) {
+	half := subdivided(octahedron(), 2)
+	var upper [][3]int
+	for _, tri := range half.Tris {
+		if half.Nodes[tri[0]].Z+half.Nodes[tri[1]].Z+half.Nodes[tri[2]].Z > 0 {
+			upper = append(upper, tri)
+		}
+	}
+	half.Tris = upper
+	single := &TriSurface{Nodes: []r3.Vec{{}, {X: 1}, {Y: 1}}, Tris: [][3]int{{0, 1, 2}}}
+	for _, c := range []struct {
+		name string
+		s    *TriSurface
+		want string
+	}{
+		{"hemisphere", half, "the surface is open: 16 edges border only one triangle; the largest hole, a loop of 16 edges around"},
+		{"triangle", single, "the surface is open: 3 edges border only one triangle; the largest hole, a loop of 3 edges around (0.333333, 0.333333, 0)"},
+	} {
+		n := len(c.s.Tris)
+		_, err := c.s.FillHoles(0)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "an open sheet encloses no volume") {
+			t.Errorf("%s: error %v\nwant %q", c.name, err, c.want)
+		}
+		if len(c.s.Tris) != n {
+			t.Errorf("%s: the refused surface changed", c.name)
+		}
+	}
+}
