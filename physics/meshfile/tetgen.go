@@ -9,7 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/spatial/r3"
@@ -84,6 +86,15 @@ func (o TetGenOptions) tetgenPath() (string, error) {
 // tetrahedra per node, so each tetrahedron gets at most V/(5.5·N). If the
 // first run misses the target by more than a quarter, one more run scales
 // the bound by the ratio found.
+//
+// A surface extracted from an image or a scan has edges far shorter than
+// the others and nearly flat triangles; TetGen's quality refinement
+// splits the surface around them into ever smaller pieces and leaves
+// tetrahedra below the degenerate volume (slivers). Such a surface (an
+// edge shorter than a thousandth of its size, or a first mesh with
+// slivers) is meshed again with its short edges merged and its triangles
+// kept as they are (sliverPlans); the slivers left are repaired or
+// removed (mesh.RepairSlivers), and the notes say how many.
 func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []string, error) {
 	opt = opt.withDefaults()
 	st, err := s.Close()
@@ -98,20 +109,100 @@ func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []str
 	if st.Flipped > 0 {
 		notes = append(notes, fmt.Sprintf("turned %d of %d surface triangles to face outwards", st.Flipped, len(s.Tris)))
 	}
-	run := &tetgenRun{prog: prog, opt: opt, surf: s, norm: normalizer(s.Bounds())}
+	size := r3.Norm(s.Bounds().Size())
+	start := 0
+	if short := s.ShortestEdge(); short < sliverPlans[1].collapse*size {
+		start = 1
+		notes = append(notes, fmt.Sprintf("the surface has edges down to %.3g (%.2g of its size), far below the others", short, short/size))
+	}
+	var failed error
+	for _, plan := range sliverPlans[start:] {
+		m, pnotes, err := plan.tetrahedralize(prog, opt, s, st.Volume, size)
+		if err == nil {
+			return m, append(notes, pnotes...), nil
+		}
+		if !errors.As(err, new(*sliverError)) {
+			return nil, nil, err
+		}
+		if failed == nil {
+			failed = err
+			notes = append(notes, fmt.Sprintf("TetGen's first mesh had %s", err.(*sliverError).what()))
+		}
+	}
+	return nil, nil, failed
+}
+
+// sliverPlan is one way of meshing a surface: the length (a fraction of
+// its size) below which its edges are merged first, and whether TetGen
+// must keep its triangles as they are (switch Y) rather than split them.
+type sliverPlan struct {
+	collapse float64
+	keep     bool
+}
+
+// sliverPlans are tried in turn while TetGen's mesh has slivers that
+// RepairSlivers cannot remove: the surface as given, then its edges
+// shorter than a thousandth and a hundredth of its size merged, its
+// triangles kept.
+var sliverPlans = []sliverPlan{{}, {collapse: 1e-3, keep: true}, {collapse: 1e-2, keep: true}}
+
+// tetrahedralize runs TetGen on the surface (closed, enclosing volume)
+// as the plan says.
+func (p sliverPlan) tetrahedralize(prog string, opt TetGenOptions, s *mesh.TriSurface, volume, size float64) (*mesh.TetMesh, []string, error) {
+	var notes []string
+	if p.collapse > 0 {
+		s = &mesh.TriSurface{Nodes: slices.Clone(s.Nodes), Tris: slices.Clone(s.Tris)}
+		merged := s.CollapseShortEdges(p.collapse * size)
+		st, err := s.Close()
+		if err != nil {
+			return nil, nil, err
+		}
+		volume = st.Volume
+		notes = append(notes, fmt.Sprintf("merged %s shorter than %.3g (%g of the size) and kept the surface's triangles as they are (TetGen -Y)",
+			nouns(merged, "surface edge", "surface edges"), p.collapse*size, p.collapse))
+	}
+	run := &tetgenRun{prog: prog, opt: opt, surf: s, norm: normalizer(s.Bounds()), keep: p.keep, repairs: map[*mesh.TetMesh]mesh.SliverRepair{}}
 	if err := run.prepare(); err != nil {
 		return nil, nil, err
 	}
 	defer run.cleanup()
-	m, err := run.mesh(st.Volume)
+	m, err := run.mesh(volume)
 	if err != nil {
 		return nil, nil, err
 	}
 	notes = append(notes, run.summary(m))
-	if note := run.checkVolume(m, st.Volume); note != "" {
+	if rep := run.repairs[m]; rep.Found > 0 {
+		var how []string
+		if rep.Moved > 0 {
+			how = append(how, "moved "+nouns(rep.Moved, "interior node", "interior nodes"))
+		}
+		if rep.Removed > 0 {
+			how = append(how, "removed "+nouns(rep.Removed, "sliver", "slivers")+" at the surface")
+		}
+		notes = append(notes, fmt.Sprintf("worked around %s of TetGen's mesh (tetrahedra of volume ≤ %.3g): %s",
+			nouns(rep.Found, "sliver", "slivers"), m.DegenerateVolume(), strings.Join(how, ", ")))
+	}
+	if note := run.checkVolume(m, volume); note != "" {
 		notes = append(notes, note)
 	}
 	return m, notes, nil
+}
+
+// sliverError says that TetGen's mesh has degenerate tetrahedra that
+// RepairSlivers leaves.
+type sliverError struct {
+	found, left int
+	eps         float64
+	where       r3.Vec
+}
+
+func (e *sliverError) what() string {
+	return fmt.Sprintf("%s at or below the degenerate volume %.3g, %d of them beyond repair, the first near %s",
+		nouns(e.found, "tetrahedron", "tetrahedra"), e.eps, e.left, fmtPoint(e.where))
+}
+
+func (e *sliverError) Error() string {
+	return "tetgen: TetGen's mesh has " + e.what() + "; the surface is too fine or too uneven where it is to be filled with tetrahedra"
 }
 
 // normalize maps the surface into a box of unit size around the origin
@@ -147,6 +238,8 @@ type tetgenRun struct {
 	runs    int
 	maxVol  float64 // volume bound of the last run, normalised units (0: none)
 	elapsed time.Duration
+	keep    bool                                // keep the surface's triangles (switch Y)
+	repairs map[*mesh.TetMesh]mesh.SliverRepair // what RepairSlivers did to each mesh made
 }
 
 func (r *tetgenRun) prepare() error {
@@ -220,9 +313,14 @@ func (r *tetgenRun) mesh(volume float64) (*mesh.TetMesh, error) {
 
 // switches returns TetGen's command line switches: a piecewise linear
 // complex (p) meshed with the quality bound (q) and the volume bound (a),
-// numbered from zero (z), without the .face file (F), quietly (Q).
+// numbered from zero (z), without the .face file (F), quietly (Q), and if
+// asked with the surface's triangles kept as they are (Y).
 func (r *tetgenRun) switches() string {
-	sw := "-pzFQq" + strconv.FormatFloat(r.opt.RadiusEdge, 'f', -1, 64) + "/" +
+	sw := "-pzFQ"
+	if r.keep {
+		sw += "Y"
+	}
+	sw += "q" + strconv.FormatFloat(r.opt.RadiusEdge, 'f', -1, 64) + "/" +
 		strconv.FormatFloat(r.opt.MinDihedral, 'f', -1, 64)
 	if r.maxVol > 0 {
 		sw += "a" + strconv.FormatFloat(r.maxVol, 'f', -1, 64)
@@ -234,8 +332,9 @@ func (r *tetgenRun) switches() string {
 // the cache) and reads its output.
 func (r *tetgenRun) once() (*mesh.TetMesh, error) {
 	sw := r.switches()
-	if m, ok := tetgenCache.get(r.input, sw); ok {
+	if m, rep, ok := tetgenCache.get(r.input, sw); ok {
 		r.runs++
+		r.repairs[m] = rep
 		return m, nil
 	}
 	out, err := r.exec(sw, r.opt.Timeout)
@@ -243,11 +342,12 @@ func (r *tetgenRun) once() (*mesh.TetMesh, error) {
 	if err != nil {
 		return nil, r.failure(err, out)
 	}
-	m, err := r.read()
+	m, rep, err := r.read()
 	if err != nil {
 		return nil, err
 	}
-	tetgenCache.put(r.input, sw, m)
+	tetgenCache.put(r.input, sw, m, rep)
+	r.repairs[m] = rep
 	return m, nil
 }
 
@@ -279,32 +379,49 @@ func (r *tetgenRun) exec(sw string, timeout time.Duration) ([]byte, error) {
 var errTetGenTimeout = errors.New("timeout")
 
 // read loads TetGen's .node and .ele output, maps it back to the
-// surface's coordinates and orients and validates the tetrahedra.
-func (r *tetgenRun) read() (*mesh.TetMesh, error) {
+// surface's coordinates, orients the tetrahedra, works around their
+// slivers (mesh.RepairSlivers) and validates them.
+func (r *tetgenRun) read() (*mesh.TetMesh, mesh.SliverRepair, error) {
+	var rep mesh.SliverRepair
 	nodes, err := readTetGenNodes(filepath.Join(r.dir, "surface.1.node"))
 	if err != nil {
-		return nil, err
+		return nil, rep, err
 	}
 	tets, err := readTetGenElements(filepath.Join(r.dir, "surface.1.ele"), len(nodes))
 	if err != nil {
-		return nil, err
+		return nil, rep, err
 	}
 	if len(tets) == 0 {
-		return nil, fmt.Errorf("tetgen: TetGen made no tetrahedra: the surface encloses no volume")
+		return nil, rep, fmt.Errorf("tetgen: TetGen made no tetrahedra: the surface encloses no volume")
 	}
-	b := builder{name: "tetgen", nodes: nodes}
-	for i, t := range tets {
-		b.addTet(t, i, i+2) // the line of tetrahedron i in the .ele file
-	}
-	for i, p := range b.nodes {
-		b.nodes[i] = r.norm.from(p)
+	for i, p := range nodes {
+		nodes[i] = r.norm.from(p)
 		// TetGen keeps the input points first and in order; give them
 		// back their exact coordinates.
-		if i < len(r.surf.Nodes) && r3.Norm(r3.Sub(b.nodes[i], r.surf.Nodes[i])) <= 1e-9*r.norm.scale {
-			b.nodes[i] = r.surf.Nodes[i]
+		if i < len(r.surf.Nodes) && r3.Norm(r3.Sub(nodes[i], r.surf.Nodes[i])) <= 1e-9*r.norm.scale {
+			nodes[i] = r.surf.Nodes[i]
 		}
 	}
-	return b.finish()
+	m := &mesh.TetMesh{Nodes: nodes, Tets: tets}
+	if err := mesh.CheckCoordinates(nodes); err != nil {
+		return nil, rep, fmt.Errorf("tetgen: %w", err)
+	}
+	if rep = m.RepairSlivers(); rep.Left > 0 {
+		e := &sliverError{found: rep.Found, left: rep.Left, eps: m.DegenerateVolume()}
+		for _, t := range m.Tets {
+			if m.TetVolume(t) <= e.eps {
+				e.where = r3.Scale(0.25, r3.Add(r3.Add(nodes[t[0]], nodes[t[1]]), r3.Add(nodes[t[2]], nodes[t[3]])))
+				break
+			}
+		}
+		return nil, rep, e
+	}
+	b := builder{name: "tetgen", nodes: m.Nodes}
+	for i, t := range m.Tets {
+		b.addTet(t, i, i+2) // the line of tetrahedron i in the .ele file, when none was removed
+	}
+	out, err := b.finish()
+	return out, rep, err
 }
 
 // summary is the note that says what TetGen made.

@@ -129,8 +129,9 @@ type meshCache struct {
 }
 
 type cacheEntry struct {
-	key  [32]byte
-	mesh *mesh.TetMesh
+	key    [32]byte
+	mesh   *mesh.TetMesh
+	repair mesh.SliverRepair
 }
 
 func cacheKey(input []byte, switches string) [32]byte {
@@ -143,27 +144,27 @@ func cacheKey(input []byte, switches string) [32]byte {
 	return k
 }
 
-// get returns a copy of the cached mesh.
-func (c *meshCache) get(input []byte, switches string) (*mesh.TetMesh, bool) {
+// get returns a copy of the cached mesh and what RepairSlivers did to it.
+func (c *meshCache) get(input []byte, switches string) (*mesh.TetMesh, mesh.SliverRepair, bool) {
 	k := cacheKey(input, switches)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, e := range c.entries {
 		if e.key == k {
 			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
-			return e.mesh.Clone(), true
+			return e.mesh.Clone(), e.repair, true
 		}
 	}
-	return nil, false
+	return nil, mesh.SliverRepair{}, false
 }
 
 // put stores a copy of m.
-func (c *meshCache) put(input []byte, switches string, m *mesh.TetMesh) {
+func (c *meshCache) put(input []byte, switches string, m *mesh.TetMesh, rep mesh.SliverRepair) {
 	k := cacheKey(input, switches)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.entries) >= c.max {
 		c.entries = c.entries[1:]
 	}
-	c.entries = append(c.entries, cacheEntry{key: k, mesh: m.Clone()})
+	c.entries = append(c.entries, cacheEntry{key: k, mesh: m.Clone(), repair: rep})
 }
