@@ -6,10 +6,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // Surfaces that are not clean but are solids open with a note that says
-// what was repaired; each comes from testdata/gen.
+// what was repaired; the files come from testdata/gen.
 
 // TestOpenFillsHoles opens a surface with three small holes (two missing
 // triangles and the six triangles around a point) and a stray triangle
@@ -83,5 +87,40 @@ func TestOpenRepairsSlivers(t *testing.T) {
 	}
 	if got, want := l.Mesh.Volume(), s.Volume(); !sameFloat(got, want, 1e-3) {
 		t.Errorf("volume %g, the surface encloses %g", got, want)
+	}
+}
+
+// TestTetrahedralizeMergesShortEdge meshes a cube whose edge from corner
+// 0 to corner 1 is split a hundred-thousandth of the way along: the edge
+// that short is merged before TetGen runs, and the coarse surface is
+// still refined (no -Y).
+func TestTetrahedralizeMergesShortEdge(t *testing.T) {
+	needTetGen(t)
+	s := &mesh.TriSurface{Nodes: append(slices.Clone(cubeCorners), r3.Add(cubeCorners[0], r3.Scale(1e-5, r3.Sub(cubeCorners[1], cubeCorners[0]))))}
+	p := len(s.Nodes) - 1
+	for _, e := range cubeSurface().elems {
+		switch tri := [3]int(e.nodes); tri {
+		case [3]int{0, 2, 1}:
+			s.Tris = append(s.Tris, [3]int{0, 2, p}, [3]int{p, 2, 1})
+		case [3]int{0, 1, 5}:
+			s.Tris = append(s.Tris, [3]int{0, p, 5}, [3]int{p, 1, 5})
+		default:
+			s.Tris = append(s.Tris, tri)
+		}
+	}
+	m, notes, err := Tetrahedralize(s, TetGenOptions{TargetNodes: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(notes, "\n")
+	if !strings.Contains(all, "the surface has edges down to 1e-05") || !strings.Contains(all, "merged 1 surface edge shorter than 0.00173 (0.001 of the size)") ||
+		strings.Contains(all, "-Y") || !strings.Contains(all, "tetrahedralised the closed surface (12 triangles, 8 points)") {
+		t.Errorf("notes %q", notes)
+	}
+	if err := m.Validate(); err != nil {
+		t.Error(err)
+	}
+	if v := m.Volume(); !sameFloat(v, 1, 1e-4) || len(m.Nodes) < 100 {
+		t.Errorf("volume %g, %d nodes; want 1 and about 200", v, len(m.Nodes))
 	}
 }

@@ -110,13 +110,19 @@ func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []str
 		notes = append(notes, fmt.Sprintf("turned %d of %d surface triangles to face outwards", st.Flipped, len(s.Tris)))
 	}
 	size := r3.Norm(s.Bounds().Size())
-	start := 0
-	if short := s.ShortestEdge(); short < sliverPlans[1].collapse*size {
-		start = 1
-		notes = append(notes, fmt.Sprintf("the surface has edges down to %.3g (%.2g of its size), far below the others", short, short/size))
+	short := s.ShortestEdge() < shortEdge*size
+	if short {
+		notes = append(notes, fmt.Sprintf("the surface has edges down to %.3g (%.2g of its size), far below the others", s.ShortestEdge(), s.ShortestEdge()/size))
 	}
+	// A surface with more points than the target is kept as it is: the
+	// mesh cannot be coarser than it anyway.
+	fine := opt.TargetNodes <= len(s.Nodes)
 	var failed error
-	for _, plan := range sliverPlans[start:] {
+	var last sliverPlan
+	for _, plan := range sliverPlans {
+		if (short && plan.collapse == 0) || (fine && plan.collapse > 0 && !plan.keep) {
+			continue
+		}
 		m, pnotes, err := plan.tetrahedralize(prog, opt, s, st.Volume, size)
 		if err == nil {
 			return m, append(notes, pnotes...), nil
@@ -125,11 +131,11 @@ func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []str
 			return nil, nil, err
 		}
 		if failed == nil {
-			failed = err
 			notes = append(notes, fmt.Sprintf("TetGen's first mesh had %s", err.(*sliverError).what()))
 		}
+		failed, last = err, plan
 	}
-	return nil, nil, failed
+	return nil, nil, fmt.Errorf("%w (with the surface's edges shorter than %g of its size merged)", failed, last.collapse)
 }
 
 // sliverPlan is one way of meshing a surface: the length (a fraction of
@@ -141,10 +147,20 @@ type sliverPlan struct {
 }
 
 // sliverPlans are tried in turn while TetGen's mesh has slivers that
-// RepairSlivers cannot remove: the surface as given, then its edges
-// shorter than a thousandth and a hundredth of its size merged, its
-// triangles kept.
-var sliverPlans = []sliverPlan{{}, {collapse: 1e-3, keep: true}, {collapse: 1e-2, keep: true}}
+// RepairSlivers cannot remove: the surface as given; its edges shorter
+// than a thousandth of its size (shortEdge) merged; the same with its
+// triangles kept; and with its edges shorter than a hundredth merged,
+// its triangles kept. A surface with edges shorter than shortEdge starts
+// at the second, and one with more points than the target node count
+// skips the second.
+var sliverPlans = []sliverPlan{{}, {collapse: shortEdge}, {collapse: shortEdge, keep: true}, {collapse: 10 * shortEdge, keep: true}}
+
+// shortEdge is the length, relative to a surface's size (the diagonal of
+// its bounding box), of an edge short enough to make TetGen's quality
+// refinement cascade into degenerate tetrahedra: those of an edge's size
+// are near the degenerate volume (mesh.DegenerateVolume is 10⁻¹² of the
+// diagonal's cube).
+const shortEdge = 1e-3
 
 // tetrahedralize runs TetGen on the surface (closed, enclosing volume)
 // as the plan says.
@@ -158,8 +174,11 @@ func (p sliverPlan) tetrahedralize(prog string, opt TetGenOptions, s *mesh.TriSu
 			return nil, nil, err
 		}
 		volume = st.Volume
-		notes = append(notes, fmt.Sprintf("merged %s shorter than %.3g (%g of the size) and kept the surface's triangles as they are (TetGen -Y)",
-			nouns(merged, "surface edge", "surface edges"), p.collapse*size, p.collapse))
+		note := fmt.Sprintf("merged %s shorter than %.3g (%g of the size)", nouns(merged, "surface edge", "surface edges"), p.collapse*size, p.collapse)
+		if p.keep {
+			note += " and kept the surface's triangles as they are (TetGen -Y)"
+		}
+		notes = append(notes, note)
 	}
 	run := &tetgenRun{prog: prog, opt: opt, surf: s, norm: normalizer(s.Bounds()), keep: p.keep, repairs: map[*mesh.TetMesh]mesh.SliverRepair{}}
 	if err := run.prepare(); err != nil {
