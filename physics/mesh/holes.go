@@ -290,11 +290,36 @@ func (s *TriSurface) holeLoops(edges map[edgeKey][]int32, shells []triShell) []h
 			}
 			j = next
 		}
-		if len(l.verts) >= 3 {
-			loops = append(loops, l)
-		}
+		loops = append(loops, simpleLoops(l)...)
 	}
 	return loops
+}
+
+// simpleLoops splits a loop that passes through a point more than once
+// (two holes that touch at a corner) into loops that do not, so that the
+// fan of each has one edge to each corner.
+func simpleLoops(l holeLoop) []holeLoop {
+	var out []holeLoop
+	var stack []int
+	at := make(map[int]int, len(l.verts)) // position of each point on the stack
+	for _, v := range l.verts {
+		if p, ok := at[v]; ok {
+			if len(stack)-p >= 3 {
+				out = append(out, holeLoop{shell: l.shell, verts: slices.Clone(stack[p:])})
+			}
+			for _, w := range stack[p+1:] {
+				delete(at, w)
+			}
+			stack = stack[:p+1]
+			continue
+		}
+		at[v] = len(stack)
+		stack = append(stack, v)
+	}
+	if len(stack) >= 3 {
+		out = append(out, holeLoop{shell: l.shell, verts: stack})
+	}
+	return out
 }
 
 // dropShells removes the triangles of the shells marked (their points
@@ -336,4 +361,39 @@ func (s *TriSurface) compact() {
 		}
 	}
 	s.Nodes = nodes
+}
+
+// RemoveAround removes the triangles listed (seeds) and every triangle
+// within rings rings of points around them (rings 1: the triangles that
+// share a point with one of them), then the points no triangle uses. It
+// returns how many triangles went. What is left is open where they were:
+// FillHoles closes it.
+func (s *TriSurface) RemoveAround(seeds []int, rings int) int {
+	drop := make([]bool, len(s.Tris))
+	for _, ti := range seeds {
+		if ti >= 0 && ti < len(s.Tris) {
+			drop[ti] = true
+		}
+	}
+	for ; rings > 0; rings-- {
+		near := make([]bool, len(s.Nodes))
+		for ti, t := range s.Tris {
+			if drop[ti] {
+				near[t[0]], near[t[1]], near[t[2]] = true, true, true
+			}
+		}
+		for ti, t := range s.Tris {
+			drop[ti] = drop[ti] || near[t[0]] || near[t[1]] || near[t[2]]
+		}
+	}
+	keep := s.Tris[:0]
+	for ti, t := range s.Tris {
+		if !drop[ti] {
+			keep = append(keep, t)
+		}
+	}
+	n := len(s.Tris) - len(keep)
+	s.Tris = keep
+	s.compact()
+	return n
 }

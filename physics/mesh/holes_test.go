@@ -1,6 +1,7 @@
 package mesh
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,6 +75,48 @@ func TestFillHoles(t *testing.T) {
 	}
 	if got := s.Volume(); !sameFloat(got, want, 0.01) {
 		t.Errorf("volume %g after filling, %g before the holes", got, want)
+	}
+}
+
+// TestFillHolesPinch fills two holes that touch at a point: two
+// triangles around one point, apart from each other.
+func TestFillHolesPinch(t *testing.T) {
+	s := subdivided(octahedron(), 2)
+	v := len(s.Nodes) - 1 // walked after the points around it
+	var star []int
+	for i, tri := range s.Tris {
+		if tri[0] == v || tri[1] == v || tri[2] == v {
+			star = append(star, i)
+		}
+	}
+	// Two triangles of the star that share no edge.
+	a, b := star[0], -1
+	for _, i := range star[1:] {
+		shared := 0
+		for _, p := range s.Tris[i] {
+			if slices.Contains(s.Tris[a][:], p) {
+				shared++
+			}
+		}
+		if shared == 1 {
+			b = i
+			break
+		}
+	}
+	if b < 0 {
+		t.Fatal("no two triangles of the star meet at the point only")
+	}
+	s.Tris = slices.Delete(s.Tris, max(a, b), max(a, b)+1)
+	s.Tris = slices.Delete(s.Tris, min(a, b), min(a, b)+1)
+	st, err := s.FillHoles(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Holes != 2 || st.OpenEdges != 6 || st.Points != 0 {
+		t.Errorf("stats %+v; want 2 holes of 3 edges", st)
+	}
+	if _, err := s.Close(); err != nil {
+		t.Error(err)
 	}
 }
 

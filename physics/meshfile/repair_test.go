@@ -124,3 +124,28 @@ func TestTetrahedralizeMergesShortEdge(t *testing.T) {
 		t.Errorf("volume %g, %d nodes; want 1 and about 200", v, len(m.Nodes))
 	}
 }
+
+// TestOpenUntangles opens a surface with two folds (two points pushed
+// sideways past their neighbours, so that 13 pairs of triangles cross):
+// the triangles that cross and a ring around them are taken out and the
+// holes filled.
+func TestOpenUntangles(t *testing.T) {
+	needTetGen(t)
+	l, err := Open("testdata/folds.obj", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the surface intersects itself (TetGen finds 13 pairs of crossing triangles, the first near (17.6443, -9.47995, -3.84935)): " +
+		"took out 59 triangles around them and filled the 2 holes left"
+	if !slices.Contains(l.Notes, want) {
+		t.Errorf("notes %q\nlack %q", l.Notes, want)
+	}
+	if err := l.Mesh.Validate(); err != nil {
+		t.Error(err)
+	}
+	// The ball has a radius of 20 ± 2; the two folds change its volume by
+	// less than a hundredth.
+	if v := l.Mesh.Volume(); v < 0.7*33510 || v > 1.3*33510 {
+		t.Errorf("volume %g", v)
+	}
+}

@@ -109,6 +109,73 @@ func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []str
 	if st.Flipped > 0 {
 		notes = append(notes, fmt.Sprintf("turned %d of %d surface triangles to face outwards", st.Flipped, len(s.Tris)))
 	}
+	m, pnotes, err := meshPlans(prog, opt, s, st.Volume)
+	var first *intersectError
+	if errors.As(err, &first) {
+		// Take out the triangles that cross others (from the second round
+		// on with the rings of triangles around them), close the holes
+		// left and mesh again.
+		for round := 0; round < untangleRounds; round++ {
+			u := &mesh.TriSurface{Nodes: slices.Clone(s.Nodes), Tris: slices.Clone(s.Tris)}
+			removed, holes, uerr := untangle(u, first.in, round)
+			if uerr == nil {
+				var ust mesh.ShellStats
+				if ust, uerr = u.Close(); uerr == nil {
+					m, pnotes, err = meshPlans(prog, opt, u, ust.Volume)
+				}
+			}
+			switch {
+			case uerr != nil:
+				return nil, nil, fmt.Errorf("%w; taking out the %d triangles around them does not help: %w", first, removed, uerr)
+			case err == nil:
+				notes = append(notes, fmt.Sprintf("the surface intersects itself (TetGen finds %d pairs of crossing triangles, the first near %s): took out %s around them and filled the %s left",
+					first.in.pairs, fmtPoint(first.in.where), nouns(removed, "triangle", "triangles"), nouns(holes.Holes, "hole", "holes")))
+				return m, append(notes, pnotes...), nil
+			case !errors.As(err, new(*intersectError)):
+				return nil, nil, err
+			}
+		}
+		return nil, nil, fmt.Errorf("%w; taking out the triangles that cross and two rings of triangles around them does not untangle it", first)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, append(notes, pnotes...), nil
+}
+
+// untangleRounds bounds the rounds of taking out crossing triangles: the
+// triangles themselves, then with one and two rings around them.
+const untangleRounds = 3
+
+// untangle takes the triangles that TetGen finds crossing others out of
+// the surface, with rings rings of triangles around them, and fills the
+// holes left (mesh.FillHoles, which refuses holes too large).
+func untangle(s *mesh.TriSurface, in intersection, rings int) (int, mesh.HoleStats, error) {
+	index := make(map[[3]int]int, len(s.Tris))
+	for i, t := range s.Tris {
+		slices.Sort(t[:])
+		index[t] = i
+	}
+	var seeds []int
+	for _, pair := range in.tris {
+		for _, t := range pair {
+			slices.Sort(t[:])
+			if i, ok := index[t]; ok {
+				seeds = append(seeds, i)
+			}
+		}
+	}
+	if len(seeds) == 0 {
+		return 0, mesh.HoleStats{}, errors.New("no triangle of the surface among those TetGen names")
+	}
+	removed := s.RemoveAround(seeds, rings)
+	st, err := s.FillHoles(0)
+	return removed, st, err
+}
+
+// meshPlans meshes a closed surface, trying the sliver plans in turn.
+func meshPlans(prog string, opt TetGenOptions, s *mesh.TriSurface, volume float64) (*mesh.TetMesh, []string, error) {
+	var notes []string
 	size := r3.Norm(s.Bounds().Size())
 	short := s.ShortestEdge() < shortEdge*size
 	if short {
@@ -123,7 +190,7 @@ func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []str
 		if (short && plan.collapse == 0) || (fine && plan.collapse > 0 && !plan.keep) {
 			continue
 		}
-		m, pnotes, err := plan.tetrahedralize(prog, opt, s, st.Volume, size)
+		m, pnotes, err := plan.tetrahedralize(prog, opt, s, volume, size)
 		if err == nil {
 			return m, append(notes, pnotes...), nil
 		}

@@ -27,7 +27,7 @@ const diagnoseTimeout = 20 * time.Second
 // failure turns a failed TetGen run into a message.
 func (r *tetgenRun) failure(err error, out []byte) error {
 	if inter, ok := r.intersections(); ok && inter.pairs > 0 {
-		return fmt.Errorf("tetgen: %s; a self-intersecting surface bounds no volume that TetGen can fill", inter)
+		return &intersectError{inter}
 	}
 	if err == errTetGenTimeout {
 		return fmt.Errorf("tetgen: TetGen did not finish within %v (stopped); ask for fewer DOFs or simplify the surface", r.opt.Timeout)
@@ -51,11 +51,19 @@ func lastLines(out []byte) string {
 	return ": " + strings.Join(keep, " / ")
 }
 
+// intersectError says that TetGen stopped on a surface that intersects
+// itself.
+type intersectError struct{ in intersection }
+
+func (e *intersectError) Error() string {
+	return fmt.Sprintf("tetgen: %s; a self-intersecting surface bounds no volume that TetGen can fill", e.in)
+}
+
 // intersection is what TetGen's -d run found.
 type intersection struct {
 	pairs int
-	tri   [2][3]int // the first pair of intersecting triangles
-	where r3.Vec    // a point of the first pair
+	tris  [][2][3]int // the pairs of intersecting triangles listed, by their corners
+	where r3.Vec      // a point of the first pair
 }
 
 func (in intersection) String() string {
@@ -87,16 +95,20 @@ func (r *tetgenRun) intersections() (intersection, bool) {
 		return in, false
 	}
 	in.pairs, _ = strconv.Atoi(string(m[1]))
-	if p := rePair.FindSubmatch(out); p != nil {
+	for i, p := range rePair.FindAllSubmatch(out, -1) {
 		var c r3.Vec
+		var pair [2][3]int
 		for k := 0; k < 6; k++ {
 			v, _ := strconv.Atoi(string(p[1+k]))
-			in.tri[k/3][k%3] = v
+			pair[k/3][k%3] = v
 			if v >= 0 && v < len(r.surf.Nodes) {
 				c = r3.Add(c, r.surf.Nodes[v])
 			}
 		}
-		in.where = r3.Scale(1.0/6, c)
+		if i == 0 {
+			in.where = r3.Scale(1.0/6, c)
+		}
+		in.tris = append(in.tris, pair)
 	}
 	return in, true
 }

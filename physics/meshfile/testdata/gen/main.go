@@ -11,6 +11,9 @@
 //
 // holes.stl: a bumpy closed surface with a few triangles removed (small
 // holes). sheet.stl: a single open sheet, half of that surface.
+//
+// folds.obj: a finer bumpy closed surface with two points pushed sideways
+// past their neighbours, so that a few triangles cross others.
 package main
 
 import (
@@ -280,4 +283,38 @@ func main() {
 	sheet := without(ball, upper...)
 	writeSTLBinary(filepath.Join(*dir, "sheet.stl"), sheet)
 	fmt.Printf("sheet.stl: %d triangles\n", len(sheet.tris))
+
+	// Two folds: two points of a finer ball pushed sideways past their
+	// neighbours, so that the triangles around them cross others.
+	folds := bumpySphere(3, 20)
+	for _, f := range []struct {
+		v     int
+		along vec
+	}{{40, vec{1, 0.3, 0}}, {400, vec{0, 0.2, 1}}} {
+		p := folds.pts[f.v]
+		n := scale(1/math.Sqrt(dot(p, p)), p)
+		d := sub(f.along, scale(dot(f.along, n), n)) // tangential
+		folds.pts[f.v] = add(p, scale(4/math.Sqrt(dot(d, d)), d))
+	}
+	writeOBJ(filepath.Join(*dir, "folds.obj"), folds)
+	fmt.Printf("folds.obj: %d triangles\n", len(folds.tris))
+}
+
+func writeOBJ(path string, s surf) {
+	f, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	fmt.Fprintf(w, "# a closed surface with two folds\n")
+	for _, p := range s.pts {
+		fmt.Fprintf(w, "v %.6g %.6g %.6g\n", p[0], p[1], p[2])
+	}
+	for _, t := range s.tris {
+		fmt.Fprintf(w, "f %d %d %d\n", t[0]+1, t[1]+1, t[2]+1)
+	}
+	if err := w.Flush(); err != nil {
+		log.Fatal(err)
+	}
 }
