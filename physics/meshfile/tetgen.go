@@ -95,6 +95,13 @@ func (o TetGenOptions) tetgenPath() (string, error) {
 // slivers) is meshed again with its short edges merged and its triangles
 // kept as they are (sliverPlans); the slivers left are repaired or
 // removed (mesh.RepairSlivers), and the notes say how many.
+//
+// TetGen stops on a surface that intersects itself. When a few triangles
+// cross others (a fold of a smoothed or scanned surface), they are taken
+// out, then with one and two rings of triangles around them, and the
+// holes left filled (mesh.FillHoles) until TetGen meshes the surface; a
+// surface whose crossings are not local (two solids that overlap) leaves
+// holes too large to fill, and the error says so.
 func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []string, error) {
 	opt = opt.withDefaults()
 	st, err := s.Close()
