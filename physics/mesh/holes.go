@@ -236,7 +236,8 @@ func (l holeLoop) patchArea(nodes []r3.Vec) float64 {
 
 func triArea(a, b, c r3.Vec) float64 { return 0.5 * r3.Norm(r3.Cross(r3.Sub(b, a), r3.Sub(c, a))) }
 
-// holeLoops chains the open edges into loops. A patch triangle on the
+// holeLoops chains the open edges into loops, each within one shell
+// (two shells may touch at a point). A patch triangle on the
 // open edge of triangle t runs through it the other way than t does in
 // its shell's orientation; the loops are made of those reversed edges, so
 // that a patch through consecutive corners agrees with its neighbours.
@@ -280,7 +281,7 @@ func (s *TriSurface) holeLoops(edges map[edgeKey][]int32, shells []triShell) []h
 			l.verts = append(l.verts, open[j].from)
 			next := -1
 			for _, k := range from[open[j].to] {
-				if !used[k] {
+				if !used[k] && open[k].shell == open[j].shell {
 					next = k
 					break
 				}

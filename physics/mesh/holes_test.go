@@ -1,6 +1,7 @@
 package mesh
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -117,6 +118,60 @@ func TestFillHolesPinch(t *testing.T) {
 	}
 	if _, err := s.Close(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestFillHolesTouchingShells fills a hole (the triangles around node 0
+// of a ball taken out) at whose edge, at node 1, a stray triangle touches
+// the ball: the hole is closed within the ball and the triangle dropped,
+// whatever the numbering of the points (the loops are walked in the order
+// of their point numbers).
+func TestFillHolesTouchingShells(t *testing.T) {
+	ball := subdivided(octahedron(), 2)
+	var base [][3]int
+	for _, tri := range ball.Tris {
+		if !slices.Contains(tri[:], 0) {
+			base = append(base, tri)
+		}
+	}
+	// Node 0 is (1, 0, 0); node 4 is (0, 0, 1), and the triangles around
+	// node 0 have a point on the arc between them: the stray triangle
+	// leaves that point outwards.
+	pinch := -1
+	for _, tri := range ball.Tris {
+		for _, v := range tri {
+			if slices.Contains(tri[:], 0) && v != 0 && ball.Nodes[v].Y == 0 && ball.Nodes[v].Z > 0 {
+				pinch = v
+			}
+		}
+	}
+	if pinch < 0 {
+		t.Fatal("no point around node 0 on the arc")
+	}
+	q := ball.Nodes[pinch]
+	nodes := append(slices.Clone(ball.Nodes), r3.Scale(1.1, r3.Add(q, r3.Vec{Y: 0.01})), r3.Scale(1.1, r3.Add(q, r3.Vec{Y: -0.01, Z: 0.01})))
+	n := len(ball.Nodes)
+	tris := append(base, [3]int{pinch, n, n + 1})
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := 0; round < 30; round++ {
+		perm := rng.Perm(len(nodes))
+		s := &TriSurface{Nodes: make([]r3.Vec, len(nodes))}
+		for i, p := range nodes {
+			s.Nodes[perm[i]] = p
+		}
+		for _, tri := range tris {
+			s.Tris = append(s.Tris, [3]int{perm[tri[0]], perm[tri[1]], perm[tri[2]]})
+		}
+		st, err := s.FillHoles(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Holes != 1 || st.Stray != 1 {
+			t.Errorf("numbering %d: stats %+v; want 1 hole and 1 stray piece", round, st)
+		}
+		if cs, err := s.Close(); err != nil || cs.Shells != 1 {
+			t.Errorf("numbering %d: Close: %+v, %v; want 1 shell", round, cs, err)
+		}
 	}
 }
 

@@ -123,7 +123,7 @@ func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []str
 		// on with the rings of triangles around them), close the holes
 		// left and mesh again.
 		for round := 0; round < untangleRounds; round++ {
-			u := &mesh.TriSurface{Nodes: slices.Clone(s.Nodes), Tris: slices.Clone(s.Tris)}
+			u := &mesh.TriSurface{Nodes: slices.Clone(first.surf.Nodes), Tris: slices.Clone(first.surf.Tris)}
 			removed, holes, uerr := untangle(u, first.in, round)
 			if uerr == nil {
 				var ust mesh.ShellStats
@@ -135,9 +135,14 @@ func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []str
 			case uerr != nil:
 				return nil, nil, fmt.Errorf("%w; taking out the %d triangles around them does not help: %w", first, removed, uerr)
 			case err == nil:
-				notes = append(notes, fmt.Sprintf("the surface intersects itself (TetGen finds %d pairs of crossing triangles, the first near %s): took out %s around them and filled the %s left",
-					first.in.pairs, fmtPoint(first.in.where), nouns(removed, "triangle", "triangles"), nouns(holes.Holes, "hole", "holes")))
-				return m, append(notes, pnotes...), nil
+				notes = append(notes, first.notes...)
+				notes = append(notes, untangleNote(first.in, removed, holes))
+				for _, n := range pnotes {
+					if !slices.Contains(notes, n) {
+						notes = append(notes, n)
+					}
+				}
+				return m, notes, nil
 			case !errors.As(err, new(*intersectError)):
 				return nil, nil, err
 			}
@@ -148,6 +153,23 @@ func Tetrahedralize(s *mesh.TriSurface, opt TetGenOptions) (*mesh.TetMesh, []str
 		return nil, nil, err
 	}
 	return m, append(notes, pnotes...), nil
+}
+
+// untangleNote says what untangle did.
+func untangleNote(in intersection, removed int, holes mesh.HoleStats) string {
+	note := fmt.Sprintf("the surface intersects itself (TetGen finds %d pairs of crossing triangles, the first near %s): took out %s around them",
+		in.pairs, fmtPoint(in.where), nouns(removed, "triangle", "triangles"))
+	if holes.Stray > 0 {
+		note += fmt.Sprintf(", dropped %s cut off (%s)", nouns(holes.Stray, "piece", "pieces"), nouns(holes.StrayTris, "triangle", "triangles"))
+	}
+	switch holes.Holes {
+	case 0:
+	case 1:
+		note += " and filled the hole left"
+	default:
+		note += fmt.Sprintf(" and filled the %d holes left", holes.Holes)
+	}
+	return note
 }
 
 // untangleRounds bounds the rounds of taking out crossing triangles: the
@@ -200,6 +222,10 @@ func meshPlans(prog string, opt TetGenOptions, s *mesh.TriSurface, volume float6
 		m, pnotes, err := plan.tetrahedralize(prog, opt, s, volume, size)
 		if err == nil {
 			return m, append(notes, pnotes...), nil
+		}
+		if ie := (*intersectError)(nil); errors.As(err, &ie) {
+			ie.notes = append(slices.Clone(notes), ie.notes...)
+			return nil, nil, err
 		}
 		if !errors.As(err, new(*sliverError)) {
 			return nil, nil, err
@@ -261,6 +287,9 @@ func (p sliverPlan) tetrahedralize(prog string, opt TetGenOptions, s *mesh.TriSu
 	defer run.cleanup()
 	m, err := run.mesh(volume)
 	if err != nil {
+		if ie := (*intersectError)(nil); errors.As(err, &ie) {
+			ie.notes = notes
+		}
 		return nil, nil, err
 	}
 	notes = append(notes, run.summary(m))

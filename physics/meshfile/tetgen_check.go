@@ -27,7 +27,7 @@ const diagnoseTimeout = 20 * time.Second
 // failure turns a failed TetGen run into a message.
 func (r *tetgenRun) failure(err error, out []byte) error {
 	if inter, ok := r.intersections(); ok && inter.pairs > 0 {
-		return &intersectError{inter}
+		return &intersectError{in: inter, surf: r.surf}
 	}
 	if err == errTetGenTimeout {
 		return fmt.Errorf("tetgen: TetGen did not finish within %v (stopped); ask for fewer DOFs or simplify the surface", r.opt.Timeout)
@@ -52,8 +52,13 @@ func lastLines(out []byte) string {
 }
 
 // intersectError says that TetGen stopped on a surface that intersects
-// itself.
-type intersectError struct{ in intersection }
+// itself: surf, the surface TetGen ran on (the triangles of in are its),
+// and the notes that say how it was made from the one given.
+type intersectError struct {
+	in    intersection
+	surf  *mesh.TriSurface
+	notes []string
+}
 
 func (e *intersectError) Error() string {
 	return fmt.Sprintf("tetgen: %s; a self-intersecting surface bounds no volume that TetGen can fill", e.in)
