@@ -202,7 +202,9 @@ func untangle(s *mesh.TriSurface, in intersection, rings int) (int, mesh.HoleSta
 	return removed, st, err
 }
 
-// meshPlans meshes a closed surface, trying the sliver plans in turn.
+// meshPlans meshes a closed surface, trying the sliver plans in turn
+// while TetGen's mesh has slivers beyond repair or TetGen fails on the
+// surface (a nearly degenerate one can stop it on an assertion).
 func meshPlans(prog string, opt TetGenOptions, s *mesh.TriSurface, volume float64) (*mesh.TetMesh, []string, error) {
 	var notes []string
 	size := r3.Norm(s.Bounds().Size())
@@ -227,11 +229,17 @@ func meshPlans(prog string, opt TetGenOptions, s *mesh.TriSurface, volume float6
 			ie.notes = append(slices.Clone(notes), ie.notes...)
 			return nil, nil, err
 		}
-		if !errors.As(err, new(*sliverError)) {
+		var se *sliverError
+		var ce *crashError
+		sliver, crash := errors.As(err, &se), errors.As(err, &ce)
+		switch {
+		case !sliver && !crash:
 			return nil, nil, err
-		}
-		if failed == nil {
-			notes = append(notes, fmt.Sprintf("TetGen's first mesh had %s", err.(*sliverError).what()))
+		case failed != nil:
+		case sliver:
+			notes = append(notes, fmt.Sprintf("TetGen's first mesh had %s", se.what()))
+		default:
+			notes = append(notes, "TetGen failed on the first try "+ce.cause)
 		}
 		failed, last = err, plan
 	}

@@ -32,8 +32,15 @@ func (r *tetgenRun) failure(err error, out []byte) error {
 	if err == errTetGenTimeout {
 		return fmt.Errorf("tetgen: TetGen did not finish within %v (stopped); ask for fewer DOFs or simplify the surface", r.opt.Timeout)
 	}
-	return fmt.Errorf("tetgen: TetGen failed (%v)%s", err, lastLines(out))
+	return &crashError{fmt.Sprintf("(%v)%s", err, lastLines(out))}
 }
+
+// crashError says that TetGen failed for another reason than a
+// self-intersection or the time bound: on a nearly degenerate surface it
+// may stop on one of its own assertions.
+type crashError struct{ cause string }
+
+func (e *crashError) Error() string { return "tetgen: TetGen failed " + e.cause }
 
 // lastLines quotes the end of TetGen's output for a message.
 func lastLines(out []byte) string {
