@@ -282,11 +282,16 @@ func (p sliverPlan) tetrahedralize(prog string, opt TetGenOptions, s *mesh.TriSu
 			return nil, nil, err
 		}
 		volume = st.Volume
-		note := fmt.Sprintf("merged %s shorter than %.3g (%g of the size)", nouns(merged, "surface edge", "surface edges"), p.collapse*size, p.collapse)
-		if p.keep {
-			note += " and kept the surface's triangles as they are (TetGen -Y)"
+		var note []string
+		if merged > 0 {
+			note = append(note, fmt.Sprintf("merged %s shorter than %.3g (%g of the size)", nouns(merged, "surface edge", "surface edges"), p.collapse*size, p.collapse))
 		}
-		notes = append(notes, note)
+		if p.keep {
+			note = append(note, "kept the surface's triangles as they are (TetGen -Y)")
+		}
+		if len(note) > 0 {
+			notes = append(notes, strings.Join(note, " and "))
+		}
 	}
 	run := &tetgenRun{prog: prog, opt: opt, surf: s, norm: normalizer(s.Bounds()), keep: p.keep, repairs: map[*mesh.TetMesh]mesh.SliverRepair{}}
 	if err := run.prepare(); err != nil {
