@@ -12,8 +12,8 @@ import (
 // that a few edges border only one triangle. FillHoles closes each loop of
 // such edges with triangles that face the same way as their neighbours,
 // as long as the patches added are small beside the surface they close; a
-// surface that is open beyond that (a single sheet, a bowl) is left open,
-// and Close refuses it.
+// surface that is open beyond that (a single sheet, a bowl) is an error
+// that says where its largest hole is.
 
 // DefaultHoleFraction is the share of a shell's area that FillHoles may
 // add to close it: a tenth, which covers a few missing triangles of a
