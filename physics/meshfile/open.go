@@ -125,6 +125,11 @@ func (b *builder) tetrahedralize(opt Options, l *Loaded) error {
 		return err
 	}
 	l.Notes = append(l.Notes, notes...)
+	notes, err = fillHoles(s)
+	if err != nil {
+		return fmt.Errorf("%s: the file holds no tetrahedra, and its surface (%s) cannot be filled with them: %w", b.name, b.faces.String(), err)
+	}
+	l.Notes = append(l.Notes, notes...)
 	dofs := opt.TargetDOFs
 	if dofs <= 0 {
 		dofs = DefaultSurfaceDOFs

@@ -151,13 +151,17 @@ func surfaceRefusals(t *testing.T) []refusal {
 	binary.LittleEndian.PutUint32(count[80:], 13)
 	ascii := stlASCII(f)
 	open := f
-	open.elems = open.elems[1:]
+	open.elems = open.elems[2:] // a box without its lid
 	return []refusal{
 		{"count-one-more.stl", count,
 			[]string{"stl: the binary header declares 13 triangles, which need 734 bytes, but the file has 684 (12 triangles)"}},
 		{"truncated.stl", ascii[:300], []string{"stl: line 19: the file ends inside a loop (want vertex or endloop) (truncated file?)"}},
 		{"open.stl", stlASCII(open),
-			[]string{"stl: the file holds no tetrahedra, and its surface (11 triangles) cannot be filled with them: the surface is open: 3 edges border only one triangle, the first from (1, 0, 0) to (0, 1, 0)"}},
+			[]string{"stl: the file holds no tetrahedra, and its surface (10 triangles) cannot be filled with them: the surface is open: 4 edges border only one triangle; " +
+				"the largest hole, a loop of 4 edges around (0.5, 0.5, 0) spanning 1.41, needs 20% of the area of its piece to close (at most 10% is filled): an open sheet encloses no volume"}},
+		{"sheet.stl", fixtureFile(t, "sheet.stl"),
+			[]string{"stl: the file holds no tetrahedra, and its surface (168 triangles) cannot be filled with them: the surface is open: 24 edges border only one triangle; " +
+				"the largest hole, a loop of 24 edges around", "spanning 42.5, needs 52.8% of the area of its piece to close"}},
 		{"corner.obj", []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"),
 			[]string{"obj: line 4: face corner \"9\" refers to vertex 9, but 3 vertices are defined so far"}},
 		{"fin.obj", []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 -1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 2 5\n"),

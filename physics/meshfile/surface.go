@@ -54,6 +54,26 @@ func (b *builder) surface() (*mesh.TriSurface, []string, error) {
 	return s, notes, nil
 }
 
+// fillHoles closes the small holes of the surface (mesh.FillHoles) and
+// says what it did. A surface open beyond that is an error that says
+// where its largest hole is.
+func fillHoles(s *mesh.TriSurface) ([]string, error) {
+	st, err := s.FillHoles(0)
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	if st.Stray > 0 {
+		notes = append(notes, fmt.Sprintf("dropped %s of open surface apart from the rest (%s, under 1%% of the area each): they bound no volume",
+			nouns(st.Stray, "loose piece", "loose pieces"), nouns(st.StrayTris, "triangle", "triangles")))
+	}
+	if st.Holes > 0 {
+		notes = append(notes, fmt.Sprintf("filled %s (%s) in the surface",
+			nouns(st.Holes, "small hole", "small holes"), nouns(st.OpenEdges, "open edge", "open edges")))
+	}
+	return notes, nil
+}
+
 // dropBadTriangles removes triangles that repeat a corner and triangles
 // that repeat another triangle's corners (in any order), and notes how
 // many.

@@ -27,13 +27,20 @@ const diagnoseTimeout = 20 * time.Second
 // failure turns a failed TetGen run into a message.
 func (r *tetgenRun) failure(err error, out []byte) error {
 	if inter, ok := r.intersections(); ok && inter.pairs > 0 {
-		return fmt.Errorf("tetgen: %s; a self-intersecting surface bounds no volume that TetGen can fill", inter)
+		return &intersectError{in: inter, surf: r.surf}
 	}
 	if err == errTetGenTimeout {
 		return fmt.Errorf("tetgen: TetGen did not finish within %v (stopped); ask for fewer DOFs or simplify the surface", r.opt.Timeout)
 	}
-	return fmt.Errorf("tetgen: TetGen failed (%v)%s", err, lastLines(out))
+	return &crashError{fmt.Sprintf("(%v)%s", err, lastLines(out))}
 }
+
+// crashError says that TetGen failed for another reason than a
+// self-intersection or the time bound: on a nearly degenerate surface it
+// may stop on one of its own assertions.
+type crashError struct{ cause string }
+
+func (e *crashError) Error() string { return "tetgen: TetGen failed " + e.cause }
 
 // lastLines quotes the end of TetGen's output for a message.
 func lastLines(out []byte) string {
@@ -51,11 +58,24 @@ func lastLines(out []byte) string {
 	return ": " + strings.Join(keep, " / ")
 }
 
+// intersectError says that TetGen stopped on a surface that intersects
+// itself: surf, the surface TetGen ran on (the triangles of in are its),
+// and the notes that say how it was made from the one given.
+type intersectError struct {
+	in    intersection
+	surf  *mesh.TriSurface
+	notes []string
+}
+
+func (e *intersectError) Error() string {
+	return fmt.Sprintf("tetgen: %s; a self-intersecting surface bounds no volume that TetGen can fill", e.in)
+}
+
 // intersection is what TetGen's -d run found.
 type intersection struct {
 	pairs int
-	tri   [2][3]int // the first pair of intersecting triangles
-	where r3.Vec    // a point of the first pair
+	tris  [][2][3]int // the pairs of intersecting triangles listed, by their corners
+	where r3.Vec      // a point of the first pair
 }
 
 func (in intersection) String() string {
@@ -87,16 +107,20 @@ func (r *tetgenRun) intersections() (intersection, bool) {
 		return in, false
 	}
 	in.pairs, _ = strconv.Atoi(string(m[1]))
-	if p := rePair.FindSubmatch(out); p != nil {
+	for i, p := range rePair.FindAllSubmatch(out, -1) {
 		var c r3.Vec
+		var pair [2][3]int
 		for k := 0; k < 6; k++ {
 			v, _ := strconv.Atoi(string(p[1+k]))
-			in.tri[k/3][k%3] = v
+			pair[k/3][k%3] = v
 			if v >= 0 && v < len(r.surf.Nodes) {
 				c = r3.Add(c, r.surf.Nodes[v])
 			}
 		}
-		in.where = r3.Scale(1.0/6, c)
+		if i == 0 {
+			in.where = r3.Scale(1.0/6, c)
+		}
+		in.tris = append(in.tris, pair)
 	}
 	return in, true
 }
@@ -129,8 +153,9 @@ type meshCache struct {
 }
 
 type cacheEntry struct {
-	key  [32]byte
-	mesh *mesh.TetMesh
+	key    [32]byte
+	mesh   *mesh.TetMesh
+	repair mesh.SliverRepair
 }
 
 func cacheKey(input []byte, switches string) [32]byte {
@@ -143,27 +168,27 @@ func cacheKey(input []byte, switches string) [32]byte {
 	return k
 }
 
-// get returns a copy of the cached mesh.
-func (c *meshCache) get(input []byte, switches string) (*mesh.TetMesh, bool) {
+// get returns a copy of the cached mesh and what RepairSlivers did to it.
+func (c *meshCache) get(input []byte, switches string) (*mesh.TetMesh, mesh.SliverRepair, bool) {
 	k := cacheKey(input, switches)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, e := range c.entries {
 		if e.key == k {
 			c.entries = append(append(c.entries[:i:i], c.entries[i+1:]...), e)
-			return e.mesh.Clone(), true
+			return e.mesh.Clone(), e.repair, true
 		}
 	}
-	return nil, false
+	return nil, mesh.SliverRepair{}, false
 }
 
 // put stores a copy of m.
-func (c *meshCache) put(input []byte, switches string, m *mesh.TetMesh) {
+func (c *meshCache) put(input []byte, switches string, m *mesh.TetMesh, rep mesh.SliverRepair) {
 	k := cacheKey(input, switches)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.entries) >= c.max {
 		c.entries = c.entries[1:]
 	}
-	c.entries = append(c.entries, cacheEntry{key: k, mesh: m.Clone()})
+	c.entries = append(c.entries, cacheEntry{key: k, mesh: m.Clone(), repair: rep})
 }
