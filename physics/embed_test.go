@@ -6,8 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics"
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/mesh/meshtest"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
 )
@@ -24,10 +24,10 @@ func mappedBox(t *testing.T, cfg settings.Scenario, coarseDOFs, fineDOFs int, id
 	if identity {
 		m, err = mesh.BoxForDOFs(r3.Vec{X: size, Y: size, Z: size}, coarseDOFs)
 		if err == nil {
-			emb, err = physics.IdentityEmbedding(m)
+			emb, err = meshtest.IdentityEmbedding(m)
 		}
 	} else {
-		m, emb, err = physics.BoxWithFineSurface(size, coarseDOFs, fineDOFs)
+		m, emb, err = meshtest.BoxWithFineSurface(size, coarseDOFs, fineDOFs)
 	}
 	if err != nil {
 		t.Fatal(err)
