@@ -120,7 +120,9 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 		bodies = sc.graspBodies(obj)
 		lift(obj.mesh, cfg.Physics.ContactDistance-bottom)
 	case settings.Incline:
-		lift(obj.mesh, -bottom)
+		if bottom != 0 {
+			lift(obj.mesh, -bottom)
+		}
 		bodies = inclineBodies(cfg, obj.mesh)
 	case settings.Drop:
 		bodies = []rigid.Body{floorBody()}
