@@ -48,7 +48,7 @@ func TestMappedH(t *testing.T) {
 	c.buildMapping()
 	m := c.model
 	q := append([]float64(nil), c.state.q...)
-	// pointWeights gives each pair's soft point on the surface: the
+	// at gives each pair's soft point on the surface: the
 	// surface points and their weights.
 	type surfPoint struct {
 		n   int
@@ -105,6 +105,41 @@ func TestMappedH(t *testing.T) {
 		}
 	}
 	t.Logf("%d soft-vertex and %d rigid-vertex pairs, up to %d nodes per pair", kinds[collide.SoftVertex], kinds[collide.RigidVertex], widest)
+
+	// The standard scheme's re-mapping at q_k: each rigid-vertex pair's
+	// point is the closest point of its triangle, corners at G(q_k), to
+	// the rigid vertex, spread onto the nodes again, so p_k = H_k·q_k is
+	// that point and H_k is again G's Jacobian at the new weights.
+	qk := c.ws.standard.qK[:0]
+	for i := range q {
+		qk = append(qk, q[i]+1e-4*rng.NormFloat64())
+	}
+	c.ws.standard.qK = qk
+	copy(c.ws.qFree, qk)
+	c.ws.standard.refindMapping(c)
+	for a := range ct.pairs {
+		pr := &ct.pairs[a]
+		if pr.Kind != collide.RigidVertex {
+			continue
+		}
+		tri := m.surf.Tris[pr.Tri]
+		want, w := collide.ClosestOnTriangle(ct.rEnd[a], m.surfacePoint(qk, tri[0]), m.surfacePoint(qk, tri[1]), m.surfacePoint(qk, tri[2]))
+		if d := r3.Norm(r3.Sub(point(ct.p, a), want)); d > 1e-15 {
+			t.Fatalf("pair %d: after re-mapping H·q_k is %g m from the closest point of its triangle", a, d)
+		}
+		at[a].w = w
+	}
+	for i := range dq {
+		dq[i] = rng.NormFloat64()
+		qp[i] = qk[i] + eps*dq[i]
+	}
+	ct.H.MulVec(Hdq, dq)
+	for a := range ct.pairs {
+		fd := r3.Scale(1/eps, r3.Sub(pOf(qp, a), pOf(qk, a)))
+		if d := r3.Norm(r3.Sub(fd, point(Hdq, a))) / math.Max(1, r3.Norm(fd)); d > 1e-8 {
+			t.Fatalf("pair %d after re-mapping: (p(q+ε·δq) − p(q))/ε differs from H·δq by %.3g (relative)", a, d)
+		}
+	}
 }
 
 // TestIdentityMappingKeepsPairs checks that detection on an explicit
