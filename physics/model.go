@@ -13,11 +13,12 @@ import (
 
 // Model is what a simulation knows of one soft body before its first step
 // and never changes while it runs: the tetrahedral mesh, the surface that
-// collides and is drawn, the rest positions q_rest, and the finite-element model (the
-// elements' rest data, the lumped masses, the pattern of A and the
-// constants derived from the material; a new material replaces the last
-// two in place, Simulation.SetSettings). What a step advances is in a
-// State; several bodies would be a slice of models and one of states.
+// collides and is drawn, the rest positions q_rest, and the
+// finite-element model (the elements' rest data, the lumped masses, the
+// pattern of A and the constants derived from the material; a new
+// material replaces the last two in place, Simulation.SetSettings). What
+// a step advances is in a State; several bodies would be a slice of
+// models and one of states.
 //
 // The surface is the mesh's boundary, whose vertices are mesh nodes, or a
 // finer surface mapped onto the mesh (mesh.Embedding: the paper's geometric
@@ -67,8 +68,8 @@ func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*M
 
 // Mesh returns the soft body's mesh and Surface the surface that collides
 // and is drawn: the mesh's boundary, or the surface mapped onto the mesh
-// (Embedding). Surface's indices refer to the surface positions
-// (SurfacePoints).
+// (Embedding). Surface's indices refer to the surface positions:
+// SurfaceRest at rest, Simulation.SurfacePositions in the current state.
 func (m *Model) Mesh() *mesh.TetMesh    { return m.mesh }
 func (m *Model) Surface() *mesh.Surface { return m.surf }
 

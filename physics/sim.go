@@ -52,7 +52,8 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simula
 // Jacobian H spreads each proximity point onto the nodes it follows. With
 // emb nil the surface is the mesh's boundary, exactly as New. emb must be
 // valid for the mesh (mesh.Embedding.Validate) with outward triangles; its
-// Surface.Nodes are not read: the points at rest are G(q_rest).
+// Surface.Nodes are not read: the points at rest are G(q_rest). The
+// simulation keeps emb: it must not change afterwards.
 func NewEmbedded(msh *mesh.TetMesh, emb *mesh.Embedding, bodies []rigid.Body, set settings.Settings) (*Simulation, error) {
 	if err := set.Validate(); err != nil {
 		return nil, fmt.Errorf("settings: %w", err)

@@ -25,7 +25,7 @@ type Detector struct {
 	surf   *mesh.Surface
 	bvh    *BVH
 	err    error
-	nNodes int   // mesh nodes the surface references: max index + 1
+	nNodes int   // positions the surface references: max index + 1
 	cand   []int // BVH query results, reused
 }
 
@@ -38,7 +38,7 @@ func NewDetector(surf *mesh.Surface) *Detector {
 	return d
 }
 
-// checkSurface returns the number of mesh nodes a surface references, or
+// checkSurface returns the number of positions a surface references, or
 // an error naming what is wrong with it.
 func checkSurface(surf *mesh.Surface) (int, error) {
 	if surf == nil {
