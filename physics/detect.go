@@ -20,11 +20,16 @@ type detection struct {
 }
 
 // detect runs collision detection at the start of the step, within the
-// step's alarm distance.
+// step's alarm distance, on the surface positions at q_t (G(q_t) for a
+// mapped surface, whose pairs are then spread onto the mesh nodes).
 func (c *step) detect() {
 	ws := c.ws
 	ws.detection.alarm = c.stepAlarm()
-	ws.ct.pairs = ws.detection.det.Detect(c.state.q, c.bodies, ws.detection.alarm, ws.ct.pairs[:0])
+	p := c.model.mapSurface(ws.pSurf, c.state.q)
+	ws.ct.pairs = ws.detection.det.Detect(p, c.bodies, ws.detection.alarm, ws.ct.pairs[:0])
+	for a := range ws.ct.pairs {
+		c.model.mapPair(&ws.ct.pairs[a])
+	}
 	ws.stats.Contacts = len(ws.ct.pairs)
 }
 
@@ -34,10 +39,12 @@ func (c *step) detect() {
 // its next factor.
 func (c *step) nearNodes() []int {
 	d := &c.ws.detection
-	d.wide = d.det.Detect(c.state.q, c.bodies, 3*d.alarm, d.wide[:0])
+	p := c.model.mapSurface(c.ws.pSurf, c.state.q)
+	d.wide = d.det.Detect(p, c.bodies, 3*d.alarm, d.wide[:0])
 	d.wideNodes = d.wideNodes[:0]
 	for a := range d.wide {
 		pr := &d.wide[a]
+		c.model.mapPair(pr)
 		d.wideNodes = append(d.wideNodes, pr.Nodes[:pr.Count]...)
 	}
 	return d.wideNodes
@@ -70,8 +77,8 @@ func (c *step) stepAlarm() float64 {
 	state := c.state
 	worst := 0.0
 	for _, n := range c.model.surf.Vertices {
-		x := point(state.q, n)
-		soft := r3.Add(r3.Scale(h, point(state.v, n)), gh2)
+		x := c.model.surfacePoint(state.q, n)
+		soft := r3.Add(r3.Scale(h, c.model.surfacePoint(state.v, n)), gh2)
 		for i := range c.bodies {
 			b := &c.bodies[i]
 			local := b.Start.ApplyInverse(x)

@@ -81,7 +81,7 @@ func (c *step) buildMapping() {
 // p_a = Σ_i Weights[i]·q_{Nodes[i]} (Eq. geometric mapping, linearised).
 func (ct *contactState) buildH(dofs int) {
 	ct.H.Reset(3*len(ct.pairs), dofs)
-	var cols [3]int
+	var cols [collide.MaxNodes]int
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		for d := 0; d < 3; d++ {

@@ -55,8 +55,8 @@ func (c *step) measure() error {
 // measureOverlap records the true end-of-step overlap of the two sides at
 // the bodies' end poses, over everything and not only the step's pairs:
 //
-//   - every soft surface vertex against every rigid body (its signed
-//     distance to the body), and
+//   - every soft surface vertex (at G(q_{t+h}) for a mapped surface)
+//     against every rigid body (its signed distance to the body), and
 //   - every rigid surface sample (corners and edge samples, Shape.Vertices)
 //     against the closed soft surface at q_{t+h} (inside by ray parity,
 //     depth to the nearest soft triangle: collide.SurfaceDepth).
@@ -70,14 +70,15 @@ func (c *step) measureOverlap() error {
 	st := &ws.stats
 	dc := c.set.ContactDistance
 	soft, viol := 0.0, 0.0
+	p := c.model.mapSurface(ws.pSurf, ws.qNew)
 	for _, v := range c.model.surf.Vertices {
-		x := point(ws.qNew, v)
+		x := point(p, v)
 		for i := range c.bodies {
 			d, _, _ := collide.SignedDistance(&c.bodies[i], x)
 			soft, viol = math.Max(soft, -d), math.Max(viol, dc-d)
 		}
 	}
-	if err := ws.depth.Refit(ws.qNew); err != nil {
+	if err := ws.depth.Refit(p); err != nil {
 		return c.diverged(fmt.Sprintf("measuring the penetration: %v", err))
 	}
 	rigidPen := 0.0

@@ -3,28 +3,42 @@ package physics
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/collide"
 	"softgrasp/physics/fem"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/settings"
 )
 
 // Model is what a simulation knows of one soft body before its first step
-// and never changes while it runs: the tetrahedral mesh and its boundary
-// surface, the rest positions q_rest, and the finite-element model (the
-// elements' rest data, the lumped masses, the pattern of A and the
-// constants derived from the material; a new material replaces the last
-// two in place, Simulation.SetSettings). What a step advances is in a
-// State; several bodies would be a slice of models and one of states.
+// and never changes while it runs: the tetrahedral mesh, the surface that
+// collides and is drawn, the rest positions q_rest, and the
+// finite-element model (the elements' rest data, the lumped masses, the
+// pattern of A and the constants derived from the material; a new
+// material replaces the last two in place, Simulation.SetSettings). What
+// a step advances is in a State; several bodies would be a slice of
+// models and one of states.
+//
+// The surface is the mesh's boundary, whose vertices are mesh nodes, or a
+// finer surface mapped onto the mesh (mesh.Embedding: the paper's geometric
+// mapping p = G(q), Eq. geometric mapping), whose vertices are its own
+// points at G(q). Either way the surface's indices refer to the surface
+// positions (mapSurface): q itself for the boundary, G(q) for a mapped
+// surface.
 type Model struct {
 	mesh  *mesh.TetMesh
 	surf  *mesh.Surface
+	emb   *mesh.Embedding // nil when the surface is the mesh's boundary
 	fem   *fem.Model
 	qRest []float64 // rest positions, 3N
+	pRest []float64 // the surface positions at rest: qRest, or G(q_rest)
 }
 
 // newModel builds the model of the soft body msh (valid: mesh.TetMesh.
-// Validate) of material mat.
-func newModel(msh *mesh.TetMesh, mat settings.Material) (*Model, error) {
+// Validate) of material mat, with the surface emb mapped onto it (nil:
+// the mesh's boundary).
+func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*Model, error) {
 	fm, err := fem.NewModel(msh, mat)
 	if err != nil {
 		return nil, fmt.Errorf("finite elements: %w", err)
@@ -37,12 +51,76 @@ func newModel(msh *mesh.TetMesh, mat settings.Material) (*Model, error) {
 	for i, x := range msh.Nodes {
 		m.qRest[3*i], m.qRest[3*i+1], m.qRest[3*i+2] = x.X, x.Y, x.Z
 	}
+	m.pRest = m.qRest
+	if emb != nil {
+		if err := emb.Validate(msh); err != nil {
+			return nil, err
+		}
+		if len(emb.Surface.Tris) == 0 {
+			return nil, fmt.Errorf("embedding: the surface has no triangles")
+		}
+		m.emb, m.surf = emb, emb.ProximitySurface()
+		m.pRest = make([]float64, 3*len(emb.Points))
+		emb.Map(m.pRest, m.qRest)
+	}
 	return m, nil
 }
 
-// Mesh returns the soft body's mesh and Surface its boundary.
+// Mesh returns the soft body's mesh and Surface the surface that collides
+// and is drawn: the mesh's boundary, or the surface mapped onto the mesh
+// (Embedding). Surface's indices refer to the surface positions:
+// SurfaceRest at rest, Simulation.SurfacePositions in the current state.
 func (m *Model) Mesh() *mesh.TetMesh    { return m.mesh }
 func (m *Model) Surface() *mesh.Surface { return m.surf }
+
+// Embedding returns the mapping of the surface onto the mesh, nil when the
+// surface is the mesh's boundary.
+func (m *Model) Embedding() *mesh.Embedding { return m.emb }
+
+// SurfaceRest returns the surface positions at rest (read-only view, 3
+// per surface index): q_rest for the mesh's boundary, G(q_rest) for a
+// mapped surface.
+func (m *Model) SurfaceRest() []float64 { return m.pRest }
+
+// SurfacePoints returns the number of surface positions: the mesh nodes
+// for the boundary, the mapped surface's points otherwise.
+func (m *Model) SurfacePoints() int { return len(m.pRest) / 3 }
+
+// mapSurface returns the surface positions for node values x (3 per node:
+// positions or velocities, G being linear): x itself for the mesh's
+// boundary, else G(x) written into p (3 per surface point).
+func (m *Model) mapSurface(p, x []float64) []float64 {
+	if m.emb == nil {
+		return x
+	}
+	m.emb.Map(p, x)
+	return p
+}
+
+// surfacePoint returns surface position i for node values x (3 per
+// node): node i of x for the mesh's boundary, G's weighted sum otherwise.
+func (m *Model) surfacePoint(x []float64, i int) r3.Vec {
+	if m.emb == nil {
+		return point(x, i)
+	}
+	pw := &m.emb.Points[i]
+	var p r3.Vec
+	for k := 0; k < pw.Count; k++ {
+		n, w := 3*pw.Nodes[k], pw.Weights[k]
+		p.X += w * x[n]
+		p.Y += w * x[n+1]
+		p.Z += w * x[n+2]
+	}
+	return p
+}
+
+// mapPair rewrites a pair found on the surface positions to mesh nodes
+// (collide.Pair.MapPoints); the boundary's pairs already name nodes.
+func (m *Model) mapPair(pr *collide.Pair) {
+	if m.emb != nil {
+		pr.MapPoints(m.emb.Points)
+	}
+}
 
 // FEM returns the finite-element model (masses, stresses, the pattern of A).
 func (m *Model) FEM() *fem.Model { return m.fem }

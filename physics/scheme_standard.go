@@ -91,11 +91,11 @@ func (sc *standardScheme) finish(*step) error { return nil }
 
 // buildJ writes J = C·H for a body of dofs degrees of freedom: the row
 // (a, d) of J is C_a's row d times pair a's block of H, non-zero at the
-// pair's nodes only (at most 9 entries).
+// pair's nodes only (at most 3·collide.MaxNodes entries).
 func (ct *contactState) buildJ(dofs int) {
 	ct.J.Reset(3*len(ct.pairs), dofs)
-	var cols [9]int
-	var vals [9]float64
+	var cols [3 * collide.MaxNodes]int
+	var vals [3 * collide.MaxNodes]float64
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		for d := 0; d < 3; d++ {
@@ -115,19 +115,24 @@ func (ct *contactState) buildJ(dofs int) {
 // refindMapping re-evaluates G at q_k: each rigid-vertex pair moves its
 // soft point to the point of its triangle closest to the rigid vertex at
 // the end pose, which changes its barycentric weights, hence H, p_t,
-// p_free and p.
+// p_free and p. On a mapped surface the triangle's corners are G(q_k) and
+// the new weights are spread onto the nodes again.
 func (sc *standardScheme) refindMapping(c *step) {
 	ws := c.ws
 	ct := &ws.ct
+	m := c.model
 	changed := false
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		if pr.Kind != collide.RigidVertex {
 			continue
 		}
-		tri := c.model.surf.Tris[pr.Tri]
-		_, w := collide.ClosestOnTriangle(ct.rEnd[a], point(sc.qK, tri[0]), point(sc.qK, tri[1]), point(sc.qK, tri[2]))
-		pr.Weights = w
+		tri := m.surf.Tris[pr.Tri]
+		_, w := collide.ClosestOnTriangle(ct.rEnd[a], m.surfacePoint(sc.qK, tri[0]), m.surfacePoint(sc.qK, tri[1]), m.surfacePoint(sc.qK, tri[2]))
+		pr.Count = 3
+		copy(pr.Nodes[:3], tri[:])
+		copy(pr.Weights[:3], w[:])
+		m.mapPair(pr)
 		changed = true
 	}
 	if !changed {

@@ -42,6 +42,19 @@ type Simulation struct {
 // rest) touching the given kinematic bodies. Bodies keep their Start and
 // End poses as given. The mesh must be valid (mesh.TetMesh.Validate).
 func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simulation, error) {
+	return NewEmbedded(msh, nil, bodies, set)
+}
+
+// NewEmbedded is New with the surface emb mapped onto the mesh (the
+// paper's geometric mapping p = G(q), Eq. geometric mapping): collision
+// detection, the penetration measures and drawing then use emb's surface,
+// whose points follow the nodes through emb.Points, and the mapping
+// Jacobian H spreads each proximity point onto the nodes it follows. With
+// emb nil the surface is the mesh's boundary, exactly as New. emb must be
+// valid for the mesh (mesh.Embedding.Validate) with outward triangles; its
+// Surface.Nodes are not read: the points at rest are G(q_rest). The
+// simulation keeps emb: it must not change afterwards.
+func NewEmbedded(msh *mesh.TetMesh, emb *mesh.Embedding, bodies []rigid.Body, set settings.Settings) (*Simulation, error) {
 	if err := set.Validate(); err != nil {
 		return nil, fmt.Errorf("settings: %w", err)
 	}
@@ -56,7 +69,7 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simula
 			return nil, fmt.Errorf("rigid body %d (%q) has no shape", i, b.Name)
 		}
 	}
-	model, err := newModel(msh, set.Material)
+	model, err := newModel(msh, emb, set.Material)
 	if err != nil {
 		return nil, err
 	}
@@ -159,9 +172,35 @@ func (s *Simulation) Bodies() []rigid.Body { return s.bodies }
 func (s *Simulation) Model() *Model { return s.model }
 func (s *Simulation) State() *State { return s.state }
 
-// Mesh returns the soft body's mesh and Surface its boundary.
+// Mesh returns the soft body's mesh and Surface the surface that collides
+// and is drawn (Model.Surface), whose indices refer to SurfacePositions.
 func (s *Simulation) Mesh() *mesh.TetMesh    { return s.model.mesh }
 func (s *Simulation) Surface() *mesh.Surface { return s.model.surf }
+
+// SurfacePositions returns the surface positions in the current state (3
+// per surface index, read-only, valid until the next call or step): q
+// itself when the surface is the mesh's boundary, G(q) for a mapped
+// surface. SurfaceRest gives them at rest.
+func (s *Simulation) SurfacePositions() []float64 {
+	return s.model.mapSurface(s.ws.pShow, s.state.q)
+}
+func (s *Simulation) SurfaceRest() []float64 { return s.model.pRest }
+
+// SurfaceValue interpolates a per-node field (one value per node: a
+// stress, a displacement) at surface index i with the mapping's weights:
+// perNode[i] itself when the surface is the mesh's boundary.
+func (s *Simulation) SurfaceValue(perNode []float64, i int) float64 {
+	emb := s.model.emb
+	if emb == nil {
+		return perNode[i]
+	}
+	pw := &emb.Points[i]
+	v := 0.0
+	for k := 0; k < pw.Count; k++ {
+		v += pw.Weights[k] * perNode[pw.Nodes[k]]
+	}
+	return v
+}
 
 // Positions returns q (read-only view, length 3N); Velocities v; and
 // RestPositions the rest configuration.

@@ -23,6 +23,12 @@ type workspace struct {
 
 	detection detection
 	depth     *collide.SurfaceDepth // the soft surface, for the rigid side's penetration
+	// pSurf holds the surface positions G(q) of a mapped surface (3 per
+	// point) at the start of the step for detection, then at its end for
+	// the measures; pShow those of the state for the caller
+	// (SurfacePositions). Both are empty for the mesh's boundary, whose
+	// positions are q.
+	pSurf, pShow []float64
 
 	// The contact state of the step and the scratch of the two schemes
 	// that update it.
@@ -45,6 +51,10 @@ func newWorkspace(m *Model) *workspace {
 	}
 	for _, vec := range []*[]float64{&ws.b, &ws.dvFree, &ws.qFree, &ws.x, &ws.rhs, &ws.qNew, &ws.vNew} {
 		*vec = make([]float64, n)
+	}
+	if m.emb != nil {
+		ws.pSurf = make([]float64, 3*m.SurfacePoints())
+		ws.pShow = make([]float64, 3*m.SurfacePoints())
 	}
 	return ws
 }

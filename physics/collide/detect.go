@@ -25,7 +25,7 @@ type Detector struct {
 	surf   *mesh.Surface
 	bvh    *BVH
 	err    error
-	nNodes int   // mesh nodes the surface references: max index + 1
+	nNodes int   // positions the surface references: max index + 1
 	cand   []int // BVH query results, reused
 }
 
@@ -38,7 +38,7 @@ func NewDetector(surf *mesh.Surface) *Detector {
 	return d
 }
 
-// checkSurface returns the number of mesh nodes a surface references, or
+// checkSurface returns the number of positions a surface references, or
 // an error naming what is wrong with it.
 func checkSurface(surf *mesh.Surface) (int, error) {
 	if surf == nil {
@@ -95,7 +95,9 @@ func (d *Detector) Validate(q []float64, bodies []rigid.Body, alarm float64) err
 // Detect.
 func (d *Detector) BVH() *BVH { return d.bvh }
 
-// Detect refits the BVH to q (node positions, flat, 3 per node) and
+// Detect refits the BVH to q (the positions the surface's indices refer
+// to, flat, 3 per index: the node positions for the mesh's boundary, the
+// mapped points G(q) for a surface mapped onto the mesh) and
 // appends to out the proximity pairs between the soft surface at q and
 // every body at its Start pose within the alarm distance:
 //
@@ -109,8 +111,8 @@ func (d *Detector) BVH() *BVH { return d.bvh }
 //     point p (barycentric weights w) and outward normal n_tri; a pair
 //     when |r − p| < alarm (which implies s = n_tri·(r − p) > −alarm),
 //     with Normal = −n_tri (from the rigid body towards the soft one),
-//     Distance = s, Nodes the triangle's nodes, Weights = w, RigidLocal =
-//     r in the body frame.
+//     Distance = s, Nodes the triangle's vertices, Weights = w,
+//     RigidLocal = r in the body frame.
 //
 // Bodies whose shape has no vertices (a plane) give only SoftVertex pairs.
 // The order is deterministic: body by body, the soft-vertex pairs in the
@@ -174,8 +176,8 @@ func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f f
 		}
 		out = append(out, Pair{
 			Kind: SoftVertex, Body: body, Count: 1,
-			Nodes: [3]int{v, v, v}, Weights: [3]float64{1, 0, 0},
-			Tri: -1, Vertex: -1,
+			Nodes: [MaxNodes]int{v}, Weights: [MaxNodes]float64{1},
+			Point: v, Tri: -1, Vertex: -1,
 			RigidLocal: pt, Normal: f.R.MulVec(n), Distance: dist,
 		})
 	}
@@ -212,12 +214,14 @@ func (d *Detector) rigidVertexPairs(q []float64, body int, shape rigid.Shape, f 
 		// |s| ≤ |r − p| < alarm, so the rule's second condition,
 		// s > −alarm, always holds here.
 		s := r3.Dot(n, r3.Sub(r, p))
-		out = append(out, Pair{
+		pr := Pair{
 			Kind: RigidVertex, Body: body, Count: 3,
-			Nodes: tri, Weights: w,
-			Tri: best, Vertex: k,
+			Point: -1, Tri: best, Vertex: k,
 			RigidLocal: local, Normal: r3.Scale(-1, n), Distance: s,
-		})
+		}
+		copy(pr.Nodes[:3], tri[:])
+		copy(pr.Weights[:3], w[:])
+		out = append(out, pr)
 	}
 	return out
 }

@@ -156,7 +156,7 @@ func TestDetectRigidCornerOverTriangle(t *testing.T) {
 			}
 			p := pairs[0]
 			corner := r3.Vec{X: -5 * mm, Y: -5 * mm, Z: -5 * mm}
-			if p.Kind != RigidVertex || p.Tri != wantTri || p.Count != 3 || p.Nodes != surf.Tris[wantTri] {
+			if p.Kind != RigidVertex || p.Tri != wantTri || p.Count != 3 || [3]int(p.Nodes[:3]) != surf.Tris[wantTri] {
 				t.Fatalf("pair %+v, want a rigid-vertex pair on triangle %d %v", p, wantTri, surf.Tris[wantTri])
 			}
 			for k := range wantW {
@@ -209,7 +209,7 @@ func bruteForcePairs(q []float64, surf *mesh.Surface, bodies []rigid.Body, alarm
 				}
 				continue
 			}
-			out = append(out, Pair{Kind: SoftVertex, Body: bi, Count: 1, Nodes: [3]int{v, v, v}, Weights: [3]float64{1, 0, 0}, Tri: -1, Vertex: -1, RigidLocal: pt, Normal: f.R.MulVec(n), Distance: d})
+			out = append(out, Pair{Kind: SoftVertex, Body: bi, Count: 1, Nodes: [MaxNodes]int{v}, Weights: [MaxNodes]float64{1}, Point: v, Tri: -1, Vertex: -1, RigidLocal: pt, Normal: f.R.MulVec(n), Distance: d})
 		}
 		for k, local := range b.Shape.Vertices() {
 			r := f.toWorld(local)
@@ -230,7 +230,10 @@ func bruteForcePairs(q []float64, surf *mesh.Surface, bodies []rigid.Body, alarm
 				}
 				continue
 			}
-			out = append(out, Pair{Kind: RigidVertex, Body: bi, Count: 3, Nodes: surf.Tris[best], Weights: w, Tri: best, Vertex: k, RigidLocal: local, Normal: r3.Scale(-1, n), Distance: s})
+			pr := Pair{Kind: RigidVertex, Body: bi, Count: 3, Point: -1, Tri: best, Vertex: k, RigidLocal: local, Normal: r3.Scale(-1, n), Distance: s}
+			copy(pr.Nodes[:3], surf.Tris[best][:])
+			copy(pr.Weights[:3], w[:])
+			out = append(out, pr)
 		}
 	}
 	return out, nearMiss

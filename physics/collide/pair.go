@@ -6,6 +6,8 @@ package collide
 
 import (
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // Kind says which side of a pair is a vertex.
@@ -20,18 +22,32 @@ const (
 	RigidVertex
 )
 
+// MaxNodes bounds the soft nodes of one pair: a rigid vertex against a
+// triangle of a mapped surface (mesh.Embedding) whose three points each
+// follow up to four nodes.
+const MaxNodes = 12
+
 // Pair is one proximity pair: a soft point p = Σ Weights[i]·q[Nodes[i]]
 // (i < Count) and a rigid material point fixed in the body frame. It gives
 // one 3×3N row block of the mapping Jacobian H (Weights[i]·I₃ at node
 // Nodes[i]) and one constraint group [λn, λt1, λt2].
+//
+// Detect finds pairs on a surface whose vertices index the positions it is
+// given: the mesh nodes when the surface is the mesh's boundary, the
+// surface's own points when it is mapped onto the mesh. In the latter case
+// MapPoints turns the point weights into node weights (p = G(q),
+// H = ∂G/∂q, Eq. geometric mapping).
 type Pair struct {
 	Kind  Kind
 	Body  int // index of the rigid body
-	Count int // soft nodes used: 1 for SoftVertex, 3 for RigidVertex
-	Nodes [3]int
-	// Weights are the barycentric weights of the soft point (1,0,0 for a
-	// soft vertex).
-	Weights [3]float64
+	Count int // soft nodes used: 1 for SoftVertex, 3 for RigidVertex (up to MaxNodes once mapped)
+	Nodes [MaxNodes]int
+	// Weights are the barycentric weights of the soft point (1 for a soft
+	// vertex).
+	Weights [MaxNodes]float64
+	// Point is the soft surface vertex of a SoftVertex pair (index into
+	// the positions Detect was given), −1 otherwise.
+	Point int
 	// Tri is the soft surface triangle of a RigidVertex pair (index into
 	// mesh.Surface.Tris), −1 otherwise.
 	Tri int
@@ -52,7 +68,39 @@ type Pair struct {
 // Key identifies a pair across steps, for warm-starting the contact forces.
 func (p *Pair) Key() uint64 {
 	if p.Kind == SoftVertex {
-		return uint64(p.Body)<<40 | uint64(p.Nodes[0])
+		return uint64(p.Body)<<40 | uint64(p.Point)
 	}
 	return 1<<63 | uint64(p.Body)<<40 | uint64(p.Vertex)
+}
+
+// MapPoints rewrites a pair found on a mapped surface from surface points
+// to mesh nodes: Nodes[:Count] are read as surface points, each spread
+// onto its nodes by points (mesh.Embedding.Points), weight times weight.
+// A node met again (two points in one element) gets the sum of its
+// weights at its first place, so the order is that of the points and of
+// their nodes. A point mapped onto a single node with weight 1 leaves its
+// entry as it was, so the identity mapping changes nothing.
+func (p *Pair) MapPoints(points []mesh.NodeWeights) {
+	var pts [3]int
+	var pw [3]float64
+	n := p.Count
+	copy(pts[:], p.Nodes[:n])
+	copy(pw[:], p.Weights[:n])
+	p.Count = 0
+	for i := 0; i < n; i++ {
+		nw := &points[pts[i]]
+		for k := 0; k < nw.Count; k++ {
+			node, w := nw.Nodes[k], pw[i]*nw.Weights[k]
+			j := 0
+			for j < p.Count && p.Nodes[j] != node {
+				j++
+			}
+			if j < p.Count {
+				p.Weights[j] += w
+				continue
+			}
+			p.Nodes[j], p.Weights[j] = node, w
+			p.Count++
+		}
+	}
 }

@@ -191,8 +191,8 @@ func TestPairComplianceFromNodeCompliance(t *testing.T) {
 		}
 	}
 	pairs := []collide.Pair{
-		{Count: 1, Nodes: [3]int{4}, Weights: [3]float64{1}},
-		{Count: 3, Nodes: [3]int{3, 5, 7}, Weights: [3]float64{0.2, 0.5, 0.3}},
+		{Count: 1, Nodes: [collide.MaxNodes]int{4}, Weights: [collide.MaxNodes]float64{1}},
+		{Count: 3, Nodes: [collide.MaxNodes]int{3, 5, 7}, Weights: [collide.MaxNodes]float64{0.2, 0.5, 0.3}},
 	}
 	if !s.bg.gCur.covers(pairs) {
 		t.Fatal("the node compliance does not cover the pairs: the gather is not tested")

@@ -111,7 +111,7 @@ func (r *Runner) fillAB(f *frame.Frame) {
 		f.Stats.AB = frame.ABStats{}
 		return
 	}
-	q := ab.sc.Sim.Positions()
+	q := ab.sc.Sim.SurfacePositions()
 	verts := ab.sc.Sim.Surface().Vertices
 	f.GhostSurface = growF32(f.GhostSurface, 3*len(verts))
 	for i, n := range verts {

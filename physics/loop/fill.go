@@ -24,7 +24,7 @@ func newScene(sc *scenario.Scene, version uint64) *frame.Scene {
 			s.SurfaceTris = append(s.SurfaceTris, uint32(surf.Local[n]))
 		}
 	}
-	rest := sim.RestPositions()
+	rest := sim.SurfaceRest()
 	s.SurfaceRest = make([]float32, 3*len(surf.Vertices))
 	for i, n := range surf.Vertices {
 		for d := 0; d < 3; d++ {
@@ -69,9 +69,11 @@ func (r *Runner) publish(st *physics.StepStats) {
 
 // fillSurface copies the surface positions and displacements and, when
 // asked for (frame.SetStressField), the von Mises stresses, as float32.
+// A surface mapped onto the mesh is drawn at G(q), its stresses
+// interpolated from the nodes with the mapping's weights.
 func (r *Runner) fillSurface(f *frame.Frame) {
 	sim := r.sc.Sim
-	q, rest := sim.Positions(), sim.RestPositions()
+	q, rest := sim.SurfacePositions(), sim.SurfaceRest()
 	verts := sim.Surface().Vertices
 	f.Surface = growF32(f.Surface, 3*len(verts))
 	f.Displacement = growF32(f.Displacement, len(verts))
@@ -85,13 +87,14 @@ func (r *Runner) fillSurface(f *frame.Frame) {
 		return
 	}
 	f.VonMises = growF32(f.VonMises, len(verts))
-	if cap(r.vm) < len(q)/3 {
-		r.vm = make([]float64, len(q)/3)
+	nodes := len(sim.Positions()) / 3
+	if cap(r.vm) < nodes {
+		r.vm = make([]float64, nodes)
 	}
-	r.vm = r.vm[:len(q)/3]
+	r.vm = r.vm[:nodes]
 	_ = sim.VonMises(r.vm) // reads the state and leaves it as it is
 	for i, n := range verts {
-		f.VonMises[i] = float32(r.vm[n])
+		f.VonMises[i] = float32(sim.SurfaceValue(r.vm, n))
 	}
 }
 

@@ -81,3 +81,13 @@ func (e *Embedding) Map(p, q []float64) {
 		p[3*i], p[3*i+1], p[3*i+2] = x.X, x.Y, x.Z
 	}
 }
+
+// ProximitySurface returns the embedded surface with the per-vertex tables
+// documented on Surface, its indices being the surface points (not mesh
+// nodes): what collision detection and drawing use, at the points' mapped
+// positions G(q). The triangles must face outwards, as on a Surface.
+func (e *Embedding) ProximitySurface() *Surface {
+	s := &Surface{Tris: e.Surface.Tris}
+	s.buildVertexTables(len(e.Surface.Nodes))
+	return s
+}

@@ -43,7 +43,7 @@ func TestMeshUpStandsAYUpFileUpright(t *testing.T) {
 	} {
 		cfg := settings.DefaultScenario(settings.GraspRotate)
 		cfg.MeshFile, cfg.MeshUp = barFile, tc.up
-		m, info, err := loadObjectMesh(cfg, 600)
+		m, info, err := loadMesh(cfg, 600)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,8 +36,15 @@ type meshInfo struct {
 
 // loadObjectMesh opens cfg.MeshFile, tetrahedralising a surface at about
 // dofs degrees of freedom, turns it upright (cfg.MeshUp) and scales and
-// places it.
-func loadObjectMesh(cfg settings.Scenario, dofs int) (*mesh.TetMesh, meshInfo, error) {
+// places it. An object with a mapped surface (object.emb) needs no more
+// here: its rest surface follows the mesh's placement (object.surface).
+func loadObjectMesh(cfg settings.Scenario, dofs int) (object, meshInfo, error) {
+	m, info, err := loadMesh(cfg, dofs)
+	return object{mesh: m}, info, err
+}
+
+// loadMesh opens, turns, scales and places the mesh of loadObjectMesh.
+func loadMesh(cfg settings.Scenario, dofs int) (*mesh.TetMesh, meshInfo, error) {
 	l, err := meshfile.Open(cfg.MeshFile, meshfile.Options{TargetDOFs: dofs})
 	if err != nil {
 		return nil, meshInfo{}, err

@@ -51,7 +51,7 @@ func TestLoadObjectMeshScales(t *testing.T) {
 	for _, tt := range tests {
 		cfg := settings.DefaultScenario(settings.Drop)
 		cfg.MeshFile, cfg.MeshScale = path, tt.scale
-		m, info, err := loadObjectMesh(cfg, 600)
+		m, info, err := loadMesh(cfg, 600)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), path) {
 				t.Errorf("scale %g: error %v, want %q", tt.scale, err, tt.wantErr)

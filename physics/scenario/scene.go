@@ -49,20 +49,89 @@ func Build(cfg settings.Scenario) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := obj.Bounds()
+	return build(cfg, obj, info)
+}
+
+// BuildObject creates the scene described by cfg around the given soft
+// object in place of the one cfg describes: the tetrahedral mesh m, bottom
+// at z = 0 and centred in x and y as objectMesh leaves its objects, and
+// the surface emb mapped onto it (nil: the mesh's boundary). The scene
+// takes both over: it moves m's nodes and emb's rest surface.
+func BuildObject(cfg settings.Scenario, m *mesh.TetMesh, emb *mesh.Embedding) (*Scene, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, fmt.Errorf("scene: no mesh")
+	}
+	name := "given mesh"
+	if emb != nil {
+		name = fmt.Sprintf("given mesh with a mapped surface of %d triangles", len(emb.Surface.Tris))
+	}
+	return build(cfg, object{mesh: m, emb: emb}, meshInfo{name: name})
+}
+
+// object is a scene's soft body: its tetrahedral mesh and, when a finer
+// surface is mapped onto it (the surface that collides and is drawn), the
+// embedding; emb is nil when the surface is the mesh's boundary.
+type object struct {
+	mesh *mesh.TetMesh
+	emb  *mesh.Embedding
+}
+
+// surface returns the object's surface points at the mesh's current node
+// positions: the mesh nodes for its boundary, else the mapped surface's
+// points, whose rest positions (emb.Surface.Nodes) it first brings to
+// G(nodes), so that they follow whatever moved the mesh (a barycentric
+// mapping commutes with the affine placements of the scene).
+func (o object) surface() []r3.Vec {
+	if o.emb == nil {
+		return o.mesh.Nodes
+	}
+	e := o.emb
+	q, p := coordinates(o.mesh.Nodes), make([]float64, 3*len(e.Points))
+	e.Map(p, q)
+	if len(e.Surface.Nodes) != len(e.Points) {
+		e.Surface.Nodes = make([]r3.Vec, len(e.Points))
+	}
+	for i := range e.Surface.Nodes {
+		e.Surface.Nodes[i] = r3.Vec{X: p[3*i], Y: p[3*i+1], Z: p[3*i+2]}
+	}
+	return e.Surface.Nodes
+}
+
+// build creates the scene of cfg around the object obj.
+func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
+	if obj.emb != nil {
+		if err := obj.emb.Validate(obj.mesh); err != nil {
+			return nil, err
+		}
+	}
+	b := obj.mesh.Bounds()
+	bottom := 0.0 // the surface's lowest point above the mesh's placement
+	if obj.emb != nil {
+		b = boundsOf(obj.surface())
+		bottom = b.Min.Z
+	}
 	sc := &Scene{cfg: cfg, meshInfo: info, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
 	var bodies []rigid.Body
 	switch cfg.Kind {
 	case settings.GraspRotate, settings.FastSpin, settings.Squeeze:
 		bodies = sc.graspBodies(obj)
-		lift(obj, cfg.Physics.ContactDistance)
+		lift(obj.mesh, cfg.Physics.ContactDistance-bottom)
 	case settings.Incline:
-		bodies = inclineBodies(cfg, obj)
+		if bottom != 0 {
+			lift(obj.mesh, -bottom)
+		}
+		bodies = inclineBodies(cfg, obj.mesh)
 	case settings.Drop:
 		bodies = []rigid.Body{floorBody()}
-		lift(obj, cfg.Physics.ContactDistance+cfg.DropHeight)
+		lift(obj.mesh, cfg.Physics.ContactDistance+cfg.DropHeight-bottom)
 	}
-	sim, err := physics.New(obj, bodies, cfg.Physics)
+	if obj.emb != nil {
+		obj.surface()
+	}
+	sim, err := physics.NewEmbedded(obj.mesh, obj.emb, bodies, cfg.Physics)
 	if err != nil {
 		return nil, err
 	}
@@ -80,9 +149,19 @@ func Build(cfg settings.Scenario) (*Scene, error) {
 	return sc, nil
 }
 
+// boundsOf returns the bounding box of points.
+func boundsOf(points []r3.Vec) r3.Box {
+	b := r3.Box{Min: points[0], Max: points[0]}
+	for _, p := range points[1:] {
+		b.Min = r3.Vec{X: math.Min(b.Min.X, p.X), Y: math.Min(b.Min.Y, p.Y), Z: math.Min(b.Min.Z, p.Z)}
+		b.Max = r3.Vec{X: math.Max(b.Max.X, p.X), Y: math.Max(b.Max.Y, p.Y), Z: math.Max(b.Max.Z, p.Z)}
+	}
+	return b
+}
+
 // objectMesh builds or loads the soft object, bottom at z = 0, centred in
 // x and y.
-func objectMesh(cfg settings.Scenario) (*mesh.TetMesh, meshInfo, error) {
+func objectMesh(cfg settings.Scenario) (object, meshInfo, error) {
 	size := cfg.ObjectSize
 	dofs := cfg.TargetDOFs
 	if cfg.MeshFile != "" {
@@ -90,10 +169,10 @@ func objectMesh(cfg settings.Scenario) (*mesh.TetMesh, meshInfo, error) {
 	}
 	if cfg.Object == settings.CylinderObject {
 		m, err := mesh.CylinderForDOFs(size/2, size, dofs)
-		return m, meshInfo{name: fmt.Sprintf("cylinder %.0f mm", size*1e3)}, err
+		return object{mesh: m}, meshInfo{name: fmt.Sprintf("cylinder %.0f mm", size*1e3)}, err
 	}
 	m, err := mesh.BoxForDOFs(r3.Vec{X: size, Y: size, Z: size}, dofs)
-	return m, meshInfo{name: fmt.Sprintf("box %.0f mm", size*1e3)}, err
+	return object{mesh: m}, meshInfo{name: fmt.Sprintf("box %.0f mm", size*1e3)}, err
 }
 
 // lift raises every node by dz.
@@ -111,14 +190,14 @@ func floorBody() rigid.Body {
 // graspBodies creates the floor and the two jaws, the gripper driver and,
 // when scripted, the script of the scene's kind (grasp-and-rotate or
 // squeeze) for the object obj as it rests on the floor.
-func (sc *Scene) graspBodies(obj *mesh.TetMesh) []rigid.Body {
+func (sc *Scene) graspBodies(obj object) []rigid.Body {
 	cfg := sc.cfg
 	g := rigid.DefaultGripper()
 	g.Style = cfg.JawStyle
 	if cfg.Kind == settings.Squeeze {
 		g = squeezeGripper(cfg.ObjectSize)
 	}
-	script := sc.newScript(g, coordinates(obj.Nodes), 0)
+	script := sc.newScript(g, coordinates(obj.surface()), 0)
 	start := script.at(0)
 	g.Pose, g.Opening = start.Target, start.Opening
 	omegaLimit := math.Max(2*math.Pi, 1.05*math.Abs(cfg.Omega))
@@ -227,7 +306,7 @@ func (sc *Scene) SetScripted(on bool) {
 	}
 	r := sc.Driver.Gripper.Pose.Rotation
 	yaw := 2 * math.Atan2(r.Kmag, r.Real)
-	sc.script = sc.newScript(sc.Driver.Gripper, sc.Sim.Positions(), yaw)
+	sc.script = sc.newScript(sc.Driver.Gripper, sc.Sim.SurfacePositions(), yaw)
 	if sc.cfg.Kind == settings.Squeeze {
 		sc.script.base, sc.script.yaw0 = sc.CentreOfMass(), yaw
 	}

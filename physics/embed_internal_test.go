@@ -1,0 +1,187 @@
+package physics
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/collide"
+	"softgrasp/physics/mesh"
+	"softgrasp/physics/mesh/meshtest"
+	"softgrasp/physics/rigid"
+	"softgrasp/physics/settings"
+)
+
+// TestMappedH checks the mapping Jacobian of a surface mapped onto a
+// coarse mesh by finite differences: for every proximity pair of a rigid
+// box pressed onto the top of the soft box, p(q) is the pair's soft point
+// (a surface point G_i(q) for a soft-vertex pair; for a rigid-vertex pair
+// the point of its surface triangle with the barycentric weights found at
+// detection, Σ_k w_k·G_{t_k}(q)), and p(q + ε·δq) − p(q) must equal
+// ε·H·δq for random δq. The mapping is linear in q, so the two agree to
+// round-off.
+func TestMappedH(t *testing.T) {
+	const size = 0.04
+	coarse, emb, err := meshtest.BoxWithFineSurface(size, 300, 3000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape, err := rigid.NewBox(r3.Vec{X: 0.006, Y: 0.006, Z: 0.006}, 0.002)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rigid box's bottom 0.5 mm into the top face, off the grid lines.
+	pose := rigid.Translation(r3.Vec{X: 0.0013, Y: -0.0021, Z: size + 0.006 - 0.0005})
+	s, err := NewEmbedded(coarse, emb, []rigid.Body{{Name: "press", Shape: shape, Start: pose, End: pose}}, settings.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c := s.stepper()
+	c.detect()
+	ct := &c.ws.ct
+	if len(ct.pairs) == 0 {
+		t.Fatal("no pairs")
+	}
+	c.buildMapping()
+	m := c.model
+	q := append([]float64(nil), c.state.q...)
+	// at gives each pair's soft point on the surface: the
+	// surface points and their weights.
+	type surfPoint struct {
+		n   int
+		pts [3]int
+		w   [3]float64
+	}
+	at := make([]surfPoint, len(ct.pairs))
+	kinds, widest := [2]int{}, 0
+	for a := range ct.pairs {
+		pr := &ct.pairs[a]
+		kinds[pr.Kind]++
+		widest = max(widest, pr.Count)
+		if pr.Kind == collide.SoftVertex {
+			at[a] = surfPoint{n: 1, pts: [3]int{pr.Point}, w: [3]float64{1}}
+			continue
+		}
+		tri := m.surf.Tris[pr.Tri]
+		_, w := collide.ClosestOnTriangle(ct.rT[a], m.surfacePoint(q, tri[0]), m.surfacePoint(q, tri[1]), m.surfacePoint(q, tri[2]))
+		at[a] = surfPoint{n: 3, pts: tri, w: w}
+	}
+	if kinds[collide.SoftVertex] == 0 || kinds[collide.RigidVertex] == 0 || widest <= 4 {
+		t.Fatalf("%d soft-vertex and %d rigid-vertex pairs, widest spread on %d nodes: the test needs both kinds, spread on more than 4 nodes",
+			kinds[collide.SoftVertex], kinds[collide.RigidVertex], widest)
+	}
+	pOf := func(x []float64, a int) r3.Vec {
+		var p r3.Vec
+		for k := 0; k < at[a].n; k++ {
+			p = r3.Add(p, r3.Scale(at[a].w[k], m.surfacePoint(x, at[a].pts[k])))
+		}
+		return p
+	}
+	// H at q reproduces the points themselves (p_t = H·q_t).
+	for a := range ct.pairs {
+		if d := r3.Norm(r3.Sub(point(ct.pT, a), pOf(q, a))); d > 1e-15 {
+			t.Fatalf("pair %d: H·q is %g m from the soft point", a, d)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	dq, qp, Hdq := make([]float64, len(q)), make([]float64, len(q)), make([]float64, 3*len(ct.pairs))
+	const eps = 1e-4
+	for trial := 0; trial < 5; trial++ {
+		for i := range dq {
+			dq[i] = rng.NormFloat64()
+			qp[i] = q[i] + eps*dq[i]
+		}
+		ct.H.MulVec(Hdq, dq)
+		worst := 0.0
+		for a := range ct.pairs {
+			fd := r3.Scale(1/eps, r3.Sub(pOf(qp, a), pOf(q, a)))
+			worst = math.Max(worst, r3.Norm(r3.Sub(fd, point(Hdq, a)))/math.Max(1, r3.Norm(fd)))
+		}
+		if worst > 1e-8 {
+			t.Fatalf("trial %d: (p(q+ε·δq) − p(q))/ε differs from H·δq by %.3g (relative)", trial, worst)
+		}
+	}
+	t.Logf("%d soft-vertex and %d rigid-vertex pairs, up to %d nodes per pair", kinds[collide.SoftVertex], kinds[collide.RigidVertex], widest)
+
+	// The standard scheme's re-mapping at q_k: each rigid-vertex pair's
+	// point is the closest point of its triangle, corners at G(q_k), to
+	// the rigid vertex, spread onto the nodes again, so p_k = H_k·q_k is
+	// that point and H_k is again G's Jacobian at the new weights.
+	qk := c.ws.standard.qK[:0]
+	for i := range q {
+		qk = append(qk, q[i]+1e-4*rng.NormFloat64())
+	}
+	c.ws.standard.qK = qk
+	copy(c.ws.qFree, qk)
+	c.ws.standard.refindMapping(c)
+	for a := range ct.pairs {
+		pr := &ct.pairs[a]
+		if pr.Kind != collide.RigidVertex {
+			continue
+		}
+		tri := m.surf.Tris[pr.Tri]
+		want, w := collide.ClosestOnTriangle(ct.rEnd[a], m.surfacePoint(qk, tri[0]), m.surfacePoint(qk, tri[1]), m.surfacePoint(qk, tri[2]))
+		if d := r3.Norm(r3.Sub(point(ct.p, a), want)); d > 1e-15 {
+			t.Fatalf("pair %d: after re-mapping H·q_k is %g m from the closest point of its triangle", a, d)
+		}
+		at[a].w = w
+	}
+	for i := range dq {
+		dq[i] = rng.NormFloat64()
+		qp[i] = qk[i] + eps*dq[i]
+	}
+	ct.H.MulVec(Hdq, dq)
+	for a := range ct.pairs {
+		fd := r3.Scale(1/eps, r3.Sub(pOf(qp, a), pOf(qk, a)))
+		if d := r3.Norm(r3.Sub(fd, point(Hdq, a))) / math.Max(1, r3.Norm(fd)); d > 1e-8 {
+			t.Fatalf("pair %d after re-mapping: (p(q+ε·δq) − p(q))/ε differs from H·δq by %.3g (relative)", a, d)
+		}
+	}
+}
+
+// TestIdentityMappingKeepsPairs checks that detection on an explicit
+// identity embedding finds the very pairs of the mesh's boundary, nodes
+// and weights included, with the keys renumbered to the surface points.
+func TestIdentityMappingKeepsPairs(t *testing.T) {
+	const size = 0.04
+	m, err := mesh.BoxForDOFs(r3.Vec{X: size, Y: size, Z: size}, 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := meshtest.IdentityEmbedding(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape, err := rigid.NewBox(r3.Vec{X: 0.006, Y: 0.006, Z: 0.006}, 0.002)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pose := rigid.Translation(r3.Vec{X: 0.0013, Y: -0.0021, Z: size + 0.006 - 0.0005})
+	bodies := []rigid.Body{{Name: "press", Shape: shape, Start: pose, End: pose}}
+	var pairs [2][]collide.Pair
+	for i, e := range []*mesh.Embedding{nil, emb} {
+		s, err := NewEmbedded(m, e, bodies, settings.Default())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := s.stepper()
+		c.detect()
+		pairs[i] = append([]collide.Pair(nil), c.ws.ct.pairs...)
+		s.Close()
+	}
+	if len(pairs[0]) == 0 || len(pairs[0]) != len(pairs[1]) {
+		t.Fatalf("%d pairs on the boundary, %d on the identity embedding", len(pairs[0]), len(pairs[1]))
+	}
+	for a := range pairs[0] {
+		b, e := pairs[0][a], pairs[1][a]
+		if e.Point >= 0 {
+			e.Point = emb.Points[e.Point].Nodes[0]
+		}
+		if b != e {
+			t.Fatalf("pair %d: %+v on the boundary, %+v on the identity embedding", a, b, e)
+		}
+	}
+}

@@ -1,0 +1,82 @@
+// Package meshtest builds the meshes that tests of a surface mapped onto a
+// tetrahedral mesh (mesh.Embedding) share: the identity mapping of a mesh's
+// boundary, and the boundary of a fine box mapped onto a coarse one by
+// brute force.
+package meshtest
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
+)
+
+// IdentityEmbedding maps the boundary of m onto m itself: one surface point
+// per boundary node, in the order of Surface.Vertices, each on its node
+// with weight 1: the mapping that physics.New implies.
+func IdentityEmbedding(m *mesh.TetMesh) (*mesh.Embedding, error) {
+	s, err := mesh.ExtractSurface(m)
+	if err != nil {
+		return nil, err
+	}
+	e := &mesh.Embedding{}
+	for _, v := range s.Vertices {
+		e.Surface.Nodes = append(e.Surface.Nodes, m.Nodes[v])
+		e.Points = append(e.Points, mesh.NodeWeights{Count: 1, Nodes: [4]int{v}, Weights: [4]float64{1}})
+	}
+	for _, t := range s.Tris {
+		e.Surface.Tris = append(e.Surface.Tris, [3]int{s.Local[t[0]], s.Local[t[1]], s.Local[t[2]]})
+	}
+	return e, nil
+}
+
+// EmbedSurface maps the surface of points and triangles onto the coarse
+// mesh by brute force: each point gets the barycentric weights of the
+// tetrahedron that contains it best (the largest smallest weight), all
+// four kept even when some are zero.
+func EmbedSurface(coarse *mesh.TetMesh, points []r3.Vec, tris [][3]int) (*mesh.Embedding, error) {
+	e := &mesh.Embedding{Surface: mesh.TriSurface{Nodes: points, Tris: tris}}
+	for i, p := range points {
+		best, bestMin := mesh.NodeWeights{}, math.Inf(-1)
+		for _, t := range coarse.Tets {
+			a, b, c, d := coarse.Nodes[t[0]], coarse.Nodes[t[1]], coarse.Nodes[t[2]], coarse.Nodes[t[3]]
+			e1, e2, e3, r := r3.Sub(b, a), r3.Sub(c, a), r3.Sub(d, a), r3.Sub(p, a)
+			det := r3.Dot(e1, r3.Cross(e2, e3))
+			l1 := r3.Dot(r, r3.Cross(e2, e3)) / det
+			l2 := r3.Dot(e1, r3.Cross(r, e3)) / det
+			l3 := r3.Dot(e1, r3.Cross(e2, r)) / det
+			w := [4]float64{1 - l1 - l2 - l3, l1, l2, l3}
+			if m := min(w[0], w[1], w[2], w[3]); m > bestMin {
+				best, bestMin = mesh.NodeWeights{Count: 4, Nodes: t, Weights: w}, m
+			}
+		}
+		if bestMin < -1e-9 {
+			return nil, fmt.Errorf("point %d (%v) is outside the coarse mesh (weight %g)", i, p, bestMin)
+		}
+		e.Points = append(e.Points, best)
+	}
+	return e, nil
+}
+
+// BoxWithFineSurface returns a coarse box of about coarseDOFs degrees of
+// freedom with the boundary of a finer box of the same size and place
+// (about fineDOFs) mapped onto it.
+func BoxWithFineSurface(size float64, coarseDOFs, fineDOFs int) (*mesh.TetMesh, *mesh.Embedding, error) {
+	dims := r3.Vec{X: size, Y: size, Z: size}
+	coarse, err := mesh.BoxForDOFs(dims, coarseDOFs)
+	if err != nil {
+		return nil, nil, err
+	}
+	fine, err := mesh.BoxForDOFs(dims, fineDOFs)
+	if err != nil {
+		return nil, nil, err
+	}
+	id, err := IdentityEmbedding(fine)
+	if err != nil {
+		return nil, nil, err
+	}
+	emb, err := EmbedSurface(coarse, id.Surface.Nodes, id.Surface.Tris)
+	return coarse, emb, err
+}
