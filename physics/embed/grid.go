@@ -1,0 +1,227 @@
+package embed
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
+)
+
+// minThickness is the thinnest a grid gets along an axis, as a fraction
+// of its nominal cell size: a surface flatter than that (a plate) is
+// wrapped in one layer of cells this thick rather than in flat cells.
+const minThickness = 0.25
+
+// grid is a regular lattice of n[0]×n[1]×n[2] cells of size h over the
+// box from origin; cell (i, j, k) has index i + n0·(j + n1·k), node
+// (i, j, k) index i + (n0+1)·(j + (n1+1)·k).
+type grid struct {
+	origin r3.Vec
+	h      [3]float64
+	n      [3]int
+}
+
+// newGrid returns the grid of cells about size h (cubes, stretched or
+// squeezed per axis so that a whole number of them spans the box) over
+// box b, at least minThickness·h thick along every axis.
+func newGrid(b r3.Box, h float64) grid {
+	lo, hi := vec(b.Min), vec(b.Max)
+	var g grid
+	var o [3]float64
+	for a := range 3 {
+		l := hi[a] - lo[a]
+		c := (hi[a] + lo[a]) / 2
+		if l < minThickness*h {
+			l = minThickness * h
+		}
+		g.n[a] = max(1, int(math.Round(l/h)))
+		g.h[a] = l / float64(g.n[a])
+		o[a] = c - l/2
+	}
+	g.origin = r3.Vec{X: o[0], Y: o[1], Z: o[2]}
+	return g
+}
+
+func vec(p r3.Vec) [3]float64 { return [3]float64{p.X, p.Y, p.Z} }
+
+func (g grid) cells() int { return g.n[0] * g.n[1] * g.n[2] }
+
+func (g grid) cell(i, j, k int) int { return i + g.n[0]*(j+g.n[1]*k) }
+
+func (g grid) node(i, j, k int) int { return i + (g.n[0]+1)*(j+(g.n[1]+1)*k) }
+
+func (g grid) nodes() int { return (g.n[0] + 1) * (g.n[1] + 1) * (g.n[2] + 1) }
+
+// cellIJK inverts cell.
+func (g grid) cellIJK(c int) (i, j, k int) {
+	return c % g.n[0], (c / g.n[0]) % g.n[1], c / (g.n[0] * g.n[1])
+}
+
+// coord returns the position of lattice coordinate t (a node at whole t,
+// a cell centre at half) along axis a.
+func (g grid) coord(a int, t float64) float64 {
+	return vec(g.origin)[a] + t*g.h[a]
+}
+
+// nodePos returns the position of node (i, j, k).
+func (g grid) nodePos(i, j, k int) r3.Vec {
+	return r3.Vec{X: g.coord(0, float64(i)), Y: g.coord(1, float64(j)), Z: g.coord(2, float64(k))}
+}
+
+// centre returns the centre of cell c.
+func (g grid) centre(c int) r3.Vec {
+	i, j, k := g.cellIJK(c)
+	return r3.Vec{X: g.coord(0, float64(i)+0.5), Y: g.coord(1, float64(j)+0.5), Z: g.coord(2, float64(k)+0.5)}
+}
+
+// locate returns the cell holding p along axis a (clamped into the grid)
+// and p's local coordinate in it, in [0, 1] up to round-off.
+func (g grid) locate(a int, x float64) (int, float64) {
+	t := (x - vec(g.origin)[a]) / g.h[a]
+	i := min(max(int(math.Floor(t)), 0), g.n[a]-1)
+	return i, (x - g.coord(a, float64(i))) / g.h[a]
+}
+
+// cellOf returns the cell holding p.
+func (g grid) cellOf(p r3.Vec) int {
+	i, _ := g.locate(0, p.X)
+	j, _ := g.locate(1, p.Y)
+	k, _ := g.locate(2, p.Z)
+	return g.cell(i, j, k)
+}
+
+// cellRange returns the cells [lo, hi] along axis a that the interval
+// [x0, x1] reaches, clamped into the grid.
+func (g grid) cellRange(a int, x0, x1 float64) (int, int) {
+	lo, _ := g.locate(a, x0)
+	hi, _ := g.locate(a, x1)
+	return lo, hi
+}
+
+// crossedCells marks the cells that the surface passes through: every
+// cell holding a surface point, and every cell that a triangle overlaps
+// (triBoxOverlap, touching included).
+func (g grid) crossedCells(s *mesh.TriSurface) []bool {
+	crossed := make([]bool, g.cells())
+	for _, p := range s.Nodes {
+		crossed[g.cellOf(p)] = true
+	}
+	half := [3]float64{g.h[0] / 2, g.h[1] / 2, g.h[2] / 2}
+	for _, t := range s.Tris {
+		v := [3][3]float64{vec(s.Nodes[t[0]]), vec(s.Nodes[t[1]]), vec(s.Nodes[t[2]])}
+		var lo, hi [3]int
+		for a := range 3 {
+			x0 := math.Min(v[0][a], math.Min(v[1][a], v[2][a]))
+			x1 := math.Max(v[0][a], math.Max(v[1][a], v[2][a]))
+			lo[a], hi[a] = g.cellRange(a, x0, x1)
+		}
+		if lo == hi {
+			continue // one cell, marked by its corners
+		}
+		for k := lo[2]; k <= hi[2]; k++ {
+			for j := lo[1]; j <= hi[1]; j++ {
+				for i := lo[0]; i <= hi[0]; i++ {
+					c := g.cell(i, j, k)
+					if crossed[c] {
+						continue
+					}
+					ctr := [3]float64{g.coord(0, float64(i)+0.5), g.coord(1, float64(j)+0.5), g.coord(2, float64(k)+0.5)}
+					if triBoxOverlap(ctr, half, v) {
+						crossed[c] = true
+					}
+				}
+			}
+		}
+	}
+	return crossed
+}
+
+// triBoxOverlap reports whether triangle v meets the closed box of centre
+// c and half sizes e, by the separating axis theorem: the box's three
+// axes, the triangle's normal and the nine cross products of a box axis
+// with a triangle edge (Akenine-Möller). The box is widened by a relative
+// 10⁻⁹ so that touching counts despite round-off.
+//
+// References: T. Akenine-Möller, "Fast 3D triangle-box overlap testing",
+// Journal of Graphics Tools 6(1), 2001.
+func triBoxOverlap(c, e [3]float64, v [3][3]float64) bool {
+	var p [3][3]float64
+	for i := range 3 {
+		for a := range 3 {
+			p[i][a] = v[i][a] - c[a]
+		}
+	}
+	for a := range 3 {
+		e[a] *= 1 + 1e-9
+	}
+	separated := func(ax [3]float64) bool {
+		d0 := ax[0]*p[0][0] + ax[1]*p[0][1] + ax[2]*p[0][2]
+		d1 := ax[0]*p[1][0] + ax[1]*p[1][1] + ax[2]*p[1][2]
+		d2 := ax[0]*p[2][0] + ax[1]*p[2][1] + ax[2]*p[2][2]
+		r := e[0]*math.Abs(ax[0]) + e[1]*math.Abs(ax[1]) + e[2]*math.Abs(ax[2])
+		return math.Min(d0, math.Min(d1, d2)) > r || math.Max(d0, math.Max(d1, d2)) < -r
+	}
+	var edge [3][3]float64
+	for i := range 3 {
+		for a := range 3 {
+			edge[i][a] = p[(i+1)%3][a] - p[i][a]
+		}
+	}
+	for a := range 3 {
+		var ax [3]float64
+		ax[a] = 1
+		if separated(ax) {
+			return false
+		}
+	}
+	n := cross(edge[0], edge[1])
+	if separated(n) {
+		return false
+	}
+	for a := range 3 {
+		var u [3]float64
+		u[a] = 1
+		for i := range 3 {
+			if separated(cross(u, edge[i])) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func cross(a, b [3]float64) [3]float64 {
+	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+// windings returns w at the centre of every cell with want[c] (NaN
+// elsewhere), spread over the available processors.
+func (g grid) windings(tree *windingTree, want []bool) []float64 {
+	w := make([]float64, g.cells())
+	var todo []int
+	for c := range w {
+		if want[c] {
+			todo = append(todo, c)
+		} else {
+			w[c] = math.NaN()
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), 8, max(1, len(todo)/64))
+	var wg sync.WaitGroup
+	for p := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var stack []int
+			for i := p; i < len(todo); i += workers {
+				c := todo[i]
+				w[c], stack = tree.at(g.centre(c), stack)
+			}
+		}()
+	}
+	wg.Wait()
+	return w
+}
