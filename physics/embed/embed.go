@@ -43,6 +43,13 @@ const (
 	// stops (relative node count); maxSizing bounds its trials.
 	countTolerance = 0.03
 	maxSizing      = 10
+	// refineTolerance is the relative count beyond which the sizing tries
+	// grids of unequal cell sides (see refine).
+	refineTolerance = 0.05
+	// thickRatio is the ratio of the mesh's volume to the surface's
+	// beyond which a note says that thin parts were thickened (a closed
+	// sphere on 300 nodes is at 1.6).
+	thickRatio = 2.0
 	// probes is the number of triangles probed for an inside.
 	probes = 32
 )
@@ -242,9 +249,11 @@ func classify(s *mesh.TriSurface, tree *windingTree, g grid, inside float64) *cl
 // size finds the grid whose kept cells have about n nodes: starting from
 // the cell size that would fill the bounding box with n nodes, it steps
 // the cell size h along the secant of ln(nodes) against ln(h) (the count
-// goes as h⁻³ for the bulk and h⁻² for the surface's layer) until the
-// count is within countTolerance, the grid repeats, or maxSizing trials;
-// it returns the trial nearest n, and whether maxCells limited the grid.
+// goes as h⁻³ for the bulk and h⁻² for the surface's layer), bisecting
+// ln h between the nearest trials above and below n when the secant
+// leaves that bracket or repeats a grid, until the count is within
+// countTolerance or after maxSizing trials; it returns the trial nearest
+// n, and whether maxCells kept the grid from reaching n.
 func size(s *mesh.TriSurface, tree *windingTree, n, inside float64, maxCells int) (*classification, bool) {
 	b := s.Bounds()
 	ext := b.Size()
@@ -260,6 +269,9 @@ func size(s *mesh.TriSurface, tree *windingTree, n, inside float64, maxCells int
 	var capped bool
 	tried := make(map[[3]int]bool)
 	var prevH, prevC float64
+	// The bracket: the largest h with too many nodes, the smallest with
+	// too few (0 while unknown).
+	var hMany, hFew float64
 	for range maxSizing {
 		g := newGrid(b, h)
 		for g.cells() > maxCells {
@@ -268,7 +280,13 @@ func size(s *mesh.TriSurface, tree *windingTree, n, inside float64, maxCells int
 			capped = true
 		}
 		if tried[g.n] {
-			break
+			if hMany == 0 || hFew == 0 {
+				break
+			}
+			h = math.Sqrt(hMany * hFew)
+			if g = newGrid(b, h); tried[g.n] {
+				break
+			}
 		}
 		tried[g.n] = true
 		cl := classify(s, tree, g, inside)
@@ -279,18 +297,65 @@ func size(s *mesh.TriSurface, tree *windingTree, n, inside float64, maxCells int
 		if math.Abs(c/n-1) <= countTolerance {
 			break
 		}
+		if c > n {
+			hMany = math.Max(hMany, h)
+		} else if hFew == 0 || h < hFew {
+			hFew = h
+		}
 		slope := -3.0
 		if prevH > 0 && prevH != h && prevC != c {
 			slope = min(max((math.Log(c)-math.Log(prevC))/(math.Log(h)-math.Log(prevH)), -4), -1)
 		}
 		prevH, prevC = h, c
 		next := math.Exp(math.Log(h) + (math.Log(n)-math.Log(c))/slope)
+		if hMany > 0 && hFew > 0 && (next <= hMany || next >= hFew) {
+			next = math.Sqrt(hMany * hFew)
+		}
 		if capped && next < h {
 			break
 		}
 		h = next
 	}
+	if math.Abs(float64(best.nodes)/n-1) > refineTolerance {
+		best = refine(s, tree, b, best, tried, n, inside, maxCells)
+	}
 	return best, capped && best.nodes < int(n)
+}
+
+// refine tries the grids of one cell more or fewer along some axes of at
+// least three cells than best's: on a small budget, where whole layers of
+// cells step the count by tens of percent, cells a little longer along
+// one axis than another come closer to it. Count is priced against shape
+// as in mesh.BoxForDOFs: cost = |ln(nodes/n)| + ln(longest/shortest side)/2.
+func refine(s *mesh.TriSurface, tree *windingTree, b r3.Box, best *classification, tried map[[3]int]bool, n, inside float64, maxCells int) *classification {
+	h := math.Cbrt(best.g.h[0] * best.g.h[1] * best.g.h[2])
+	cost := func(cl *classification) float64 {
+		return math.Abs(math.Log(float64(cl.nodes)/n)) + 0.5*cl.g.anisotropy()
+	}
+	pick := best
+	for v := range 27 {
+		d := [3]int{v%3 - 1, (v/3)%3 - 1, v/9 - 1}
+		cells := best.g.n
+		ok := d != [3]int{}
+		for a := range 3 {
+			if d[a] != 0 && cells[a] < 3 {
+				ok = false
+			}
+			cells[a] += d[a]
+		}
+		if !ok || tried[cells] {
+			continue
+		}
+		tried[cells] = true
+		g := gridOf(b, h, cells)
+		if g.cells() > maxCells {
+			continue
+		}
+		if cl := classify(s, tree, g, inside); cost(cl) < cost(pick) {
+			pick = cl
+		}
+	}
+	return pick
 }
 
 // kuhnPaths are the six monotone lattice paths from corner 000 to corner
@@ -412,10 +477,28 @@ func (cl *classification) notes(s *mesh.TriSurface, tree *windingTree, or orient
 	if n := cl.strayCells(tree, inside); n > 0 {
 		notes = append(notes, fmt.Sprintf("kept %d cells for surface points outside the solid (parts thinner than a cell, or stray triangles): every surface point is embedded", n))
 	}
+	if vs := enclosedVolume(s); vs > 0 {
+		if r := m.Volume() / vs; r > thickRatio {
+			notes = append(notes, fmt.Sprintf("the mesh's volume is %.1f times the surface's: parts thinner than a cell (%.3g m) are wrapped in whole cells",
+				r, math.Cbrt(cl.g.h[0]*cl.g.h[1]*cl.g.h[2])))
+		}
+	}
 	if p := m.Pieces(); len(p) > 1 {
 		notes = append(notes, fmt.Sprintf("the mesh has %d separate pieces (of %v tetrahedra): each moves as a body of its own", len(p), p))
 	}
 	return notes
+}
+
+// enclosedVolume returns |Σ_t V(o, t)|, the volume the oriented
+// triangles enclose, measured from their area centroid o (for an open
+// surface, the volume of the cone they span from o).
+func enclosedVolume(s *mesh.TriSurface) float64 {
+	o := areaCentroid(s)
+	var v float64
+	for _, t := range s.Tris {
+		v += mesh.SignedVolume(o, s.Nodes[t[0]], s.Nodes[t[1]], s.Nodes[t[2]])
+	}
+	return math.Abs(v)
 }
 
 // strayCells counts the kept cells that the surface crosses but whose

@@ -28,21 +28,52 @@ type grid struct {
 // squeezed per axis so that a whole number of them spans the box) over
 // box b, at least minThickness·h thick along every axis.
 func newGrid(b r3.Box, h float64) grid {
+	var n [3]int
+	for a, l := range spans(b, h) {
+		n[a] = max(1, int(math.Round(l/h)))
+	}
+	return gridOf(b, h, n)
+}
+
+// gridOf returns the grid of n cells per axis over box b, at least
+// minThickness·h thick along every axis.
+func gridOf(b r3.Box, h float64, n [3]int) grid {
 	lo, hi := vec(b.Min), vec(b.Max)
-	var g grid
+	l := spans(b, h)
+	g := grid{n: n}
 	var o [3]float64
 	for a := range 3 {
-		l := hi[a] - lo[a]
-		c := (hi[a] + lo[a]) / 2
-		if l < minThickness*h {
-			l = minThickness * h
-		}
-		g.n[a] = max(1, int(math.Round(l/h)))
-		g.h[a] = l / float64(g.n[a])
-		o[a] = c - l/2
+		g.h[a] = l[a] / float64(n[a])
+		o[a] = (hi[a]+lo[a])/2 - l[a]/2
 	}
 	g.origin = r3.Vec{X: o[0], Y: o[1], Z: o[2]}
 	return g
+}
+
+// spans returns the sides of box b, each at least minThickness·h.
+func spans(b r3.Box, h float64) [3]float64 {
+	lo, hi := vec(b.Min), vec(b.Max)
+	var l [3]float64
+	for a := range 3 {
+		l[a] = math.Max(hi[a]-lo[a], minThickness*h)
+	}
+	return l
+}
+
+// anisotropy returns ln(longest/shortest cell side) over the axes of at
+// least three cells (an axis of one or two cells follows a thin part's
+// thickness, not the choice of resolution).
+func (g grid) anisotropy() float64 {
+	lo, hi := math.Inf(1), 0.0
+	for a := range 3 {
+		if g.n[a] >= 3 {
+			lo, hi = math.Min(lo, g.h[a]), math.Max(hi, g.h[a])
+		}
+	}
+	if hi == 0 {
+		return 0
+	}
+	return math.Log(hi / lo)
 }
 
 func vec(p r3.Vec) [3]float64 { return [3]float64{p.X, p.Y, p.Z} }
