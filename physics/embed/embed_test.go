@@ -80,6 +80,10 @@ func TestBuildWorkarounds(t *testing.T) {
 			notes: []string{"times the surface's: parts thinner than a cell"}},
 		{name: "tilted thin plate of 12 triangles", surf: tilted(coarsePlate), volume: 0.04 * 0.04 * 0.001, excess: 5, pieces: 1,
 			notes: []string{"times the surface's: parts thinner than a cell"}},
+		{name: "ball and a stray triangle", surf: union(ball, &mesh.TriSurface{
+			Nodes: []r3.Vec{{X: 2 * r, Y: 0, Z: 0}, {X: 2.2 * r, Y: 0, Z: 0}, {X: 2 * r, Y: 0.2 * r, Z: 0}},
+			Tris:  [][3]int{{0, 1, 2}}}), volume: sphereVolume(r), excess: 0.45, pieces: 2,
+			notes: []string{"3 open edges", "kept 2 cells for surface points outside the solid", "2 separate pieces"}},
 		{name: "two separate balls", surf: union(ball, icosphere(3, r/2, r3.Vec{X: 3 * r}, 0)),
 			volume: sphereVolume(r) + sphereVolume(r/2), excess: 0.6, pieces: 2, notes: []string{"2 separate pieces"}},
 	} {
