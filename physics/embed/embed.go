@@ -46,6 +46,10 @@ const (
 	// refineTolerance is the relative count beyond which the sizing tries
 	// grids of unequal cell sides (see refine).
 	refineTolerance = 0.05
+	// refineCells is the largest grid that refine varies: beyond it a
+	// layer of cells changes the count by less than refineTolerance
+	// anyway, and 26 more trials would cost seconds.
+	refineCells = 1 << 16
 	// thickRatio is the ratio of the mesh's volume to the surface's
 	// beyond which a note says that thin parts were thickened (a closed
 	// sphere on 300 nodes is at 1.6).
@@ -217,11 +221,7 @@ type classification struct {
 // classify sorts the cells of g.
 func classify(s *mesh.TriSurface, tree *windingTree, g grid, inside float64) *classification {
 	cl := &classification{g: g, crossed: g.crossedCells(s)}
-	away := make([]bool, len(cl.crossed))
-	for c, x := range cl.crossed {
-		away[c] = !x
-	}
-	cl.w = g.windings(tree, away)
+	cl.w = g.windingsAway(tree, cl.crossed, inside)
 	cl.kept = make([]bool, g.cells())
 	used := make([]bool, g.nodes())
 	for c := range cl.kept {
@@ -316,10 +316,10 @@ func size(s *mesh.TriSurface, tree *windingTree, n, inside float64, maxCells int
 		}
 		h = next
 	}
-	if math.Abs(float64(best.nodes)/n-1) > refineTolerance {
+	if math.Abs(float64(best.nodes)/n-1) > refineTolerance && best.g.cells() <= refineCells {
 		best = refine(s, tree, b, best, tried, n, inside, maxCells)
 	}
-	return best, capped && best.nodes < int(n)
+	return best, capped && float64(best.nodes) < (1-refineTolerance)*n
 }
 
 // refine tries the grids of one cell more or fewer along some axes of at

@@ -228,6 +228,153 @@ func cross(a, b [3]float64) [3]float64 {
 	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }
 
+// blockSize is the side, in cells, of the blocks that windingsAway
+// shares out among the processors.
+const blockSize = 8
+
+// blockMargin is how far from the inside threshold, and how close to one
+// another, the winding numbers at a block's corners and centre must be for
+// the block to take its centre's value whole.
+const blockMargin = 0.25
+
+// windingsAway returns w at the centre of every cell that the surface
+// does not cross (NaN at the others), evaluating it block by block: a
+// block of cells that no triangle crosses, whose eight corners and centre
+// all have |w| beyond the threshold by blockMargin on the same side and
+// within blockMargin of one another, takes its centre's value in every
+// cell; other blocks are split in eight, down to single cells. w is
+// harmonic where no triangle is, so it varies little over such a block:
+// inside or outside a closed surface it is constant (1 or 0), and only
+// the blocks near holes or near the surface are split. The cost follows
+// the cells the surface crosses rather than the whole grid.
+func (g grid) windingsAway(tree *windingTree, crossed []bool, inside float64) []float64 {
+	w := make([]float64, g.cells())
+	// sum[i,j,k] counts the crossed cells below (i, j, k) on every axis.
+	sn := [3]int{g.n[0] + 1, g.n[1] + 1, g.n[2] + 1}
+	sum := make([]int32, sn[0]*sn[1]*sn[2])
+	at := func(i, j, k int) int { return i + sn[0]*(j+sn[1]*k) }
+	for k := 1; k < sn[2]; k++ {
+		for j := 1; j < sn[1]; j++ {
+			for i := 1; i < sn[0]; i++ {
+				var x int32
+				if crossed[g.cell(i-1, j-1, k-1)] {
+					x = 1
+				}
+				sum[at(i, j, k)] = x + sum[at(i-1, j, k)] + sum[at(i, j-1, k)] + sum[at(i, j, k-1)] -
+					sum[at(i-1, j-1, k)] - sum[at(i-1, j, k-1)] - sum[at(i, j-1, k-1)] + sum[at(i-1, j-1, k-1)]
+			}
+		}
+	}
+	countCrossed := func(lo, hi [3]int) int {
+		return int(sum[at(hi[0], hi[1], hi[2])] - sum[at(lo[0], hi[1], hi[2])] - sum[at(hi[0], lo[1], hi[2])] - sum[at(hi[0], hi[1], lo[2])] +
+			sum[at(lo[0], lo[1], hi[2])] + sum[at(lo[0], hi[1], lo[2])] + sum[at(hi[0], lo[1], lo[2])] - sum[at(lo[0], lo[1], lo[2])])
+	}
+	var blocks [][3]int
+	for k := 0; k < g.n[2]; k += blockSize {
+		for j := 0; j < g.n[1]; j += blockSize {
+			for i := 0; i < g.n[0]; i += blockSize {
+				blocks = append(blocks, [3]int{i, j, k})
+			}
+		}
+	}
+	pos := func(t [3]float64) r3.Vec {
+		return r3.Vec{X: g.coord(0, t[0]), Y: g.coord(1, t[1]), Z: g.coord(2, t[2])}
+	}
+	workers := min(runtime.GOMAXPROCS(0), 8, len(blocks))
+	var wg sync.WaitGroup
+	for p := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var stack []int
+			eval := func(t [3]float64) float64 {
+				var v float64
+				v, stack = tree.at(pos(t), stack)
+				return v
+			}
+			var block func(lo, hi [3]int)
+			block = func(lo, hi [3]int) {
+				n := (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])
+				if n == 0 {
+					return
+				}
+				nc := countCrossed(lo, hi)
+				if nc == n {
+					for k := lo[2]; k < hi[2]; k++ {
+						for j := lo[1]; j < hi[1]; j++ {
+							for i := lo[0]; i < hi[0]; i++ {
+								w[g.cell(i, j, k)] = math.NaN()
+							}
+						}
+					}
+					return
+				}
+				mid := [3]float64{float64(lo[0]+hi[0]) / 2, float64(lo[1]+hi[1]) / 2, float64(lo[2]+hi[2]) / 2}
+				if n == 1 {
+					w[g.cell(lo[0], lo[1], lo[2])] = eval(mid)
+					return
+				}
+				if nc == 0 {
+					wc := eval(mid)
+					lo2, hi2 := wc, wc
+					for b := range 8 {
+						var t [3]float64
+						for a := range 3 {
+							t[a] = float64(lo[a])
+							if b>>a&1 == 1 {
+								t[a] = float64(hi[a])
+							}
+						}
+						v := eval(t)
+						lo2, hi2 = math.Min(lo2, v), math.Max(hi2, v)
+						if hi2-lo2 > blockMargin {
+							break
+						}
+					}
+					in := math.Abs(lo2) >= inside+blockMargin && math.Abs(hi2) >= inside+blockMargin && lo2*hi2 > 0
+					out := math.Abs(lo2) <= inside-blockMargin && math.Abs(hi2) <= inside-blockMargin
+					if hi2-lo2 <= blockMargin && (in || out) {
+						for k := lo[2]; k < hi[2]; k++ {
+							for j := lo[1]; j < hi[1]; j++ {
+								for i := lo[0]; i < hi[0]; i++ {
+									w[g.cell(i, j, k)] = wc
+								}
+							}
+						}
+						return
+					}
+				}
+				// Split in eight (halves of zero cells are skipped).
+				for b := range 8 {
+					var l, h [3]int
+					for a := range 3 {
+						m := (lo[a] + hi[a] + 1) / 2
+						l[a], h[a] = lo[a], m
+						if b>>a&1 == 1 {
+							l[a], h[a] = m, hi[a]
+						}
+					}
+					if l != lo || h != hi {
+						block(l, h)
+					}
+				}
+			}
+			for bi := p; bi < len(blocks); bi += workers {
+				lo := blocks[bi]
+				hi := [3]int{min(lo[0]+blockSize, g.n[0]), min(lo[1]+blockSize, g.n[1]), min(lo[2]+blockSize, g.n[2])}
+				block(lo, hi)
+			}
+		}()
+	}
+	wg.Wait()
+	for c, x := range crossed {
+		if x {
+			w[c] = math.NaN()
+		}
+	}
+	return w
+}
+
 // windings returns w at the centre of every cell with want[c] (NaN
 // elsewhere), spread over the available processors.
 func (g grid) windings(tree *windingTree, want []bool) []float64 {

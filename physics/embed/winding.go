@@ -22,7 +22,7 @@ import (
 // triangle", IEEE Trans. Biomed. Eng. 30(2), 1983.
 func SolidAngle(q, a, b, c r3.Vec) float64 {
 	a, b, c = r3.Sub(a, q), r3.Sub(b, q), r3.Sub(c, q)
-	la, lb, lc := r3.Norm(a), r3.Norm(b), r3.Norm(c)
+	la, lb, lc := math.Sqrt(r3.Dot(a, a)), math.Sqrt(r3.Dot(b, b)), math.Sqrt(r3.Dot(c, c))
 	num := r3.Dot(a, r3.Cross(b, c))
 	den := la*lb*lc + r3.Dot(a, b)*lc + r3.Dot(a, c)*lb + r3.Dot(b, c)*la
 	return 2 * math.Atan2(num, den)
