@@ -61,7 +61,9 @@ const (
 // Build returns a tetrahedral mesh of the solid that surf bounds, with
 // about targetDOFs/3 nodes, and the embedding of surf in it.
 //
-// The mesh is a regular grid of near-cubic cells over surf's bounding box,
+// The mesh is a regular grid of near-cubic cells over surf's bounding box
+// (along its principal axes when that box is much smaller, see
+// gridFrame),
 // sized so that the kept cells have about targetDOFs/3 nodes. A cell is
 // kept when the winding number w at its centre has |w| ≥ Options.Inside,
 // or when the surface passes through it (a surface point lies in it or a
@@ -96,15 +98,21 @@ func Build(surf *mesh.TriSurface, targetDOFs int, opt Options) (*mesh.TetMesh, *
 	}
 	s := mesh.TriSurface{Nodes: slices.Clone(surf.Nodes), Tris: slices.Clone(surf.Tris)}
 	or := orient(&s)
-	tree := newWindingTree(&s)
-	probe := probeSolid(&s, tree)
+	f := gridFrame(&s)
+	ls := f.local(&s)
+	tree := newWindingTree(ls)
+	probe := probeSolid(ls, tree)
 
-	cl, capped := size(&s, tree, float64(targetDOFs)/3, inside, maxCells)
+	cl, capped := size(ls, tree, float64(targetDOFs)/3, inside, maxCells)
 	if reach := math.Max(probe, cl.reach); reach < solidWinding {
 		return nil, nil, nil, notSolid(&s, or.edges, reach)
 	}
-	m, e := cl.mesh(&s)
-	notes := cl.notes(&s, tree, or, m, inside)
+	m, e := cl.mesh(ls)
+	for i, x := range m.Nodes {
+		m.Nodes[i] = f.toWorld(x)
+	}
+	e.Surface = s
+	notes := cl.notes(ls, tree, or, m, inside)
 	if capped {
 		notes = append(notes, fmt.Sprintf("the grid was limited to %d cells: the mesh has %d nodes for a budget of %d",
 			maxCells, len(m.Nodes), targetDOFs/3))

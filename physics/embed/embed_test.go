@@ -76,9 +76,11 @@ func TestBuildWorkarounds(t *testing.T) {
 			notes: []string{"turned 3 triangles"}, tris: ball.Tris},
 		{name: "thin plate 1 mm × 40 mm", surf: plate, volume: 0.04 * 0.04 * 0.001, excess: 1e-6, pieces: 1},
 		{name: "thin plate of 12 triangles", surf: coarsePlate, volume: 0.04 * 0.04 * 0.001, excess: 1e-6, pieces: 1},
-		{name: "tilted thin plate", surf: tilted(plate), volume: 0.04 * 0.04 * 0.001, excess: 5, pieces: 1,
-			notes: []string{"times the surface's: parts thinner than a cell"}},
-		{name: "tilted thin plate of 12 triangles", surf: tilted(coarsePlate), volume: 0.04 * 0.04 * 0.001, excess: 5, pieces: 1,
+		// A tilted plate gets a grid along its own axes.
+		{name: "tilted thin plate", surf: tilted(plate), volume: 0.04 * 0.04 * 0.001, excess: 0.1, pieces: 1},
+		{name: "tilted thin plate of 12 triangles", surf: tilted(coarsePlate), volume: 0.04 * 0.04 * 0.001, excess: 0.1, pieces: 1},
+		// Two crossed plates: no grid follows both.
+		{name: "two crossed thin plates", surf: union(plate, tilted(plate)), volume: 2 * 0.04 * 0.04 * 0.001, excess: 8, pieces: 1,
 			notes: []string{"times the surface's: parts thinner than a cell"}},
 		{name: "ball and a stray triangle", surf: union(ball, &mesh.TriSurface{
 			Nodes: []r3.Vec{{X: 2 * r, Y: 0, Z: 0}, {X: 2.2 * r, Y: 0, Z: 0}, {X: 2 * r, Y: 0.2 * r, Z: 0}},
@@ -210,18 +212,24 @@ func TestMappingJacobian(t *testing.T) {
 }
 
 // TestDOFsNearTarget: the mesh's DOFs are within 10 % of the budget for
-// budgets from 300 to 30000, on a sphere, an elongated bumpy body and a
-// plate.
+// budgets from 300 to 30000, on a sphere, a diagonal rod, an elongated
+// bumpy body and a plate.
 func TestDOFsNearTarget(t *testing.T) {
 	long := icosphere(4, 0.02, r3.Vec{}, 0.2)
 	for i, p := range long.Nodes {
 		long.Nodes[i] = r3.Vec{X: 3 * p.X, Y: p.Y, Z: 0.5 * p.Z}
+	}
+	rod := icosphere(4, 1, r3.Vec{}, 0)
+	u, v := r3.Unit(r3.Vec{X: 1, Y: 1, Z: 1}), r3.Unit(r3.Vec{X: -1, Y: 1})
+	for i, p := range rod.Nodes { // 100 mm × 2 mm along (1, 1, 1)
+		rod.Nodes[i] = r3.Add(r3.Scale(0.05*p.X, u), r3.Add(r3.Scale(0.001*p.Y, v), r3.Scale(0.001*p.Z, r3.Cross(u, v))))
 	}
 	for _, c := range []struct {
 		name string
 		surf *mesh.TriSurface
 	}{
 		{"sphere", icosphere(4, 0.02, r3.Vec{}, 0)},
+		{"rod 50:1 along (1, 1, 1)", rod},
 		{"bumpy ellipsoid 6:2:1", long},
 		{"plate 40:40:1", boxSurface(t, r3.Vec{X: 0.04, Y: 0.04, Z: 0.001}, 40)},
 	} {
