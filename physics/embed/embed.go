@@ -30,8 +30,8 @@ type Options struct {
 	MaxCells int
 }
 
-// DefaultMaxCells is the default bound on the grid's cells: about a
-// second of winding-number evaluations on a 20k-triangle surface.
+// DefaultMaxCells is the default bound on the grid's cells (about 30 MB
+// of per-cell tables).
 const DefaultMaxCells = 1 << 20
 
 const (

@@ -90,7 +90,11 @@ func TestBuildWorkarounds(t *testing.T) {
 			volume: sphereVolume(r) + sphereVolume(r/2), excess: 0.6, pieces: 2, notes: []string{"2 separate pieces"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			before := &mesh.TriSurface{Nodes: slices.Clone(c.surf.Nodes), Tris: slices.Clone(c.surf.Tris)}
 			m, e, notes, err := Build(c.surf, 3000, Options{})
+			if !slices.Equal(before.Nodes, c.surf.Nodes) || !slices.Equal(before.Tris, c.surf.Tris) {
+				t.Errorf("Build changed its input")
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
