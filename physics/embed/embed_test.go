@@ -68,6 +68,9 @@ func TestBuildWorkarounds(t *testing.T) {
 	}{
 		{name: "three small holes", surf: withHoles(ball, r3.Vec{}, r3.Vec{X: 1}, r3.Vec{Y: 1, Z: 0.3}, r3.Vec{X: -0.2, Z: -1}),
 			volume: sphereVolume(r), excess: 0.45, pieces: 1, notes: []string{"18 open edges", "found by its winding number"}},
+		// A scan without its base: the winding number closes it.
+		{name: "ball without its bottom eighth", surf: above(ball, -0.75*r), volume: sphereVolume(r), excess: 0.45, pieces: 1,
+			notes: []string{"60 open edges"}},
 		{name: "two overlapping balls in one surface", surf: union(ball, icosphere(4, r, r3.Vec{X: r}, 0)),
 			volume: 2*sphereVolume(r) - lens, excess: 0.45, pieces: 1},
 		{name: "inside out", surf: turned(ball), volume: sphereVolume(r), excess: 0.45, pieces: 1,
@@ -157,6 +160,8 @@ func TestBuildRefuses(t *testing.T) {
 	}{
 		{"open square sheet", sheet(0.04, 10), 3000, []string{"encloses no volume", "open sheet", "40 of its edges border a single triangle"}},
 		{"two triangles", sheet(0.04, 1), 3000, []string{"encloses no volume", "open sheet"}},
+		{"a spherical cap, a quarter of the sphere", above(icosphere(4, 0.02, r3.Vec{}, 0), 0.01), 3000,
+			[]string{"encloses no volume", "reaches at most 0.72"}},
 		{"no triangles", &mesh.TriSurface{}, 3000, []string{"no triangles"}},
 		{"nil", nil, 3000, []string{"no triangles"}},
 		{"point out of range", bad, 3000, []string{"triangle 2 uses point 9"}},

@@ -193,3 +193,15 @@ func checkBuilt(t *testing.T, surf *mesh.TriSurface, m *mesh.TetMesh, e *mesh.Em
 		}
 	}
 }
+
+// above returns the triangles of s whose corners are all above z (the
+// points stay, used or not).
+func above(s *mesh.TriSurface, z float64) *mesh.TriSurface {
+	out := &mesh.TriSurface{Nodes: s.Nodes}
+	for _, t := range s.Tris {
+		if s.Nodes[t[0]].Z > z && s.Nodes[t[1]].Z > z && s.Nodes[t[2]].Z > z {
+			out.Tris = append(out.Tris, t)
+		}
+	}
+	return out
+}
