@@ -255,3 +255,34 @@ func TestDOFsNearTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestOptions: the grid bound limits the mesh with a note; the inside
+// threshold must lie strictly between 0 and 1, and a higher one keeps
+// fewer cells.
+func TestOptions(t *testing.T) {
+	s := icosphere(3, 0.02, r3.Vec{}, 0)
+	m, e, notes, err := Build(s, 30000, Options{MaxCells: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBuilt(t, s, m, e)
+	if len(notes) != 1 || !strings.Contains(notes[0], "the grid was limited to 1000 cells") {
+		t.Errorf("notes %q, want one saying the grid was limited", notes)
+	}
+	for _, bad := range []float64{-0.5, 1, 2, math.NaN()} {
+		if _, _, _, err := Build(s, 3000, Options{Inside: bad}); err == nil || !strings.Contains(err.Error(), "inside threshold") {
+			t.Errorf("Inside %v: error %v", bad, err)
+		}
+	}
+	lo, _, _, err := Build(s, 3000, Options{Inside: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hi, _, _, err := Build(s, 3000, Options{Inside: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lo.Volume() < hi.Volume()*(1-1e-9) {
+		t.Errorf("Inside 0.1 gives %g m³, 0.9 gives %g: want no less", lo.Volume(), hi.Volume())
+	}
+}
