@@ -63,8 +63,8 @@ const (
 //
 // The mesh is a regular grid of near-cubic cells over surf's bounding box
 // (along its principal axes when that box is much smaller, see
-// gridFrame),
-// sized so that the kept cells have about targetDOFs/3 nodes. A cell is
+// gridFrame), sized so that the kept cells have about targetDOFs/3 nodes
+// (see size). A cell is
 // kept when the winding number w at its centre has |w| ≥ Options.Inside,
 // or when the surface passes through it (a surface point lies in it or a
 // triangle overlaps it): every surface point is then inside the mesh, and
@@ -330,11 +330,11 @@ func size(s *mesh.TriSurface, tree *windingTree, n, inside float64, maxCells int
 	return best, capped && float64(best.nodes) < (1-refineTolerance)*n
 }
 
-// refine tries the grids of one cell more or fewer along some axes of at
-// least three cells than best's: on a small budget, where whole layers of
-// cells step the count by tens of percent, cells a little longer along
-// one axis than another come closer to it. Count is priced against shape
-// as in mesh.BoxForDOFs: cost = |ln(nodes/n)| + ln(longest/shortest side)/2.
+// refine tries the grids of one cell more or fewer than best's along
+// some of its axes of at least three cells: on a small budget, where whole layers of cells step the
+// count by tens of percent, cells a little longer along one axis than
+// another come closer to it. Count is priced against shape as in
+// mesh.BoxForDOFs: cost = |ln(nodes/n)| + ln(longest/shortest side)/2.
 func refine(s *mesh.TriSurface, tree *windingTree, b r3.Box, best *classification, tried map[[3]int]bool, n, inside float64, maxCells int) *classification {
 	h := math.Cbrt(best.g.h[0] * best.g.h[1] * best.g.h[2])
 	cost := func(cl *classification) float64 {
@@ -393,12 +393,13 @@ func (cl *classification) mesh(s *mesh.TriSurface) (*mesh.TetMesh, *mesh.Embeddi
 		i, j, k := g.cellIJK(c)
 		return g.node(i+bits&1, j+(bits>>1)&1, k+(bits>>2)&1)
 	}
+	const used = -2
 	var kept int
 	for c, k := range cl.kept {
 		if k {
 			kept++
 			for b := range 8 {
-				id[corner(c, b)] = 0
+				id[corner(c, b)] = used
 			}
 		}
 	}
@@ -406,7 +407,7 @@ func (cl *classification) mesh(s *mesh.TriSurface) (*mesh.TetMesh, *mesh.Embeddi
 	for k := 0; k <= g.n[2]; k++ {
 		for j := 0; j <= g.n[1]; j++ {
 			for i := 0; i <= g.n[0]; i++ {
-				if v := g.node(i, j, k); id[v] == 0 {
+				if v := g.node(i, j, k); id[v] == used {
 					id[v] = len(m.Nodes)
 					m.Nodes = append(m.Nodes, g.nodePos(i, j, k))
 				}
