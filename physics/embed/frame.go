@@ -71,7 +71,7 @@ func gridFrame(s *mesh.TriSurface) frame {
 		f.axis[a] = r3.Unit(r3.Vec{X: vecs.At(0, a), Y: vecs.At(1, a), Z: vecs.At(2, a)})
 	}
 	f.axis[2] = r3.Cross(f.axis[0], f.axis[1]) // right-handed
-	stride := max(1, len(s.Nodes)/4096)
+	stride := max(1, len(s.Nodes)/1024)
 	boxVolume := func(g frame) float64 {
 		lo, hi := r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}, r3.Vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}
 		for i := 0; i < len(s.Nodes); i += stride {
@@ -87,7 +87,10 @@ func gridFrame(s *mesh.TriSurface) frame {
 	// Principal axes of equal spread (a square plate's, a cylinder's) are
 	// any pair in their plane: turn each pair about the third axis to the
 	// angle of the smallest box, in steps of 1°.
-	best := boxVolume(f)
+	best, whole := boxVolume(f), boxVolume(identity)
+	if best >= whole {
+		return identity // no better than the world's axes (a cube, a ball)
+	}
 	for a := range 3 {
 		u, v := f.axis[(a+1)%3], f.axis[(a+2)%3]
 		for deg := 1; deg < 90; deg++ {
@@ -100,7 +103,7 @@ func gridFrame(s *mesh.TriSurface) frame {
 			}
 		}
 	}
-	if best < alignRatio*boxVolume(identity) {
+	if best < alignRatio*whole {
 		return f
 	}
 	return identity

@@ -124,34 +124,29 @@ func (g grid) cellOf(p r3.Vec) int {
 	return g.cell(i, j, k)
 }
 
-// cellRange returns the cells [lo, hi] along axis a that the interval
-// [x0, x1] reaches, clamped into the grid.
-func (g grid) cellRange(a int, x0, x1 float64) (int, int) {
-	lo, _ := g.locate(a, x0)
-	hi, _ := g.locate(a, x1)
-	return lo, hi
-}
-
 // crossedCells marks the cells that the surface passes through: every
 // cell holding a surface point, and every cell that a triangle overlaps
 // (triBoxOverlap, touching included).
 func (g grid) crossedCells(s *mesh.TriSurface) []bool {
 	crossed := make([]bool, g.cells())
-	for _, p := range s.Nodes {
-		crossed[g.cellOf(p)] = true
+	at := make([][3]int, len(s.Nodes)) // each point's cell, per axis
+	for v, p := range s.Nodes {
+		for a, x := range vec(p) {
+			at[v][a], _ = g.locate(a, x)
+		}
+		crossed[g.cell(at[v][0], at[v][1], at[v][2])] = true
 	}
 	half := [3]float64{g.h[0] / 2, g.h[1] / 2, g.h[2] / 2}
 	for _, t := range s.Tris {
-		v := [3][3]float64{vec(s.Nodes[t[0]]), vec(s.Nodes[t[1]]), vec(s.Nodes[t[2]])}
+		c0, c1, c2 := at[t[0]], at[t[1]], at[t[2]]
 		var lo, hi [3]int
 		for a := range 3 {
-			x0 := math.Min(v[0][a], math.Min(v[1][a], v[2][a]))
-			x1 := math.Max(v[0][a], math.Max(v[1][a], v[2][a]))
-			lo[a], hi[a] = g.cellRange(a, x0, x1)
+			lo[a], hi[a] = min(c0[a], c1[a], c2[a]), max(c0[a], c1[a], c2[a])
 		}
 		if lo == hi {
 			continue // one cell, marked by its corners
 		}
+		v := [3][3]float64{vec(s.Nodes[t[0]]), vec(s.Nodes[t[1]]), vec(s.Nodes[t[2]])}
 		for k := lo[2]; k <= hi[2]; k++ {
 			for j := lo[1]; j <= hi[1]; j++ {
 				for i := lo[0]; i <= hi[0]; i++ {
@@ -193,7 +188,7 @@ func triBoxOverlap(c, e [3]float64, v [3][3]float64) bool {
 		d1 := ax[0]*p[1][0] + ax[1]*p[1][1] + ax[2]*p[1][2]
 		d2 := ax[0]*p[2][0] + ax[1]*p[2][1] + ax[2]*p[2][2]
 		r := e[0]*math.Abs(ax[0]) + e[1]*math.Abs(ax[1]) + e[2]*math.Abs(ax[2])
-		return math.Min(d0, math.Min(d1, d2)) > r || math.Max(d0, math.Max(d1, d2)) < -r
+		return min(d0, d1, d2) > r || max(d0, d1, d2) < -r
 	}
 	var edge [3][3]float64
 	for i := range 3 {

@@ -2,7 +2,6 @@ package embed
 
 import (
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
@@ -107,12 +106,12 @@ func (w *windingTree) build(cent []r3.Vec, lo, hi int) int {
 	for _, t := range ids {
 		a, b, c := w.corners(t)
 		an := r3.Scale(0.5, r3.Cross(r3.Sub(b, a), r3.Sub(c, a)))
-		at := r3.Norm(an)
+		at := math.Sqrt(r3.Dot(an, an))
 		area += at
 		centre = r3.Add(centre, r3.Scale(at, cent[t]))
 		n = r3.Add(n, an)
-		box.Min = r3.Vec{X: math.Min(box.Min.X, cent[t].X), Y: math.Min(box.Min.Y, cent[t].Y), Z: math.Min(box.Min.Z, cent[t].Z)}
-		box.Max = r3.Vec{X: math.Max(box.Max.X, cent[t].X), Y: math.Max(box.Max.Y, cent[t].Y), Z: math.Max(box.Max.Z, cent[t].Z)}
+		box.Min = r3.Vec{X: min(box.Min.X, cent[t].X), Y: min(box.Min.Y, cent[t].Y), Z: min(box.Min.Z, cent[t].Z)}
+		box.Max = r3.Vec{X: max(box.Max.X, cent[t].X), Y: max(box.Max.Y, cent[t].Y), Z: max(box.Max.Z, cent[t].Z)}
 	}
 	if area > 0 {
 		centre = r3.Scale(1/area, centre)
@@ -132,38 +131,73 @@ func (w *windingTree) build(cent []r3.Vec, lo, hi int) int {
 			}
 		}
 		for _, p := range [3]r3.Vec{a, b, c} {
-			radius = math.Max(radius, r3.Norm(r3.Sub(p, centre)))
+			d := r3.Sub(p, centre)
+			radius = max(radius, r3.Dot(d, d))
 		}
 	}
 	nd := &w.tree[id]
-	nd.centre, nd.radius, nd.n, nd.m = centre, radius, n, m
+	nd.centre, nd.radius, nd.n, nd.m = centre, math.Sqrt(radius), n, m
 	if hi-lo <= leafSize {
 		return id
 	}
 	// Split at the median along the longest side of the centroids' box.
 	ext := r3.Sub(box.Max, box.Min)
-	axis := func(p r3.Vec) float64 { return p.X }
+	axis := 0
 	switch {
 	case ext.Y >= ext.X && ext.Y >= ext.Z:
-		axis = func(p r3.Vec) float64 { return p.Y }
+		axis = 1
 	case ext.Z >= ext.X && ext.Z >= ext.Y:
-		axis = func(p r3.Vec) float64 { return p.Z }
+		axis = 2
 	}
-	slices.SortFunc(ids, func(x, y int) int {
-		ax, ay := axis(cent[x]), axis(cent[y])
-		switch {
-		case ax < ay:
-			return -1
-		case ax > ay:
-			return 1
-		}
-		return x - y
-	})
+	selectMedian(ids, func(t int) float64 { return vec(cent[t])[axis] })
 	mid := (lo + hi) / 2
 	left := w.build(cent, lo, mid)
 	right := w.build(cent, mid, hi)
 	w.tree[id].left, w.tree[id].right = left, right
 	return id
+}
+
+// selectMedian reorders ids so that the first half holds the smallest
+// keys and the second half the largest (Hoare's selection of the element
+// at len/2), ties broken by index so that the tree does not depend on the
+// input's order beyond the keys.
+func selectMedian(ids []int, key func(int) float64) {
+	less := func(x, y int) bool {
+		kx, ky := key(x), key(y)
+		return kx < ky || kx == ky && x < y
+	}
+	k := len(ids) / 2
+	lo, hi := 0, len(ids)-1
+	for lo < hi {
+		// Median of three as the pivot, moved to hi.
+		mid := (lo + hi) / 2
+		if less(ids[mid], ids[lo]) {
+			ids[mid], ids[lo] = ids[lo], ids[mid]
+		}
+		if less(ids[hi], ids[lo]) {
+			ids[hi], ids[lo] = ids[lo], ids[hi]
+		}
+		if less(ids[mid], ids[hi]) {
+			ids[mid], ids[hi] = ids[hi], ids[mid]
+		}
+		pivot := ids[hi]
+		i := lo
+		for j := lo; j < hi; j++ {
+			if less(ids[j], pivot) {
+				ids[i], ids[j] = ids[j], ids[i]
+				i++
+			}
+		}
+		ids[i], ids[hi] = ids[hi], ids[i]
+		switch {
+		case i == k:
+			return
+		case i < k:
+			lo = i + 1
+		default:
+			hi = i - 1
+		}
+	}
 }
 
 func (w *windingTree) corners(t int) (a, b, c r3.Vec) {
