@@ -7,16 +7,16 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 )
 
-// BenchmarkBuild times Build on a closed bumpy sphere of 20480 triangles
-// (about 5 cm across) at three budgets.
+// BenchmarkBuild times Build on closed bumpy spheres (about 5 cm across)
+// of 20480 triangles at three budgets, and of 81920 at the default one.
 func BenchmarkBuild(b *testing.B) {
-	s := icosphere(5, 0.025, r3.Vec{}, 0.15)
-	for _, dofs := range []int{1000, 3000, 10000} {
-		b.Run(fmt.Sprintf("tris=%d/dofs=%d", len(s.Tris), dofs), func(b *testing.B) {
+	for _, c := range []struct{ level, dofs int }{{5, 1000}, {5, 3000}, {5, 10000}, {6, 3000}} {
+		s := icosphere(c.level, 0.025, r3.Vec{}, 0.15)
+		b.Run(fmt.Sprintf("tris=%d/dofs=%d", len(s.Tris), c.dofs), func(b *testing.B) {
 			b.ReportAllocs()
 			var nodes int
 			for b.Loop() {
-				m, _, _, err := Build(s, dofs, Options{})
+				m, _, _, err := Build(s, c.dofs, Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
