@@ -207,3 +207,17 @@ func (s *Surface) Area(pos func(node int) r3.Vec) float64 {
 	}
 	return area
 }
+
+// Boundary returns the mesh's boundary surface as a triangle surface of its
+// own: the boundary nodes numbered 0…n−1 in the order of Vertices, and
+// the triangles over them, facing outwards.
+func (s *Surface) Boundary(m *TetMesh) *TriSurface {
+	t := &TriSurface{Nodes: make([]r3.Vec, len(s.Vertices)), Tris: make([][3]int, len(s.Tris))}
+	for i, v := range s.Vertices {
+		t.Nodes[i] = m.Nodes[v]
+	}
+	for i, tr := range s.Tris {
+		t.Tris[i] = [3]int{s.Local[tr[0]], s.Local[tr[1]], s.Local[tr[2]]}
+	}
+	return t
+}

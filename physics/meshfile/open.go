@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"gonum.org/v1/gonum/spatial/r3"
+
 	"softgrasp/physics/mesh"
 )
 
@@ -33,12 +35,22 @@ type Options struct {
 	TetGen string
 	// Timeout bounds each TetGen run; 0 uses DefaultTetGenTimeout.
 	Timeout time.Duration
+	// KeepSurface gives a file without tetrahedra as its cleaned surface
+	// (Loaded.Surface) instead of filling it with TetGen: for a mesher
+	// that maps the surface onto a mesh of its own (physics/embed), which
+	// needs neither a closed nor a clean surface. Small holes are still
+	// filled where they can be.
+	KeepSurface bool
 }
 
 // Loaded is a mesh read from a file, with what the reader has to say
 // about it.
 type Loaded struct {
+	// Mesh is the tetrahedral mesh; nil when Surface is set.
 	Mesh *mesh.TetMesh
+	// Surface is the file's surface when it holds no tetrahedra and
+	// Options.KeepSurface asked for it.
+	Surface *mesh.TriSurface
 	// Format is what the content turned out to be: "Gmsh 2.2 binary",
 	// "VTK XML UnstructuredGrid (appended raw, zlib)", "STL binary", …
 	Format string
@@ -104,6 +116,8 @@ func (b *builder) load(opt Options) (*Loaded, error) {
 		if note != "" {
 			l.Notes = append(l.Notes, note)
 		}
+	} else if opt.KeepSurface {
+		return l, b.keepSurface(l)
 	} else {
 		if err := b.tetrahedralize(opt, l); err != nil {
 			return nil, err
@@ -113,6 +127,29 @@ func (b *builder) load(opt Options) (*Loaded, error) {
 		l.Notes = append(l.Notes, note)
 	}
 	return l, nil
+}
+
+// keepSurface gives the builder's cleaned surface, its small holes filled
+// where they can be; a surface with holes too large to fill is kept open,
+// with a note.
+func (b *builder) keepSurface(l *Loaded) error {
+	if b.skipped.total() > 0 {
+		l.Notes = append(l.Notes, fmt.Sprintf("no volume elements; skipped %s", b.skipped.String()))
+	}
+	s, notes, err := b.surface()
+	if err != nil {
+		return err
+	}
+	l.Notes = append(l.Notes, notes...)
+	filled := &mesh.TriSurface{Nodes: append([]r3.Vec(nil), s.Nodes...), Tris: append([][3]int(nil), s.Tris...)}
+	if notes, err := fillHoles(filled); err == nil {
+		s = filled
+		l.Notes = append(l.Notes, notes...)
+	} else {
+		l.Notes = append(l.Notes, "left the surface's holes open (the largest is too large to patch)")
+	}
+	l.Surface = s
+	return nil
 }
 
 // tetrahedralize fills the builder's closed surface with tetrahedra.

@@ -33,26 +33,30 @@ func needTetGen(t *testing.T) {
 // it is (+z up) it lies on its long side, turned (+y up) it stands on its
 // end, 40 mm tall (the largest extent, fitted to the object size).
 func TestMeshUpStandsAYUpFileUpright(t *testing.T) {
-	needTetGen(t)
-	for _, tc := range []struct {
-		up     settings.UpAxis
-		height float64 // m
-	}{
-		{settings.ZUp, 12e-3 + 16e-3*math.Cos(math.Pi/6)}, // 24 sin 30° + 16 cos 30°
-		{settings.YUp, 40e-3},
-	} {
-		cfg := settings.DefaultScenario(settings.GraspRotate)
-		cfg.MeshFile, cfg.MeshUp = barFile, tc.up
-		m, info, err := loadMesh(cfg, 600)
-		if err != nil {
-			t.Fatal(err)
+	for _, mesher := range []settings.Mesher{settings.GridMesher, settings.TetGenMesher} {
+		if mesher == settings.TetGenMesher {
+			needTetGen(t)
 		}
-		b := m.Bounds()
-		if h := b.Max.Z - b.Min.Z; math.Abs(h-tc.height) > 1e-6 || b.Min.Z != 0 {
-			t.Errorf("%v up: from z = %g, %g m tall, want from 0, %g m tall", tc.up, b.Min.Z, h, tc.height)
-		}
-		if math.Abs(info.scale-1e-3) > 1e-12 {
-			t.Errorf("%v up: fitted by ×%g, want ×0.001 (40 units to 40 mm)", tc.up, info.scale)
+		for _, tc := range []struct {
+			up     settings.UpAxis
+			height float64 // m
+		}{
+			{settings.ZUp, 12e-3 + 16e-3*math.Cos(math.Pi/6)}, // 24 sin 30° + 16 cos 30°
+			{settings.YUp, 40e-3},
+		} {
+			cfg := settings.DefaultScenario(settings.GraspRotate)
+			cfg.MeshFile, cfg.MeshUp, cfg.Mesher = barFile, tc.up, mesher
+			obj, info, err := loadObjectMesh(cfg, 600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := boundsOf(obj.surface())
+			if h := b.Max.Z - b.Min.Z; math.Abs(h-tc.height) > 1e-6 || math.Abs(b.Min.Z) > 1e-12 {
+				t.Errorf("%v mesher, %v up: from z = %g, %g m tall, want from 0, %g m tall", mesher, tc.up, b.Min.Z, h, tc.height)
+			}
+			if math.Abs(info.scale-1e-3) > 1e-12 {
+				t.Errorf("%v mesher, %v up: fitted by ×%g, want ×0.001 (40 units to 40 mm)", mesher, tc.up, info.scale)
+			}
 		}
 	}
 }

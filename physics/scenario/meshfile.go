@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"softgrasp/physics/embed"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/meshfile"
 	"softgrasp/physics/settings"
@@ -31,32 +32,70 @@ type meshInfo struct {
 	format string   // what the file held (mesh files only)
 	scale  float64  // metres per file unit that was applied (mesh files only)
 	fitted bool     // the scale was chosen to fit ObjectSize
-	notes  []string // the reader's notes
+	notes  []string // the reader's and the mesher's notes
+	// surfaceTris counts the triangles of a surface mapped onto the mesh
+	// (0: the surface is the mesh's boundary).
+	surfaceTris int
 }
 
-// loadObjectMesh opens cfg.MeshFile, tetrahedralising a surface at about
-// dofs degrees of freedom, turns it upright (cfg.MeshUp) and scales and
-// places it. An object with a mapped surface (object.emb) needs no more
-// here: its rest surface follows the mesh's placement (object.surface).
+// loadObjectMesh opens cfg.MeshFile and makes the soft object of it at
+// about dofs mechanical degrees of freedom (cfg.Mesher): with the grid
+// mesher, the file's surface (or the boundary of a volume mesh above the
+// budget) is turned upright (cfg.MeshUp), scaled and placed, then mapped
+// onto a grid mesh built around it (physics/embed); otherwise the mesh
+// (a volume mesh, or a surface that TetGen fills) is turned, scaled and
+// placed as it is. An object with a mapped surface needs no more here:
+// its rest surface follows the mesh (object.surface).
 func loadObjectMesh(cfg settings.Scenario, dofs int) (object, meshInfo, error) {
-	m, info, err := loadMesh(cfg, dofs)
-	return object{mesh: m}, info, err
+	grid := cfg.Mesher == settings.GridMesher
+	l, err := meshfile.Open(cfg.MeshFile, meshfile.Options{TargetDOFs: dofs, KeepSurface: grid})
+	if err != nil {
+		return object{}, meshInfo{}, err
+	}
+	info := meshInfo{format: l.Format, notes: l.Notes, scale: cfg.MeshScale}
+	surf := l.Surface
+	if grid && surf == nil && cfg.VolumeMesh == settings.VolumeToBudget && float64(l.Mesh.DOFs()) > volumeBudgetSlack*float64(dofs) {
+		b, err := mesh.ExtractSurface(l.Mesh)
+		if err != nil {
+			return object{}, meshInfo{}, fmt.Errorf("%s: %w", cfg.MeshFile, err)
+		}
+		surf = b.Boundary(l.Mesh)
+		info.notes = append(info.notes, fmt.Sprintf("the volume mesh has %d DOFs, above the budget of %d: its boundary is mapped onto a grid mesh at the budget (-volume-mesh as-is simulates it as it is)",
+			l.Mesh.DOFs(), dofs))
+	}
+	if surf == nil {
+		err := placeObject(cfg, l.Mesh, &info)
+		return object{mesh: l.Mesh}, info, err
+	}
+	// The surface is placed before the grid is built around it, so that
+	// the object's size, bottom and aim are the surface's.
+	if err := placeObject(cfg, &mesh.TetMesh{Nodes: surf.Nodes}, &info); err != nil {
+		return object{}, meshInfo{}, err
+	}
+	m, emb, notes, err := embed.Build(surf, dofs, embed.Options{})
+	if err != nil {
+		return object{}, meshInfo{}, fmt.Errorf("%s: %w", cfg.MeshFile, err)
+	}
+	info.notes = append(info.notes, notes...)
+	info.surfaceTris = len(emb.Surface.Tris)
+	return object{mesh: m, emb: emb}, info, nil
 }
 
-// loadMesh opens, turns, scales and places the mesh of loadObjectMesh.
-func loadMesh(cfg settings.Scenario, dofs int) (*mesh.TetMesh, meshInfo, error) {
-	l, err := meshfile.Open(cfg.MeshFile, meshfile.Options{TargetDOFs: dofs})
-	if err != nil {
-		return nil, meshInfo{}, err
-	}
-	m := l.Mesh
+// volumeBudgetSlack is how far above the DOF budget a volume mesh may be
+// and still be simulated as it is by the grid mesher.
+const volumeBudgetSlack = 1.25
+
+// placeObject turns m upright (cfg.MeshUp), scales it (cfg.MeshScale, or
+// fitted to cfg.ObjectSize) and places it on the floor, and names it in
+// info.
+func placeObject(cfg settings.Scenario, m *mesh.TetMesh, info *meshInfo) error {
 	if cfg.MeshUp == settings.YUp {
 		m.TurnYUp()
 	}
-	info := meshInfo{format: l.Format, notes: l.Notes, scale: cfg.MeshScale}
+	var err error
 	if cfg.MeshScale > 0 {
 		if err := checkScaledSize(m.LargestExtent(), cfg.MeshScale); err != nil {
-			return nil, meshInfo{}, fmt.Errorf("%s: %w", cfg.MeshFile, err)
+			return fmt.Errorf("%s: %w", cfg.MeshFile, err)
 		}
 		err = m.Place(cfg.MeshScale)
 	} else {
@@ -64,14 +103,14 @@ func loadMesh(cfg settings.Scenario, dofs int) (*mesh.TetMesh, meshInfo, error) 
 		info.scale, err = m.Fit(cfg.ObjectSize)
 	}
 	if err != nil {
-		return nil, meshInfo{}, fmt.Errorf("%s: %w", cfg.MeshFile, err)
+		return fmt.Errorf("%s: %w", cfg.MeshFile, err)
 	}
 	desc := describeScale(info.scale, info.fitted, cfg.ObjectSize)
 	if cfg.MeshUp != settings.ZUp {
 		desc += "; turned " + cfg.MeshUp.String() + " up"
 	}
 	info.name = fmt.Sprintf("%s (%s)", cfg.MeshFile, desc)
-	return m, info, nil
+	return nil
 }
 
 // describeScale says how the coordinates were brought to metres.

@@ -51,7 +51,7 @@ func TestLoadObjectMeshScales(t *testing.T) {
 	for _, tt := range tests {
 		cfg := settings.DefaultScenario(settings.Drop)
 		cfg.MeshFile, cfg.MeshScale = path, tt.scale
-		m, info, err := loadMesh(cfg, 600)
+		obj, info, err := loadObjectMesh(cfg, 600)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), path) {
 				t.Errorf("scale %g: error %v, want %q", tt.scale, err, tt.wantErr)
@@ -61,6 +61,7 @@ func TestLoadObjectMeshScales(t *testing.T) {
 		if err != nil {
 			t.Fatalf("scale %g: %v", tt.scale, err)
 		}
+		m := obj.mesh
 		b := m.Bounds()
 		if math.Abs(m.LargestExtent()-tt.size) > 1e-12 || math.Abs(b.Min.Z) > 1e-15 {
 			t.Errorf("scale %g: bounds %v, want largest extent %g resting on z = 0", tt.scale, b, tt.size)

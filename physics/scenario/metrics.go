@@ -19,6 +19,7 @@ type metrics struct {
 	steps, newtonIters  int
 	pcgIters, factorAge int
 	contacts            float64
+	contactsMax         int
 	maxPen              float64
 	unconvergedSteps    int // steps with a solve stopped at the PCG cap
 	factorFailures      int // failed background factorisations
@@ -60,6 +61,7 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	}
 	m.factorAge += st.FactorAge
 	m.contacts += float64(st.Contacts)
+	m.contactsMax = max(m.contactsMax, st.Contacts)
 	m.maxPen = math.Max(m.maxPen, st.Penetration)
 	m.maxSoftPen = math.Max(m.maxSoftPen, st.SoftPenetration)
 	m.maxRigidPen = math.Max(m.maxRigidPen, st.RigidPenetration)

@@ -19,13 +19,19 @@ type Summary struct {
 	// Mu is the configured friction coefficient and MuOverride the one
 	// the scene imposed on the steps instead at the end of the run (the
 	// incline before its release), absent when Mu applied.
-	Mu             float64  `json:"mu"`
-	MuOverride     *float64 `json:"mu_override,omitempty"`
-	Omega          float64  `json:"omega"`
-	DOFs           int      `json:"dofs"`
-	Steps          int      `json:"steps"`
-	ContactsMean   float64  `json:"contacts_mean"`
-	MaxPenetration float64  `json:"max_penetration"`
+	Mu         float64  `json:"mu"`
+	MuOverride *float64 `json:"mu_override,omitempty"`
+	Omega      float64  `json:"omega"`
+	// DOFs are the mechanical degrees of freedom (3 per FE node);
+	// SurfaceTriangles the triangles of the surface that touches and is
+	// drawn (the mesh's boundary, or a file's surface mapped onto the mesh);
+	// ContactsMean and ContactsMax the proximity pairs per step.
+	DOFs             int     `json:"dofs"`
+	SurfaceTriangles int     `json:"surface_triangles"`
+	Steps            int     `json:"steps"`
+	ContactsMean     float64 `json:"contacts_mean"`
+	ContactsMax      int     `json:"contacts_max"`
+	MaxPenetration   float64 `json:"max_penetration"`
 	// MaxSoftPenetration and MaxRigidPenetration split MaxPenetration by
 	// side (a soft vertex into a rigid body, a rigid sample into the soft
 	// body); MaxViolation is the contact law's own error, how far the
@@ -115,6 +121,7 @@ func (sc *Scene) Summary() Summary {
 		Settings: settings.Values(sc.Config()),
 		Scenario: string(cfg.Kind), Scheme: set.Scheme.String(), Newton: set.NewtonIterations,
 		DT: set.TimeStep, Mu: set.Friction, Omega: cfg.Omega, DOFs: sc.Sim.Mesh().DOFs(),
+		SurfaceTriangles: len(sc.Sim.Surface().Tris), ContactsMax: m.contactsMax,
 		Steps: m.steps, MaxPenetration: m.maxPen, MaxSoftPenetration: m.maxSoftPen,
 		MaxRigidPenetration: m.maxRigidPen, MaxViolation: m.maxViolation, Slip: m.slip, MaxSlip: m.maxSlip,
 		PCGCappedSteps: m.unconvergedSteps, FactorFailures: m.factorFailures,

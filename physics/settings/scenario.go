@@ -88,6 +88,48 @@ var upAxisNames = []string{ZUp: "z", YUp: "y"}
 // String returns "z" or "y".
 func (u UpAxis) String() string { return choiceName(upAxisNames, "UpAxis", int(u)) }
 
+// Mesher selects how a mesh file becomes the mechanical (finite-element)
+// mesh.
+type Mesher int
+
+const (
+	// GridMesher builds a grid of tetrahedra at the DOF budget, kept where
+	// the surface's winding number says inside, and maps the file's
+	// surface onto it (physics/embed): the surface keeps its detail for
+	// contact and drawing, the DOFs follow the budget. A volume mesh with
+	// more DOFs than the budget is handled the same way through its
+	// boundary, unless VolumeMesh says as-is.
+	GridMesher Mesher = iota
+	// TetGenMesher fills a closed surface with TetGen at the budget; the
+	// mesh's boundary is the surface, so a detailed surface gives many
+	// DOFs. A volume mesh is taken as it is.
+	TetGenMesher
+)
+
+// mesherNames are the meshers' names, by value.
+var mesherNames = []string{GridMesher: "grid", TetGenMesher: "tetgen"}
+
+// String returns "grid" or "tetgen".
+func (m Mesher) String() string { return choiceName(mesherNames, "Mesher", int(m)) }
+
+// VolumeMesh selects what the grid mesher does with a volume mesh file
+// that has more DOFs than the budget.
+type VolumeMesh int
+
+const (
+	// VolumeToBudget maps the volume mesh's boundary onto a grid mesh at
+	// the budget.
+	VolumeToBudget VolumeMesh = iota
+	// VolumeAsIs simulates the volume mesh as it is, whatever its size.
+	VolumeAsIs
+)
+
+// volumeMeshNames are the choices' names, by value.
+var volumeMeshNames = []string{VolumeToBudget: "budget", VolumeAsIs: "as-is"}
+
+// String returns "budget" or "as-is".
+func (v VolumeMesh) String() string { return choiceName(volumeMeshNames, "VolumeMesh", int(v)) }
+
 // Scenario describes a scene: the simulation's Settings and the scene's
 // own configuration.
 type Scenario struct {
@@ -107,9 +149,15 @@ type Scenario struct {
 	MeshFile   string
 	MeshScale  float64
 	MeshUp     UpAxis
-	// TargetDOFs is the resolution of the procedural meshes and of a
-	// closed surface that TetGen fills: the scene builds the mesh nearest
-	// to this many degrees of freedom.
+	// Mesher is how a mesh file becomes the mechanical mesh, and
+	// VolumeMesh what the grid mesher does with a volume mesh above the
+	// budget.
+	Mesher     Mesher
+	VolumeMesh VolumeMesh
+	// TargetDOFs is the mechanical budget: the resolution of the
+	// procedural meshes and of the mesh a mesh file's surface is mapped
+	// onto (or that TetGen fills): the scene builds the mesh nearest to
+	// this many degrees of freedom.
 	TargetDOFs int
 
 	// Grasp-and-rotate: the spin speed of the gripper about its own axis
