@@ -24,4 +24,5 @@ func (v *viewer) installMeshUI() {
 func (v *viewer) showMesh(sc *frame.Scene) {
 	v.platform.SetTitle("softgrasp — " + sc.MeshName)
 	v.state.SetMeshName(sc.MeshName)
+	v.state.SetSceneSize(sc.DOFs, len(sc.SurfaceTris)/3)
 }

@@ -27,6 +27,8 @@ type meshPanel struct {
 	recent     []string // absolute paths, most recent first
 	recentFile string   // where the list is kept ("": in memory only)
 	name       string   // the running scene's mesh description
+	dofs       int      // the running scene's mechanical DOFs
+	tris       int      // and the triangles of its surface
 	scaleText  string   // the custom scale field
 }
 
@@ -54,6 +56,12 @@ func (s *State) DropMesh(paths []string, out Sender) error {
 // SetMeshName records the running scene's mesh description (the file and
 // how its coordinates were scaled), for the panel.
 func (s *State) SetMeshName(name string) { s.mesh.name = name }
+
+// SetSceneSize records the running scene's mechanical DOFs and the
+// triangles of the surface that touches and is drawn (a mesh file's
+// surface mapped onto the mechanical mesh has its own), for the Stats
+// panel.
+func (s *State) SetSceneSize(dofs, surfaceTris int) { s.mesh.dofs, s.mesh.tris = dofs, surfaceTris }
 
 // SetMeshScale sets the metres per unit of the mesh file's coordinates (0:
 // fit the mesh into the object size) and reloads the running mesh file at

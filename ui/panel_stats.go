@@ -137,6 +137,7 @@ func drawRates(s *State, f *frame.Frame) {
 	}
 	imgui.Text(fmt.Sprintf("steps/s %.1f   real-time factor %.3f", st.StepRate, st.RealtimeFactor))
 	imgui.Text(fmt.Sprintf("target %s   rendered frames/s %.0f", pace, s.RenderFPS))
+	imgui.Text(fmt.Sprintf("DOFs %d   surface %d triangles", s.mesh.dofs, s.mesh.tris))
 	imgui.Text(fmt.Sprintf("contacts %d   max penetration %.1f um", st.Contacts, 1e6*st.Penetration))
 	imgui.Text(fmt.Sprintf("slip %.2f mm   grip force %.2f N", 1e3*st.Slip, st.GripForce))
 	imgui.SameLine()

@@ -432,7 +432,7 @@ var params = []*Param{
 		func(c *Scenario) *VolumeMesh { return &c.VolumeMesh }),
 	intParam(Param{Name: "TargetDOFs", Key: "dofs", Scope: SceneScope, Lo: 24, Hi: 200000,
 		Flag: true, Usage: "mechanical DOF budget: the procedural mesh (nearest mesh) and the mesh a -mesh file is mapped onto or filled with",
-		Label: "DOFs", Hint: "target degrees of freedom of the procedural mesh (rebuilds the scene)", Panel: ScenePanel},
+		Label: "DOFs", Hint: "mechanical DOF budget: the procedural mesh, or the grid a mesh file's surface is mapped onto (rebuilds the scene)", Panel: ScenePanel},
 		func(c *Scenario) *int { return &c.TargetDOFs }),
 	realParam(Param{Name: "Omega", Key: "omega", Scope: SceneScope, Lo: -MaxOmega, Hi: MaxOmega, Unit: "rad/s",
 		Flag: true, Usage: "gripper spin speed, rad/s",
