@@ -89,3 +89,117 @@ func TestSummaryReportsMeshScale(t *testing.T) {
 		t.Errorf("summary mesh fields: %q %q %g %v %q", s.Mesh, s.MeshFormat, s.MeshScale, s.MeshFitted, s.MeshNotes)
 	}
 }
+
+// TestGridMesherOpensDirtyMeshes builds the default grasp scene from each
+// kind of surface the readers' tests keep (small holes and a stray
+// triangle, crossing folds, an organ whose TetGen mesh has slivers, a Y-up
+// bar) with the grid mesher: each opens without TetGen, with a mechanical
+// mesh near the DOF budget whatever the surface's detail, its own surface
+// kept whole for contact, and a few steps run; an open sheet is refused
+// with what is wrong.
+func TestGridMesherOpensDirtyMeshes(t *testing.T) {
+	const budget = 1000
+	dir := filepath.Join("..", "meshfile", "testdata")
+	for _, tc := range []struct {
+		file    string
+		tris    int    // triangles of the surface kept (holes filled)
+		wantErr string // a refusal
+	}{
+		{filepath.Join(dir, "holes.stl"), 320, ""},
+		{filepath.Join(dir, "folds.obj"), 1280, ""},
+		{filepath.Join(dir, "organ_slivers.vtk"), 5492, ""},
+		{barFile, 496, ""},
+		// Half a ball, open along its rim: the winding number closes it
+		// like a scan missing its bottom.
+		{filepath.Join(dir, "sheet.stl"), 168, ""},
+		{flatSheet(t), 0, "encloses no volume"},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			cfg := settings.DefaultScenario(settings.GraspRotate)
+			cfg.MeshFile, cfg.TargetDOFs = tc.file, budget
+			sc, err := Build(cfg)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.HasPrefix(err.Error(), tc.file) {
+					t.Fatalf("error %v, want one naming the file and %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sc.Close()
+			s := sc.Summary()
+			if d := float64(s.DOFs) / budget; d < 0.9 || d > 1.1 {
+				t.Errorf("%d mechanical DOFs for a budget of %d", s.DOFs, budget)
+			}
+			if s.SurfaceTriangles != tc.tris {
+				t.Errorf("%d surface triangles, want %d", s.SurfaceTriangles, tc.tris)
+			}
+			for i := 0; i < 20; i++ {
+				if _, err := sc.Step(); err != nil {
+					t.Fatalf("step %d: %v", i, err)
+				}
+			}
+		})
+	}
+}
+
+// TestVolumeMeshAboveTheBudget loads the shipped volume mesh at a budget
+// below its size: its boundary is mapped onto a grid mesh at the budget,
+// with a note, unless -volume-mesh as-is keeps it as it is.
+func TestVolumeMeshAboveTheBudget(t *testing.T) {
+	const budget = 600
+	file := filepath.Join("..", "..", "assets", "bean.msh")
+	asIs, err := meshfile.Open(file, meshfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []settings.VolumeMesh{settings.VolumeToBudget, settings.VolumeAsIs} {
+		cfg := settings.DefaultScenario(settings.Drop)
+		cfg.MeshFile, cfg.TargetDOFs, cfg.VolumeMesh = file, budget, v
+		obj, info, err := loadObjectMesh(cfg, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		noted := strings.Contains(strings.Join(info.notes, "\n"), "its boundary is mapped onto a grid mesh")
+		switch v {
+		case settings.VolumeToBudget:
+			if d := float64(obj.mesh.DOFs()) / budget; obj.emb == nil || d < 0.9 || d > 1.1 || !noted {
+				t.Errorf("budget: %d DOFs (file %d), embedded %v, noted %v; want about %d DOFs, embedded, noted",
+					obj.mesh.DOFs(), asIs.Mesh.DOFs(), obj.emb != nil, noted, budget)
+			}
+		case settings.VolumeAsIs:
+			if obj.emb != nil || obj.mesh.DOFs() != asIs.Mesh.DOFs() || noted {
+				t.Errorf("as-is: %d DOFs, embedded %v, noted %v; want the file's %d, not embedded", obj.mesh.DOFs(), obj.emb != nil, noted, asIs.Mesh.DOFs())
+			}
+		}
+	}
+}
+
+// flatSheet writes a flat square of two triangles as an ASCII STL file: a
+// sheet that bounds no volume.
+func flatSheet(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "square.stl")
+	const stl = `solid square
+facet normal 0 0 1
+outer loop
+vertex 0 0 0
+vertex 1 0 0
+vertex 1 1 0
+endloop
+endfacet
+facet normal 0 0 1
+outer loop
+vertex 0 0 0
+vertex 1 1 0
+vertex 0 1 0
+endloop
+endfacet
+endsolid square
+`
+	if err := os.WriteFile(path, []byte(stl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
