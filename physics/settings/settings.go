@@ -137,9 +137,9 @@ type Settings struct {
 	// ContactBudget bounds the proximity pairs of a step on a surface
 	// mapped onto the mesh (mesh.Embedding): when detection finds more, one
 	// pair per cell of a grid, the deepest, stands for the cell's pairs,
-	// the cells growing from the mesh's mean edge length until the count
-	// fits (docs/method.md, "Contact budget"). 0 keeps every pair. The
-	// mesh's own boundary is never thinned.
+	// the cells growing from a quarter of the mesh's mean edge length until
+	// the count fits (docs/method.md, "Contact budget"). 0 keeps every
+	// pair. The mesh's own boundary is never thinned.
 	ContactBudget int
 
 	// FreezeMapping holds the geometric mapping G (the barycentric weights

@@ -108,6 +108,34 @@ func TestContactBudgetHolds(t *testing.T) {
 	}
 }
 
+// TestContactBudgetSparesTheBoundary runs the grasp on the procedural
+// box, whose surface is its mesh's boundary, with a budget far below its
+// pairs: every pair is kept.
+func TestContactBudgetSparesTheBoundary(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.TargetDOFs = 1000
+	cfg.Physics.ContactBudget = 10
+	sc, err := scenario.Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	most := 0
+	for i := 0; i < 120; i++ {
+		st, err := sc.Step()
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if st.Contacts != st.Found || st.BudgetCell != 0 {
+			t.Fatalf("step %d: %d of %d pairs kept, cell %g m", i, st.Contacts, st.Found, st.BudgetCell)
+		}
+		most = max(most, st.Contacts)
+	}
+	if most <= 10 {
+		t.Fatalf("at most %d pairs per step; the test needs more than the budget", most)
+	}
+}
+
 // TestContactBudgetTable measures the contact budget against no budget on
 // the default grasp-and-rotate (h = 10 ms, fast scheme) with a 3000-DOF
 // box carrying finer box surfaces, each pair of runs one after the other
