@@ -26,8 +26,8 @@ const (
 // a cell's key to the deepest pair in it, and the pairs kept. It grows
 // with the pairs and is reused, so that a warm step allocates nothing.
 type budgetScratch struct {
-	at       []r3.Vec // where each pair sits in its grid's frame
-	depth    []float64
+	at       []r3.Vec  // where each pair sits in its grid's frame
+	depth    []float64 // each pair's depth for the choice (Distance, less a preference)
 	slotKey  []uint64
 	slotPair []int32 // index of the cell's deepest pair + 1; 0: empty
 	keep     []bool
@@ -79,15 +79,15 @@ func (c *step) applyBudget() {
 
 // selectDeepest keeps at most budget of pairs (budget ≥ 1), in place and
 // in their order, and returns them with the cell size it used. Pair a sits
-// at at[a] with depth depth[a] (its Distance, less a preference); a grid of
-// cubic cells of side s, with a corner at the origin, divides the pairs by
-// cell, rigid body and kind, and each group keeps its deepest pair
-// (smallest depth; the first on ties). s starts at cell0
-// and grows by budgetGrowth until the groups number at most budget. If
-// even a grid whose cells are twice the pairs' extent leaves more groups
-// than budget (a budget below 8 groups per body and kind), the shallowest
-// of those representatives go until budget remain. With no more pairs than
-// budget, every pair is kept and s is 0.
+// at at[a] with depth depth[a] (its Distance, less a preference); a grid
+// of cubic cells of side s, with a corner at the origin, divides the pairs
+// by cell, rigid body and kind, and each group keeps its deepest pair
+// (smallest depth; the first on ties). s starts at cell0 and grows by
+// budgetGrowth until the groups number at most budget. If even cells
+// larger than twice the pairs' extent and distance from the origin leave
+// more groups than budget (a budget below 8 groups per body and kind), the
+// shallowest of those representatives go until budget remain. With no
+// more pairs than budget, every pair is kept and s is 0.
 func (b *budgetScratch) selectDeepest(pairs []collide.Pair, at []r3.Vec, depth []float64, cell0 float64, budget int) ([]collide.Pair, float64) {
 	if len(pairs) <= budget {
 		return pairs, 0
