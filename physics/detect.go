@@ -17,16 +17,19 @@ type detection struct {
 	alarm     float64        // the step's alarm distance (stepAlarm)
 	wide      []collide.Pair // pairs within 3 alarm distances
 	wideNodes []int          // their soft nodes
+	budget    budgetScratch  // the contact budget's selection
 }
 
 // detect runs collision detection at the start of the step, within the
 // step's alarm distance, on the surface positions at q_t (G(q_t) for a
-// mapped surface, whose pairs are then spread onto the mesh nodes).
+// mapped surface, whose pairs are then held to the contact budget and
+// spread onto the mesh nodes).
 func (c *step) detect() {
 	ws := c.ws
 	ws.detection.alarm = c.stepAlarm()
 	p := c.model.mapSurface(ws.pSurf, c.state.q)
 	ws.ct.pairs = ws.detection.det.Detect(p, c.bodies, ws.detection.alarm, ws.ct.pairs[:0])
+	c.applyBudget()
 	for a := range ws.ct.pairs {
 		c.model.mapPair(&ws.ct.pairs[a])
 	}

@@ -1,6 +1,7 @@
 package physics_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -188,27 +189,36 @@ func TestMappedSurfaceGrasp(t *testing.T) {
 }
 
 // TestMappedWarmStepsAllocateNothing is TestWarmStepsAllocateNothing with
-// a surface mapped onto the mesh.
+// a surface mapped onto the mesh, also with a contact budget small enough
+// to thin the pairs of every step of the grasp.
 func TestMappedWarmStepsAllocateNothing(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the grasp scene three times")
+		t.Skip("runs the grasp scene four times")
 	}
 	for _, tc := range []struct {
 		solver settings.Solver
 		scheme settings.Scheme
+		budget int
 	}{
-		{settings.ExactSolver, settings.Fast},
-		{settings.AsyncSolver, settings.Fast},
-		{settings.ExactSolver, settings.Standard},
+		{settings.ExactSolver, settings.Fast, 300},
+		{settings.AsyncSolver, settings.Fast, 300},
+		{settings.ExactSolver, settings.Standard, 300},
+		{settings.AsyncSolver, settings.Fast, 40},
 	} {
-		t.Run(tc.solver.String()+"/"+tc.scheme.String(), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v/%v/budget %d", tc.solver, tc.scheme, tc.budget), func(t *testing.T) {
 			cfg := settings.DefaultScenario(settings.GraspRotate)
 			cfg.Physics.Solver, cfg.Physics.Scheme = tc.solver, tc.scheme
+			cfg.Physics.ContactBudget = tc.budget
 			sc := mappedBox(t, cfg, 300, 3000, false)
 			defer sc.Close()
+			thinned := 0
 			step := func() {
-				if _, err := sc.Step(); err != nil {
+				st, err := sc.Step()
+				if err != nil {
 					t.Fatal(err)
+				}
+				if st.Contacts < st.Found {
+					thinned++
 				}
 			}
 			for i := 0; i < 150; i++ {
@@ -216,6 +226,9 @@ func TestMappedWarmStepsAllocateNothing(t *testing.T) {
 			}
 			if n := testing.AllocsPerRun(40, step); n != 0 {
 				t.Fatalf("%v allocations per warm step", n)
+			}
+			if tc.budget < 100 && thinned < 40 {
+				t.Fatalf("the budget thinned the pairs of %d steps; the test needs it to act", thinned)
 			}
 		})
 	}

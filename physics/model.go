@@ -33,6 +33,9 @@ type Model struct {
 	fem   *fem.Model
 	qRest []float64 // rest positions, 3N
 	pRest []float64 // the surface positions at rest: qRest, or G(q_rest)
+	// edge is the mesh's mean edge length at rest, the contact budget's
+	// first cell (budget.go); set for a mapped surface only.
+	edge float64
 }
 
 // newModel builds the model of the soft body msh (valid: mesh.TetMesh.
@@ -62,8 +65,27 @@ func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*M
 		m.emb, m.surf = emb, emb.ProximitySurface()
 		m.pRest = make([]float64, 3*len(emb.Points))
 		emb.Map(m.pRest, m.qRest)
+		m.edge = meanEdge(msh)
 	}
 	return m, nil
+}
+
+// meanEdge returns the mean length of the tetrahedra's edges (each edge
+// counted once per tetrahedron that has it).
+func meanEdge(msh *mesh.TetMesh) float64 {
+	sum, n := 0.0, 0
+	for _, t := range msh.Tets {
+		for i := 0; i < 4; i++ {
+			for j := i + 1; j < 4; j++ {
+				sum += r3.Norm(r3.Sub(msh.Nodes[t[i]], msh.Nodes[t[j]]))
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
 }
 
 // Mesh returns the soft body's mesh and Surface the surface that collides

@@ -33,6 +33,11 @@ type StepStats struct {
 
 	Contacts int // proximity pairs (constraint groups)
 	Active   int // pairs with a non-zero force at the end
+	// Found is the pairs detection found, Contacts of them kept by the
+	// contact budget (Settings.ContactBudget), and BudgetCell the side of
+	// the budget's cells (m; 0 when every pair was kept).
+	Found      int
+	BudgetCell float64
 
 	// Newton holds one record per Newton iteration run (len ≤ K).
 	Newton []NewtonRecord

@@ -395,6 +395,9 @@ var params = []*Param{
 		func(c *Scenario) *float64 { return &c.Physics.MaxSpeed }),
 	realParam(Param{Name: "MaxInvertedFraction", Key: "max-inverted", Lo: 0, Hi: 1},
 		func(c *Scenario) *float64 { return &c.Physics.MaxInvertedFraction }),
+	intParam(Param{Name: "ContactBudget", Key: "contact-budget", Lo: 0, Hi: 1000000,
+		Flag: true, Usage: "most proximity pairs per step on a surface mapped onto the mesh (the deepest per cell of a grid that grows until they fit); 0 = every pair", AB: true},
+		func(c *Scenario) *int { return &c.Physics.ContactBudget }),
 
 	// The material (Material.Validate).
 	realParam(Param{Name: "YoungModulus", Key: "young", Scope: MaterialScope, Lo: 0, Hi: inf, OpenLo: true, Unit: "Pa",

@@ -134,6 +134,13 @@ type Settings struct {
 	// MaxInvertedFraction is the fraction of inverted elements above which
 	// a step is declared divergent.
 	MaxInvertedFraction float64
+	// ContactBudget bounds the proximity pairs of a step on a surface
+	// mapped onto the mesh (mesh.Embedding): when detection finds more, one
+	// pair per cell of a grid, the deepest, stands for the cell's pairs,
+	// the cells growing from a quarter of the mesh's mean edge length until
+	// the count fits (docs/method.md, "Contact budget"). 0 keeps every
+	// pair. The mesh's own boundary is never thinned.
+	ContactBudget int
 
 	// FreezeMapping holds the geometric mapping G (the barycentric weights
 	// of rigid-vertex pairs) fixed over each step in the standard scheme,
@@ -149,7 +156,8 @@ type Settings struct {
 // would act as an unphysical drag on rigid motion such as sliding or
 // spinning), a 4 mm alarm distance and a 10 µm contact
 // distance (surfaces are kept just touching, so the measured penetration is
-// the contact law's own error).
+// the contact law's own error), and a budget of 300 pairs per step on a
+// surface mapped onto the mesh.
 func Default() Settings {
 	return Settings{
 		TimeStep:                0.01,
@@ -175,6 +183,7 @@ func Default() Settings {
 		ContactDistance:     1e-5,
 		MaxSpeed:            50,
 		MaxInvertedFraction: 0.05,
+		ContactBudget:       300,
 	}
 }
 
