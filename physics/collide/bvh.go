@@ -178,6 +178,70 @@ func (b *BVH) Query(box r3.Box, visit func(tri int)) {
 	}
 }
 
+// Nearest returns the triangle closest to r among those nearer than
+// sqrt(maxD2), for the node positions q the boxes were fitted to: its
+// index (−1 when none is that near), the squared distance, the closest
+// point and its barycentric weights (ClosestOnTriangle). Ties go to the
+// lowest triangle index, so the result does not depend on the traversal
+// order: it is what testing every triangle would give. Subtrees and
+// triangles whose box is farther than the best so far are skipped, with a
+// relative margin of 1e-9 for the rounding of the closest point (which
+// lies in its triangle's box).
+func (b *BVH) Nearest(q []float64, r r3.Vec, maxD2 float64) (best int, bestD2 float64, p r3.Vec, w [3]float64) {
+	best, bestD2 = -1, maxD2
+	if len(b.nodes) == 0 {
+		return best, bestD2, p, w
+	}
+	var stack [maxDepth]int32
+	top := 1
+	for top > 0 {
+		top--
+		n := &b.nodes[stack[top]]
+		if boxDist2(r, &n.box) > bestD2*(1+1e-9) {
+			continue
+		}
+		if n.count > 0 {
+			for k := n.start; k < n.start+n.count; k++ {
+				if boxDist2(r, &b.boxes[k]) > bestD2*(1+1e-9) {
+					continue
+				}
+				t, tri := b.order[k], b.tris[b.order[k]]
+				pt, wt := ClosestOnTriangle(r, node(q, tri[0]), node(q, tri[1]), node(q, tri[2]))
+				if d2 := r3.Norm2(r3.Sub(r, pt)); d2 < bestD2 || (d2 == bestD2 && t < best) {
+					best, bestD2, p, w = t, d2, pt, wt
+				}
+			}
+			continue
+		}
+		// The nearer child goes on top of the stack, so that the best
+		// distance shrinks early.
+		near, far := stack[top]+1, n.right
+		if boxDist2(r, &b.nodes[near].box) > boxDist2(r, &b.nodes[far].box) {
+			near, far = far, near
+		}
+		stack[top], stack[top+1] = far, near
+		top += 2
+	}
+	return best, bestD2, p, w
+}
+
+// boxDist2 returns the squared distance from r to box (0 inside).
+func boxDist2(r r3.Vec, box *r3.Box) float64 {
+	dx, dy, dz := gap(r.X, box.Min.X, box.Max.X), gap(r.Y, box.Min.Y, box.Max.Y), gap(r.Z, box.Min.Z, box.Max.Z)
+	return dx*dx + dy*dy + dz*dz
+}
+
+// gap returns how far x lies outside [lo, hi] (0 inside).
+func gap(x, lo, hi float64) float64 {
+	if x < lo {
+		return lo - x
+	}
+	if x > hi {
+		return x - hi
+	}
+	return 0
+}
+
 // AppendQuery appends to out the triangles whose box overlaps box, in
 // Query's order, and returns the extended slice.
 func (b *BVH) AppendQuery(box r3.Box, out []int) []int {

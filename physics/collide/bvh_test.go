@@ -2,12 +2,15 @@ package collide
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
 )
 
 // triangleSoup returns n small random triangles in the unit cube, each
@@ -194,6 +197,59 @@ func TestBVHSplitsAlongLongestAxis(t *testing.T) {
 	for _, nd := range b.nodes {
 		if nd.count > 0 && nd.box.Max.Y-nd.box.Min.Y > leafSize {
 			t.Fatalf("leaf of %d triangles spans %g in y: the split did not follow the longest axis", nd.count, nd.box.Max.Y-nd.box.Min.Y)
+		}
+	}
+}
+
+// TestNearestIsTheExhaustiveMinimum checks BVH.Nearest against testing
+// every triangle, on a box's surface (many ties on shared edges and
+// corners) and a soup of small triangles, from random points near, far
+// and inside: the same triangle (ties to the lowest index), distance,
+// point and weights, and none beyond the limit.
+func TestNearestIsTheExhaustiveMinimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	m, err := mesh.Box(r3.Vec{X: 1.6, Y: 1.2, Z: 1}, 9, 7, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	surf, err := mesh.ExtractSurface(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var boxQ []float64
+	for _, x := range m.Nodes {
+		boxQ = append(boxQ, x.X-0.8, x.Y-0.6, x.Z-0.5)
+	}
+	soupTris, soupQ := triangleSoup(rng, 3000)
+	for _, c := range []struct {
+		tris [][3]int
+		q    []float64
+	}{{surf.Tris, boxQ}, {soupTris, soupQ}} {
+		checkNearest(t, rng, c.tris, c.q)
+	}
+}
+
+func checkNearest(t *testing.T, rng *rand.Rand, tris [][3]int, q []float64) {
+	t.Helper()
+	b, err := NewBVH(tris, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2000; i++ {
+		r := r3.Vec{X: 2.4*rng.Float64() - 1.2, Y: 2.4*rng.Float64() - 1.2, Z: 2.4*rng.Float64() - 1.2}
+		maxD2 := 0.3 * rng.Float64()
+		want, wantD2 := -1, maxD2
+		var wantP r3.Vec
+		var wantW [3]float64
+		for k, tri := range tris {
+			p, w := ClosestOnTriangle(r, node(q, tri[0]), node(q, tri[1]), node(q, tri[2]))
+			if d2 := r3.Norm2(r3.Sub(r, p)); d2 < wantD2 || (d2 == wantD2 && k < want) {
+				want, wantD2, wantP, wantW = k, d2, p, w
+			}
+		}
+		got, gotD2, p, w := b.Nearest(q, r, maxD2)
+		if got != want || gotD2 != wantD2 || p != wantP || w != wantW {
+			t.Fatalf("point %v within %g: Nearest = %d at %g, want %d at %g", r, math.Sqrt(maxD2), got, gotD2, want, wantD2)
 		}
 	}
 }

@@ -25,8 +25,7 @@ type Detector struct {
 	surf   *mesh.Surface
 	bvh    *BVH
 	err    error
-	nNodes int   // positions the surface references: max index + 1
-	cand   []int // BVH query results, reused
+	nNodes int // positions the surface references: max index + 1
 }
 
 // NewDetector returns a detector for the surface. A malformed surface (nil,
@@ -186,23 +185,11 @@ func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f f
 
 // rigidVertexPairs appends the RigidVertex pairs of one body.
 func (d *Detector) rigidVertexPairs(q []float64, body int, shape rigid.Shape, f frame, alarm float64, out []Pair) []Pair {
-	a := r3.Vec{X: alarm, Y: alarm, Z: alarm}
 	for k, local := range shape.Vertices() {
 		r := f.toWorld(local)
-		d.cand = d.bvh.AppendQuery(r3.Box{Min: r3.Sub(r, a), Max: r3.Add(r, a)}, d.cand[:0])
-		best, bestD2 := -1, alarm*alarm
-		var p r3.Vec
-		var w [3]float64
-		for _, t := range d.cand {
-			tri := d.surf.Tris[t]
-			pt, wt := ClosestOnTriangle(r, node(q, tri[0]), node(q, tri[1]), node(q, tri[2]))
-			// Ties (a closest point on an edge or vertex shared by several
-			// triangles) go to the lowest triangle index, so the choice does
-			// not depend on the tree's traversal order.
-			if d2 := r3.Norm2(r3.Sub(r, pt)); d2 < bestD2 || (d2 == bestD2 && t < best) {
-				best, bestD2, p, w = t, d2, pt, wt
-			}
-		}
+		// The closest soft triangle within the alarm distance, ties to the
+		// lowest index (BVH.Nearest).
+		best, _, p, w := d.bvh.Nearest(q, r, alarm*alarm)
 		if best < 0 {
 			continue
 		}
