@@ -125,15 +125,7 @@ func (m *Model) surfacePoint(x []float64, i int) r3.Vec {
 	if m.emb == nil {
 		return point(x, i)
 	}
-	pw := &m.emb.Points[i]
-	var p r3.Vec
-	for k := 0; k < pw.Count; k++ {
-		n, w := 3*pw.Nodes[k], pw.Weights[k]
-		p.X += w * x[n]
-		p.Y += w * x[n+1]
-		p.Z += w * x[n+2]
-	}
-	return p
+	return m.emb.Point(x, i)
 }
 
 // mapPair rewrites a pair found on the surface positions to mesh nodes

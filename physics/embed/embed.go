@@ -9,6 +9,7 @@
 package embed
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -180,15 +181,7 @@ func probeSolid(s *mesh.TriSurface, tree *windingTree) float64 {
 	for t := range areas {
 		_, _, areas[t] = area(t)
 	}
-	slices.SortStableFunc(cand, func(x, y int) int {
-		switch {
-		case areas[x] > areas[y]:
-			return -1
-		case areas[x] < areas[y]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(cand, func(x, y int) int { return cmp.Compare(areas[y], areas[x]) }) // largest first
 	pick := cand[:min(probes/2, len(cand))]
 	for i := 0; i < probes/2 && len(s.Tris) > probes/2; i++ {
 		pick = append(pick, i*len(s.Tris)/(probes/2))
@@ -439,15 +432,7 @@ func (cl *classification) mesh(s *mesh.TriSurface) (*mesh.TetMesh, *mesh.Embeddi
 		c := g.cell(ijk[0], ijk[1], ijk[2])
 		// The path of the tetrahedron holding u: axes by decreasing u.
 		ax := [3]int{0, 1, 2}
-		slices.SortStableFunc(ax[:], func(x, y int) int {
-			switch {
-			case u[x] > u[y]:
-				return -1
-			case u[x] < u[y]:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(ax[:], func(x, y int) int { return cmp.Compare(u[y], u[x]) })
 		ua, ub, uc := u[ax[0]], u[ax[1]], u[ax[2]]
 		c1 := 1 << ax[0]
 		c2 := c1 | 1<<ax[1]

@@ -276,92 +276,74 @@ func (g grid) windingsAway(tree *windingTree, crossed []bool, inside float64) []
 		return r3.Vec{X: g.coord(0, t[0]), Y: g.coord(1, t[1]), Z: g.coord(2, t[2])}
 	}
 	workers := min(runtime.GOMAXPROCS(0), 8, len(blocks))
-	var wg sync.WaitGroup
-	for p := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var stack []int
-			eval := func(t [3]float64) float64 {
-				var v float64
-				v, stack = tree.at(pos(t), stack)
-				return v
+	inParallel(workers, func(p int) {
+		var stack []int
+		eval := func(t [3]float64) float64 {
+			var v float64
+			v, stack = tree.at(pos(t), stack)
+			return v
+		}
+		var block func(lo, hi [3]int)
+		block = func(lo, hi [3]int) {
+			n := (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])
+			if n == 0 {
+				return
 			}
-			var block func(lo, hi [3]int)
-			block = func(lo, hi [3]int) {
-				n := (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])
-				if n == 0 {
-					return
-				}
-				nc := countCrossed(lo, hi)
-				if nc == n {
-					for k := lo[2]; k < hi[2]; k++ {
-						for j := lo[1]; j < hi[1]; j++ {
-							for i := lo[0]; i < hi[0]; i++ {
-								w[g.cell(i, j, k)] = math.NaN()
-							}
-						}
-					}
-					return
-				}
-				mid := [3]float64{float64(lo[0]+hi[0]) / 2, float64(lo[1]+hi[1]) / 2, float64(lo[2]+hi[2]) / 2}
-				if n == 1 {
-					w[g.cell(lo[0], lo[1], lo[2])] = eval(mid)
-					return
-				}
-				if nc == 0 {
-					wc := eval(mid)
-					lo2, hi2 := wc, wc
-					for b := range 8 {
-						var t [3]float64
-						for a := range 3 {
-							t[a] = float64(lo[a])
-							if b>>a&1 == 1 {
-								t[a] = float64(hi[a])
-							}
-						}
-						v := eval(t)
-						lo2, hi2 = math.Min(lo2, v), math.Max(hi2, v)
-						if hi2-lo2 > blockMargin {
-							break
-						}
-					}
-					in := math.Abs(lo2) >= inside+blockMargin && math.Abs(hi2) >= inside+blockMargin && lo2*hi2 > 0
-					out := math.Abs(lo2) <= inside-blockMargin && math.Abs(hi2) <= inside-blockMargin
-					if hi2-lo2 <= blockMargin && (in || out) {
-						for k := lo[2]; k < hi[2]; k++ {
-							for j := lo[1]; j < hi[1]; j++ {
-								for i := lo[0]; i < hi[0]; i++ {
-									w[g.cell(i, j, k)] = wc
-								}
-							}
-						}
-						return
-					}
-				}
-				// Split in eight (halves of zero cells are skipped).
+			nc := countCrossed(lo, hi)
+			if nc == n {
+				g.fill(w, lo, hi, math.NaN())
+				return
+			}
+			mid := [3]float64{float64(lo[0]+hi[0]) / 2, float64(lo[1]+hi[1]) / 2, float64(lo[2]+hi[2]) / 2}
+			if n == 1 {
+				w[g.cell(lo[0], lo[1], lo[2])] = eval(mid)
+				return
+			}
+			if nc == 0 {
+				wc := eval(mid)
+				lo2, hi2 := wc, wc
 				for b := range 8 {
-					var l, h [3]int
+					var t [3]float64
 					for a := range 3 {
-						m := (lo[a] + hi[a] + 1) / 2
-						l[a], h[a] = lo[a], m
+						t[a] = float64(lo[a])
 						if b>>a&1 == 1 {
-							l[a], h[a] = m, hi[a]
+							t[a] = float64(hi[a])
 						}
 					}
-					if l != lo || h != hi {
-						block(l, h)
+					v := eval(t)
+					lo2, hi2 = math.Min(lo2, v), math.Max(hi2, v)
+					if hi2-lo2 > blockMargin {
+						break
 					}
 				}
+				in := math.Abs(lo2) >= inside+blockMargin && math.Abs(hi2) >= inside+blockMargin && lo2*hi2 > 0
+				out := math.Abs(lo2) <= inside-blockMargin && math.Abs(hi2) <= inside-blockMargin
+				if hi2-lo2 <= blockMargin && (in || out) {
+					g.fill(w, lo, hi, wc)
+					return
+				}
 			}
-			for bi := p; bi < len(blocks); bi += workers {
-				lo := blocks[bi]
-				hi := [3]int{min(lo[0]+blockSize, g.n[0]), min(lo[1]+blockSize, g.n[1]), min(lo[2]+blockSize, g.n[2])}
-				block(lo, hi)
+			// Split in eight (halves of zero cells are skipped).
+			for b := range 8 {
+				var l, h [3]int
+				for a := range 3 {
+					m := (lo[a] + hi[a] + 1) / 2
+					l[a], h[a] = lo[a], m
+					if b>>a&1 == 1 {
+						l[a], h[a] = m, hi[a]
+					}
+				}
+				if l != lo || h != hi {
+					block(l, h)
+				}
 			}
-		}()
-	}
-	wg.Wait()
+		}
+		for bi := p; bi < len(blocks); bi += workers {
+			lo := blocks[bi]
+			hi := [3]int{min(lo[0]+blockSize, g.n[0]), min(lo[1]+blockSize, g.n[1]), min(lo[2]+blockSize, g.n[2])}
+			block(lo, hi)
+		}
+	})
 	for c, x := range crossed {
 		if x {
 			w[c] = math.NaN()
@@ -383,18 +365,37 @@ func (g grid) windings(tree *windingTree, want []bool) []float64 {
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), 8, max(1, len(todo)/64))
+	inParallel(workers, func(p int) {
+		var stack []int
+		for i := p; i < len(todo); i += workers {
+			c := todo[i]
+			w[c], stack = tree.at(g.centre(c), stack)
+		}
+	})
+	return w
+}
+
+// fill sets w to v in the cells of the block [lo, hi).
+func (g grid) fill(w []float64, lo, hi [3]int, v float64) {
+	for k := lo[2]; k < hi[2]; k++ {
+		for j := lo[1]; j < hi[1]; j++ {
+			for i := lo[0]; i < hi[0]; i++ {
+				w[g.cell(i, j, k)] = v
+			}
+		}
+	}
+}
+
+// inParallel runs job(0) … job(workers−1) on as many goroutines and waits
+// for them all.
+func inParallel(workers int, job func(p int)) {
 	var wg sync.WaitGroup
 	for p := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var stack []int
-			for i := p; i < len(todo); i += workers {
-				c := todo[i]
-				w[c], stack = tree.at(g.centre(c), stack)
-			}
+			job(p)
 		}()
 	}
 	wg.Wait()
-	return w
 }

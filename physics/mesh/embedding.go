@@ -70,16 +70,23 @@ func (e *Embedding) Validate(m *TetMesh) error {
 // into p (3 per point).
 func (e *Embedding) Map(p, q []float64) {
 	for i := range e.Points {
-		pw := &e.Points[i]
-		var x r3.Vec
-		for k := 0; k < pw.Count; k++ {
-			n, w := 3*pw.Nodes[k], pw.Weights[k]
-			x.X += w * q[n]
-			x.Y += w * q[n+1]
-			x.Z += w * q[n+2]
-		}
+		x := e.Point(q, i)
 		p[3*i], p[3*i+1], p[3*i+2] = x.X, x.Y, x.Z
 	}
+}
+
+// Point returns surface point i, G_i(q), for node positions q (3 per
+// node).
+func (e *Embedding) Point(q []float64, i int) r3.Vec {
+	pw := &e.Points[i]
+	var x r3.Vec
+	for k := 0; k < pw.Count; k++ {
+		n, w := 3*pw.Nodes[k], pw.Weights[k]
+		x.X += w * q[n]
+		x.Y += w * q[n+1]
+		x.Z += w * q[n+2]
+	}
+	return x
 }
 
 // ProximitySurface returns the embedded surface with the per-vertex tables

@@ -133,14 +133,10 @@ func (b *builder) load(opt Options) (*Loaded, error) {
 // where they can be; a surface with holes too large to fill is kept open,
 // with a note.
 func (b *builder) keepSurface(l *Loaded) error {
-	if b.skipped.total() > 0 {
-		l.Notes = append(l.Notes, fmt.Sprintf("no volume elements; skipped %s", b.skipped.String()))
-	}
-	s, notes, err := b.surface()
+	s, err := b.surfaceNoted(l)
 	if err != nil {
 		return err
 	}
-	l.Notes = append(l.Notes, notes...)
 	filled := &mesh.TriSurface{Nodes: append([]r3.Vec(nil), s.Nodes...), Tris: append([][3]int(nil), s.Tris...)}
 	if notes, err := fillHoles(filled); err == nil {
 		s = filled
@@ -152,17 +148,27 @@ func (b *builder) keepSurface(l *Loaded) error {
 	return nil
 }
 
-// tetrahedralize fills the builder's closed surface with tetrahedra.
-func (b *builder) tetrahedralize(opt Options, l *Loaded) error {
+// surfaceNoted returns the builder's cleaned surface (builder.surface) and
+// adds to l's notes what was skipped and cleaned.
+func (b *builder) surfaceNoted(l *Loaded) (*mesh.TriSurface, error) {
 	if b.skipped.total() > 0 {
 		l.Notes = append(l.Notes, fmt.Sprintf("no volume elements; skipped %s", b.skipped.String()))
 	}
 	s, notes, err := b.surface()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	l.Notes = append(l.Notes, notes...)
-	notes, err = fillHoles(s)
+	return s, nil
+}
+
+// tetrahedralize fills the builder's closed surface with tetrahedra.
+func (b *builder) tetrahedralize(opt Options, l *Loaded) error {
+	s, err := b.surfaceNoted(l)
+	if err != nil {
+		return err
+	}
+	notes, err := fillHoles(s)
 	if err != nil {
 		return fmt.Errorf("%s: the file holds no tetrahedra, and its surface (%s) cannot be filled with them: %w", b.name, b.faces.String(), err)
 	}
