@@ -23,10 +23,11 @@ APT_PACKAGES := gcc g++ pkg-config libsuitesparse-dev libopenblas-dev \
 
 # Packages whose tests start goroutines run under the race detector: the
 # physics loop and its frames, the asynchronous factorisation (linsolve,
-# physics, scenario) and the element worker pool (fem).
-RACE_PKGS := ./physics ./physics/fem ./physics/linsolve ./physics/scenario ./physics/loop/... ./physics/frame
+# physics, scenario), the element worker pool (fem) and the grid mesher's
+# parallel winding numbers (embed).
+RACE_PKGS := ./physics ./physics/fem ./physics/linsolve ./physics/scenario ./physics/loop/... ./physics/frame ./physics/embed
 # What go test runs without it: everything else but the GL packages.
-PLAIN_PKGS = $$($(GO) list ./... | grep -v -E '/(render|ui|app)($$|/)|/physics(/fem|/linsolve|/scenario|/loop|/frame)?$$')
+PLAIN_PKGS = $$($(GO) list ./... | grep -v -E '/(render|ui|app)($$|/)|/physics(/fem|/linsolve|/scenario|/loop|/frame|/embed)?$$')
 # Packages that open a GL context run under Xvfb (they skip without one).
 GL_PKGS   := ./render/... ./ui/... ./app/...
 
