@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/collide"
+	"softgrasp/physics/rigid"
 )
 
 // measure checks the end-of-step state for divergence and records the
@@ -71,10 +72,18 @@ func (c *step) measureOverlap() error {
 	dc := c.set.ContactDistance
 	soft, viol := 0.0, 0.0
 	p := c.model.mapSurface(ws.pSurf, ws.qNew)
-	for _, v := range c.model.surf.Vertices {
-		x := point(p, v)
-		for i := range c.bodies {
-			d, _, _ := collide.SignedDistance(&c.bodies[i], x)
+	for i := range c.bodies {
+		b := &c.bodies[i]
+		// Only points closer than dc to the body change either maximum; a
+		// point outside the body's world box widened by dc is farther
+		// (the box holds the body), so it is passed over.
+		near, bounded := worldBounds(b, dc+1e-9)
+		for _, v := range c.model.surf.Vertices {
+			x := point(p, v)
+			if bounded && !near.Contains(x) {
+				continue
+			}
+			d, _, _ := collide.SignedDistance(b, x)
 			soft, viol = math.Max(soft, -d), math.Max(viol, dc-d)
 		}
 	}
@@ -136,4 +145,38 @@ func (e *DivergenceError) Error() string {
 // diverged builds the error of the current step.
 func (c *step) diverged(reason string) error {
 	return &DivergenceError{Step: c.state.steps, Time: c.state.time, Reason: reason}
+}
+
+// worldBounds returns the axis-aligned world box of body b at its end pose,
+// widened by margin on every side; ok is false for an unbounded shape (a
+// plane) or a body without one.
+func worldBounds(b *rigid.Body, margin float64) (box r3.Box, ok bool) {
+	if b.Shape == nil {
+		return box, false
+	}
+	local, ok := b.Shape.Bounds()
+	if !ok {
+		return box, false
+	}
+	for k := 0; k < 8; k++ {
+		c := local.Min
+		if k&1 != 0 {
+			c.X = local.Max.X
+		}
+		if k&2 != 0 {
+			c.Y = local.Max.Y
+		}
+		if k&4 != 0 {
+			c.Z = local.Max.Z
+		}
+		w := b.End.Apply(c)
+		if k == 0 {
+			box = r3.Box{Min: w, Max: w}
+			continue
+		}
+		box.Min = r3.Vec{X: math.Min(box.Min.X, w.X), Y: math.Min(box.Min.Y, w.Y), Z: math.Min(box.Min.Z, w.Z)}
+		box.Max = r3.Vec{X: math.Max(box.Max.X, w.X), Y: math.Max(box.Max.Y, w.Y), Z: math.Max(box.Max.Z, w.Z)}
+	}
+	m := r3.Vec{X: margin, Y: margin, Z: margin}
+	return r3.Box{Min: r3.Sub(box.Min, m), Max: r3.Add(box.Max, m)}, true
 }
