@@ -158,25 +158,7 @@ func worldBounds(b *rigid.Body, margin float64) (box r3.Box, ok bool) {
 	if !ok {
 		return box, false
 	}
-	for k := 0; k < 8; k++ {
-		c := local.Min
-		if k&1 != 0 {
-			c.X = local.Max.X
-		}
-		if k&2 != 0 {
-			c.Y = local.Max.Y
-		}
-		if k&4 != 0 {
-			c.Z = local.Max.Z
-		}
-		w := b.End.Apply(c)
-		if k == 0 {
-			box = r3.Box{Min: w, Max: w}
-			continue
-		}
-		box.Min = r3.Vec{X: math.Min(box.Min.X, w.X), Y: math.Min(box.Min.Y, w.Y), Z: math.Min(box.Min.Z, w.Z)}
-		box.Max = r3.Vec{X: math.Max(box.Max.X, w.X), Y: math.Max(box.Max.Y, w.Y), Z: math.Max(box.Max.Z, w.Z)}
-	}
+	box = rigid.TransformBox(b.End, local)
 	m := r3.Vec{X: margin, Y: margin, Z: margin}
 	return r3.Box{Min: r3.Sub(box.Min, m), Max: r3.Add(box.Max, m)}, true
 }

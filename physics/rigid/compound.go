@@ -109,7 +109,7 @@ func (c Compound) computeBounds() (r3.Box, bool) {
 		if !ok {
 			return r3.Box{}, false
 		}
-		b = transformBox(p.Offset, b)
+		b = TransformBox(p.Offset, b)
 		if i == 0 {
 			out = b
 			continue

@@ -76,9 +76,9 @@ func checkSpacing(spacing, longest float64) error {
 	return nil
 }
 
-// transformBox returns the axis-aligned box that contains box after the
+// TransformBox returns the axis-aligned box that contains box after the
 // pose maps it: the bounds of its eight transformed corners.
-func transformBox(p Pose, box r3.Box) r3.Box {
+func TransformBox(p Pose, box r3.Box) r3.Box {
 	out := r3.Box{
 		Min: r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)},
 		Max: r3.Vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)},
