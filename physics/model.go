@@ -36,13 +36,20 @@ type Model struct {
 	// edge is the mesh's mean edge length at rest, the contact budget's
 	// first cell (budget.go); set for a mapped surface only.
 	edge float64
+	// filled is the sum of the elements' fill fractions when the mapped
+	// surface's mesh has them (mesh.Embedding.Fill), else 0.
+	filled float64
 }
 
 // newModel builds the model of the soft body msh (valid: mesh.TetMesh.
 // Validate) of material mat, with the surface emb mapped onto it (nil:
 // the mesh's boundary).
 func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*Model, error) {
-	fm, err := fem.NewModel(msh, mat)
+	var fill []float64
+	if emb != nil {
+		fill = emb.Fill
+	}
+	fm, err := fem.NewModelFilled(msh, mat, fill)
 	if err != nil {
 		return nil, fmt.Errorf("finite elements: %w", err)
 	}
@@ -66,6 +73,9 @@ func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*M
 		m.pRest = make([]float64, 3*len(emb.Points))
 		emb.Map(m.pRest, m.qRest)
 		m.edge = meanEdge(msh)
+		if emb.Fill != nil {
+			m.filled = fm.Filled()
+		}
 	}
 	return m, nil
 }

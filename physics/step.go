@@ -107,9 +107,15 @@ func (c *step) assemble() error {
 	}
 	ws.stats.Inverted = rep.Inverted
 	if n := len(c.model.mesh.Tets); n > 0 {
-		if frac := float64(rep.Inverted) / float64(n); frac > c.set.MaxInvertedFraction {
-			return c.diverged(fmt.Sprintf("%d of %d elements (%.1f %%) are inverted, above the %.1f %% limit",
-				rep.Inverted, n, 100*frac, 100*c.set.MaxInvertedFraction))
+		// Elements that lie partly outside the solid (a grid mesh around a
+		// user's surface) count by their fill fraction.
+		frac, of := float64(rep.Inverted)/float64(n), ""
+		if c.model.filled > 0 {
+			frac, of = rep.InvertedFill/c.model.filled, " of the solid"
+		}
+		if frac > c.set.MaxInvertedFraction {
+			return c.diverged(fmt.Sprintf("%d of %d elements (%.1f %%%s) are inverted, above the %.1f %% limit",
+				rep.Inverted, n, 100*frac, of, 100*c.set.MaxInvertedFraction))
 		}
 	}
 	return nil

@@ -109,6 +109,7 @@ func Build(surf *mesh.TriSurface, targetDOFs int, opt Options) (*mesh.TetMesh, *
 		return nil, nil, nil, notSolid(&s, or.edges, reach)
 	}
 	m, e := cl.mesh(ls)
+	e.Fill = cl.fill(tree, inside)
 	for i, x := range m.Nodes {
 		m.Nodes[i] = f.toWorld(x)
 	}
@@ -443,6 +444,44 @@ func (cl *classification) mesh(s *mesh.TriSurface) (*mesh.TetMesh, *mesh.Embeddi
 		}
 	}
 	return m, e
+}
+
+// fill returns the fraction of each tetrahedron of the mesh (six per kept
+// cell, in the order of mesh) that lies inside the solid: 1 in a cell the
+// surface does not cross, else the share of the cell's eight octant
+// centres where |w| ≥ inside, at least one eighth (the cell is kept
+// because the surface passes through it).
+func (cl *classification) fill(tree *windingTree, inside float64) []float64 {
+	g := cl.g
+	var out []float64
+	var stack []int
+	for c, k := range cl.kept {
+		if !k {
+			continue
+		}
+		f := 1.0
+		if cl.crossed[c] {
+			i, j, kk := g.cellIJK(c)
+			in := 0
+			for b := range 8 {
+				p := r3.Vec{
+					X: g.coord(0, float64(i)+0.25+0.5*float64(b&1)),
+					Y: g.coord(1, float64(j)+0.25+0.5*float64(b>>1&1)),
+					Z: g.coord(2, float64(kk)+0.25+0.5*float64(b>>2&1)),
+				}
+				var w float64
+				w, stack = tree.at(p, stack)
+				if math.Abs(w) >= inside {
+					in++
+				}
+			}
+			f = float64(max(in, 1)) / 8
+		}
+		for range kuhnPaths {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // notes says what Build worked around.

@@ -12,8 +12,11 @@ import (
 
 // AssembleReport summarises the element states met by Assemble.
 type AssembleReport struct {
-	// Inverted counts the elements with det F ≤ 0 (inverted or flat).
-	Inverted int
+	// Inverted counts the elements with det F ≤ 0 (inverted or flat), and
+	// InvertedFill sums their fill fractions (NewModelFilled; 1 each in a
+	// model without them): the share of the solid they hold.
+	Inverted     int
+	InvertedFill float64
 	// MinDetF is the smallest det F over the elements (1 at rest; ≤ 0 for
 	// an inverted element).
 	MinDetF float64
@@ -83,6 +86,7 @@ func (m *Model) Assemble(st *State, w *Workspace, q, v []float64, h float64, gra
 		e.addBlocks(&rot[k], cV*m.lambda, cV*m.mu, A.ColPtr, A.Val)
 		if d := w.detF[k]; d <= 0 || math.IsNaN(d) {
 			rep.Inverted++
+			rep.InvertedFill += m.fillOf(k)
 		}
 		rep.MinDetF = math.Min(rep.MinDetF, w.detF[k])
 	}

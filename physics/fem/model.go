@@ -37,6 +37,7 @@ type Model struct {
 	nodeVol   []float64 // Σ V_e/4 over the elements around each node
 	totalMass float64
 	volume    float64
+	fill      []float64 // each element's fill fraction (NewModelFilled); nil: 1
 
 	// pattern is the template of A (its Val is dropped once the block
 	// positions are known): Pattern hands out copies, and the block
@@ -53,6 +54,14 @@ type Model struct {
 // elements, and nodes that belong to no element (their mass would be
 // zero and A singular).
 func NewModel(msh *mesh.TetMesh, mat settings.Material) (*Model, error) {
+	return NewModelFilled(msh, mat, nil)
+}
+
+// NewModelFilled is NewModel for elements of which only the fraction
+// fill[e] (in (0, 1]; nil: all) belongs to the solid, as in a grid mesh
+// around a user's surface (mesh.Embedding.Fill): each element's volume,
+// and with it its mass and its stiffness, is scaled by its fraction.
+func NewModelFilled(msh *mesh.TetMesh, mat settings.Material, fill []float64) (*Model, error) {
 	if msh == nil {
 		return nil, fmt.Errorf("fem: nil mesh")
 	}
@@ -66,7 +75,11 @@ func NewModel(msh *mesh.TetMesh, mat settings.Material) (*Model, error) {
 	if err := checkNodes(msh.Nodes); err != nil {
 		return nil, err
 	}
+	if fill != nil && len(fill) != len(msh.Tets) {
+		return nil, fmt.Errorf("fem: %d fill fractions for %d tetrahedra", len(fill), len(msh.Tets))
+	}
 	m := &Model{
+		fill:    fill,
 		nodes:   n,
 		elems:   make([]element, len(msh.Tets)),
 		mass:    make([]float64, n),
@@ -75,6 +88,9 @@ func NewModel(msh *mesh.TetMesh, mat settings.Material) (*Model, error) {
 	for e, tet := range msh.Tets {
 		if err := m.elems[e].init(msh.Nodes, tet); err != nil {
 			return nil, fmt.Errorf("fem: tetrahedron %d %v: %w", e, tet, err)
+		}
+		if fill != nil {
+			m.elems[e].vol *= fill[e]
 		}
 		vol := m.elems[e].vol
 		m.volume += vol
@@ -267,6 +283,27 @@ func (m *Model) Mass() []float64 { return m.mass }
 
 // TotalMass returns Σ m_i = ρ·V (kg).
 func (m *Model) TotalMass() float64 { return m.totalMass }
+
+// fillOf returns element e's fill fraction (1 without fill fractions).
+func (m *Model) fillOf(e int) float64 {
+	if m.fill == nil {
+		return 1
+	}
+	return m.fill[e]
+}
+
+// Filled returns the sum of the elements' fill fractions: their number in
+// a model without them.
+func (m *Model) Filled() float64 {
+	if m.fill == nil {
+		return float64(len(m.elems))
+	}
+	sum := 0.0
+	for _, f := range m.fill {
+		sum += f
+	}
+	return sum
+}
 
 // Volume returns the rest volume V = Σ V_e (m³).
 func (m *Model) Volume() float64 { return m.volume }

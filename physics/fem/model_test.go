@@ -215,3 +215,59 @@ func TestPattern(t *testing.T) {
 		t.Error("Pattern returned shared values; each call must return a new matrix")
 	}
 }
+
+// TestFilledElementsScaleMassAndStiffness: an element of which the
+// fraction f belongs to the solid has f times the mass and f times the
+// elastic force of a full one; a fill of the wrong length is refused.
+func TestFilledElementsScaleMassAndStiffness(t *testing.T) {
+	msh := gridBox(2, 2, 2, 0.02, 0.02, 0.02)
+	mat := testMaterial()
+	full := newTestModel(t, msh, mat)
+	fill := make([]float64, len(msh.Tets))
+	for e := range fill {
+		fill[e] = 0.25 + 0.75*float64(e%4)/3 // 0.25, 0.5, 0.75, 1
+	}
+	part, err := NewModelFilled(msh, mat, fill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0.0
+	for e, tet := range msh.Tets {
+		want += fill[e] * msh.TetVolume(tet) * mat.Density
+	}
+	if got := part.TotalMass(); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("TotalMass = %v, want Σ fill·ρ·V = %v", got, want)
+	}
+	if part.TotalMass() >= full.TotalMass() {
+		t.Errorf("filled mass %v is not below the full %v", part.TotalMass(), full.TotalMass())
+	}
+	// One element alone: its force scales with its fill.
+	one := &mesh.TetMesh{Nodes: unitTet().Nodes, Tets: unitTet().Tets}
+	a := newTestModel(t, one, mat)
+	b, err := NewModelFilled(one, mat, []float64{0.4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := make([]float64, 12)
+	for i, x := range one.Nodes {
+		q[3*i], q[3*i+1], q[3*i+2] = 1.1*x.X, x.Y, 0.95*x.Z
+	}
+	fa, fb := make([]float64, 12), make([]float64, 12)
+	for _, c := range []struct {
+		m *Model
+		f []float64
+	}{{a, fa}, {b, fb}} {
+		st, w := c.m.NewState(), c.m.NewWorkspace()
+		if err := c.m.ElasticForces(st, w, q, c.f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range fa {
+		if math.Abs(fb[i]-0.4*fa[i]) > 1e-12*math.Abs(fa[i])+1e-15 {
+			t.Errorf("force %d: %v with fill 0.4, want 0.4 × %v", i, fb[i], fa[i])
+		}
+	}
+	if _, err := NewModelFilled(msh, mat, fill[1:]); err == nil {
+		t.Error("a fill of the wrong length was accepted")
+	}
+}

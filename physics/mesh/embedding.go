@@ -28,6 +28,12 @@ type Embedding struct {
 	Surface TriSurface
 	// Points[i] maps surface point i onto the mesh nodes.
 	Points []NodeWeights
+	// Fill[t], when set, is the fraction of tetrahedron t of the mesh that
+	// lies inside the solid the surface bounds, in (0, 1]: the finite
+	// elements scale their mass and stiffness by it, so that a mesh that
+	// overhangs the surface weighs and resists as the solid does. nil:
+	// every tetrahedron is full.
+	Fill []float64
 }
 
 // Validate checks that every point is mapped onto existing nodes with
@@ -54,6 +60,14 @@ func (e *Embedding) Validate(m *TetMesh) error {
 		}
 		if math.Abs(sum-1) > 1e-9 {
 			return fmt.Errorf("embedding: the weights of point %d sum to %g, not 1", i, sum)
+		}
+	}
+	if e.Fill != nil && len(e.Fill) != len(m.Tets) {
+		return fmt.Errorf("embedding: %d fill fractions for %d tetrahedra", len(e.Fill), len(m.Tets))
+	}
+	for t, f := range e.Fill {
+		if !(f > 0 && f <= 1) {
+			return fmt.Errorf("embedding: tetrahedron %d has a fill fraction %g, not in (0, 1]", t, f)
 		}
 	}
 	for t, tri := range e.Surface.Tris {

@@ -389,13 +389,20 @@ func (sc *Scene) SetOmega(omega float64) {
 }
 
 // Openings returns the gripper openings of the script: wide open around
-// the object and closed to squeeze it.
+// the object and closed to squeeze it. The grasp squeezes each side by
+// cfg.Squeeze, at most maxSqueezeShare of the width gripped, so that a
+// thin object is not crushed by a squeeze meant for the 40 mm box.
 func (sc *Scene) Openings() (open, closed float64) {
 	if sc.cfg.Kind == settings.Squeeze {
 		return sc.width + 2*squeezeGap, sc.width - 2*sc.cfg.Squeeze
 	}
-	return sc.width + 16e-3, sc.width - 2*sc.cfg.Squeeze
+	return sc.width + 16e-3, sc.width - 2*math.Min(sc.cfg.Squeeze, maxSqueezeShare*sc.width)
 }
+
+// maxSqueezeShare bounds the grasp's squeeze per side as a share of the
+// width gripped: 15 % leaves the default 3 mm on anything 20 mm wide or
+// more (the box, the cylinder) and squeezes a 9 mm rod by 1.3 mm a side.
+const maxSqueezeShare = 0.15
 
 // CentreOfMass returns the soft body's centre of mass.
 func (sc *Scene) CentreOfMass() r3.Vec { return sc.massMean(sc.Sim.Positions()) }
