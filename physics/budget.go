@@ -63,6 +63,22 @@ func (c *step) applyBudget() {
 	if c.model.emb == nil || budget <= 0 || len(pairs) <= budget {
 		return
 	}
+	// Pairs that cannot close within the step go first: their distance
+	// exceeds alarmMargin times the relative motion of their two points
+	// over the step (the rule of the alarm distance, pair by pair), plus
+	// the contact distance. A pair that pushed in the previous step stays.
+	kept := 0
+	for a := range pairs {
+		if c.canClose(&pairs[a]) {
+			pairs[kept] = pairs[a]
+			kept++
+		}
+	}
+	pairs = pairs[:kept]
+	ws.ct.pairs = pairs
+	if len(pairs) <= budget {
+		return
+	}
 	b := &ws.detection.budget
 	b.at = grow(b.at, len(pairs))
 	b.depth = grow(b.depth, len(pairs))
@@ -204,4 +220,25 @@ func cellKey(pr *collide.Pair, x r3.Vec, s float64) uint64 {
 	cz := uint64(int64(math.Floor(x.Z/s))) & mask
 	key := uint64(pr.Body)&(1<<20-1)<<1 | uint64(pr.Kind&1)
 	return key<<(3*bits) | cx<<(2*bits) | cy<<bits | cz
+}
+
+// canClose reports whether pair pr, found at the start of the step, can
+// reach contact within it: its distance is at most alarmMargin times the
+// relative motion of its soft point (h·v + h²·g, v mapped from the nodes)
+// and of its rigid material point (from the body's start to its end pose),
+// plus the contact distance; or it pushed in the previous step.
+func (c *step) canClose(pr *collide.Pair) bool {
+	if w, ok := c.state.warm[pr.Key()]; ok && w.lambda[0] > 0 {
+		return true
+	}
+	h := c.set.TimeStep
+	var v r3.Vec
+	for i := 0; i < pr.Count; i++ {
+		v = r3.Add(v, r3.Scale(pr.Weights[i], c.model.surfacePoint(c.state.v, pr.Nodes[i])))
+	}
+	soft := r3.Add(r3.Scale(h, v), r3.Scale(h*h, c.set.Gravity))
+	b := &c.bodies[pr.Body]
+	rigid := r3.Sub(b.End.Apply(pr.RigidLocal), b.Start.Apply(pr.RigidLocal))
+	rel := r3.Norm(r3.Sub(soft, rigid))
+	return pr.Distance <= alarmMargin*rel+c.set.ContactDistance
 }
