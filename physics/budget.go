@@ -66,31 +66,30 @@ func (c *step) applyBudget() {
 	// Pairs that cannot close within the step go first: their distance
 	// exceeds alarmMargin times the relative motion of their two points
 	// over the step (the rule of the alarm distance, pair by pair), plus
-	// the contact distance. A pair that pushed in the previous step stays.
+	// the contact distance. A pair that pushed in the previous step stays,
+	// and counts as deeper by the contact distance in the selection.
+	b := &ws.detection.budget
+	b.at = grow(b.at, len(pairs))
+	b.depth = grow(b.depth, len(pairs))
 	kept := 0
 	for a := range pairs {
-		if c.canClose(&pairs[a]) {
-			pairs[kept] = pairs[a]
-			kept++
+		pr := &pairs[a]
+		depth := pr.Distance
+		if w, ok := c.state.warm[pr.Key()]; ok && w.lambda[0] > 0 {
+			depth -= c.set.ContactDistance
+		} else if !c.canClose(pr) {
+			continue
 		}
+		b.at[kept], b.depth[kept] = c.model.budgetPoint(pr), depth
+		pairs[kept] = *pr
+		kept++
 	}
 	pairs = pairs[:kept]
 	ws.ct.pairs = pairs
 	if len(pairs) <= budget {
 		return
 	}
-	b := &ws.detection.budget
-	b.at = grow(b.at, len(pairs))
-	b.depth = grow(b.depth, len(pairs))
-	for a := range pairs {
-		pr := &pairs[a]
-		b.at[a] = c.model.budgetPoint(pr)
-		b.depth[a] = pr.Distance
-		if w, ok := c.state.warm[pr.Key()]; ok && w.lambda[0] > 0 {
-			b.depth[a] -= c.set.ContactDistance
-		}
-	}
-	ws.ct.pairs, ws.stats.BudgetCell = b.selectDeepest(pairs, b.at, b.depth, c.model.edge*budgetFirstCell, budget)
+	ws.ct.pairs, ws.stats.BudgetCell = b.selectDeepest(pairs, b.at[:kept], b.depth[:kept], c.model.edge*budgetFirstCell, budget)
 }
 
 // selectDeepest keeps at most budget of pairs (budget ≥ 1), in place and
@@ -226,11 +225,8 @@ func cellKey(pr *collide.Pair, x r3.Vec, s float64) uint64 {
 // reach contact within it: its distance is at most alarmMargin times the
 // relative motion of its soft point (h·v + h²·g, v mapped from the nodes)
 // and of its rigid material point (from the body's start to its end pose),
-// plus the contact distance; or it pushed in the previous step.
+// plus the contact distance.
 func (c *step) canClose(pr *collide.Pair) bool {
-	if w, ok := c.state.warm[pr.Key()]; ok && w.lambda[0] > 0 {
-		return true
-	}
 	h := c.set.TimeStep
 	var v r3.Vec
 	for i := 0; i < pr.Count; i++ {

@@ -15,6 +15,7 @@ import (
 type detection struct {
 	det       *collide.Detector
 	alarm     float64        // the step's alarm distance (stepAlarm)
+	p         []float64      // the surface positions at q_t the step detected on
 	wide      []collide.Pair // pairs within 3 alarm distances
 	wideNodes []int          // their soft nodes
 	budget    budgetScratch  // the contact budget's selection
@@ -26,8 +27,9 @@ type detection struct {
 // spread onto the mesh nodes).
 func (c *step) detect() {
 	ws := c.ws
-	ws.detection.alarm = c.stepAlarm()
 	p := c.model.mapSurface(ws.pSurf, c.state.q)
+	ws.detection.p = p
+	ws.detection.alarm = c.stepAlarm(p)
 	ws.ct.pairs = ws.detection.det.Detect(p, c.bodies, ws.detection.alarm, ws.ct.pairs[:0])
 	c.applyBudget()
 	for a := range ws.ct.pairs {
@@ -39,11 +41,11 @@ func (c *step) detect() {
 // nearNodes returns the soft nodes of the proximity pairs within three
 // alarm distances of the rigid bodies: the nodes whose compliance the
 // next steps will likely need, for the linear solver to precompute with
-// its next factor.
+// its next factor. It runs in the step's refactorisation, after detect,
+// on the positions detect used.
 func (c *step) nearNodes() []int {
 	d := &c.ws.detection
-	p := c.model.mapSurface(c.ws.pSurf, c.state.q)
-	d.wide = d.det.Detect(p, c.bodies, 3*d.alarm, d.wide[:0])
+	d.wide = d.det.Detect(d.p, c.bodies, 3*d.alarm, d.wide[:0])
 	d.wideNodes = d.wideNodes[:0]
 	for a := range d.wide {
 		pr := &d.wide[a]
@@ -72,15 +74,16 @@ const alarmMargin = 1.5
 // pairing every soft point within the jaws' whole sweep (docs/method.md).
 // Only vertices that could reach the body within the step count: those
 // closer than AlarmDistance plus alarmMargin times their relative motion.
-// The alarm is alarmMargin times the largest such motion.
-func (c *step) stepAlarm() float64 {
+// The alarm is alarmMargin times the largest such motion. p holds the
+// surface positions at q_t (mapSurface).
+func (c *step) stepAlarm(p []float64) float64 {
 	h := c.set.TimeStep
 	base := c.set.AlarmDistance
 	gh2 := r3.Scale(h*h, c.set.Gravity)
 	state := c.state
 	worst := 0.0
 	for _, n := range c.model.surf.Vertices {
-		x := c.model.surfacePoint(state.q, n)
+		x := point(p, n)
 		soft := r3.Add(r3.Scale(h, c.model.surfacePoint(state.v, n)), gh2)
 		for i := range c.bodies {
 			b := &c.bodies[i]

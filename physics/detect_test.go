@@ -56,7 +56,7 @@ func TestStepAlarm(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.set.TimeStep = h
-			if got := s.stepper().stepAlarm(); math.Abs(got-tc.want) > 1e-12 {
+			if got := s.stepper().stepAlarm(s.Positions()); math.Abs(got-tc.want) > 1e-12 {
 				t.Fatalf("alarm %.6g m, want %.6g m", got, tc.want)
 			}
 		})
