@@ -38,10 +38,11 @@ func (m *TetMesh) TetVolume(t [4]int) float64 {
 // Bounds returns the axis-aligned bounding box of the nodes. A mesh without
 // nodes has the zero box.
 func (m *TetMesh) Bounds() r3.Box {
-	return boundsOf(m.Nodes)
+	return BoundsOf(m.Nodes)
 }
 
-func boundsOf(nodes []r3.Vec) r3.Box {
+// BoundsOf returns the bounding box of points (the zero box for none).
+func BoundsOf(nodes []r3.Vec) r3.Box {
 	if len(nodes) == 0 {
 		return r3.Box{}
 	}

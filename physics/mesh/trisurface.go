@@ -40,13 +40,7 @@ type ShellStats struct {
 // non-manifold surface is an error that locates the first bad edge.
 func (s *TriSurface) Close() (ShellStats, error) {
 	var st ShellStats
-	edges := make(map[edgeKey][]int32, 3*len(s.Tris)/2)
-	for ti, t := range s.Tris {
-		for k := 0; k < 3; k++ {
-			e := edgeOf(t[k], t[(k+1)%3])
-			edges[e] = append(edges[e], int32(ti))
-		}
-	}
+	edges := s.edgeMap()
 	if err := s.checkEdges(edges); err != nil {
 		return st, err
 	}
@@ -204,4 +198,4 @@ func (s *TriSurface) Volume() float64 {
 }
 
 // Bounds returns the bounding box of the surface's points.
-func (s *TriSurface) Bounds() r3.Box { return boundsOf(s.Nodes) }
+func (s *TriSurface) Bounds() r3.Box { return BoundsOf(s.Nodes) }

@@ -46,7 +46,7 @@ func CheckCoordinates(nodes []r3.Vec) error {
 			return fmt.Errorf("mesh: node %d has a non-finite coordinate (%v, %v, %v)", i, p.X, p.Y, p.Z)
 		}
 	}
-	if d := r3.Norm(boundsOf(nodes).Size()); !finite(d * d * d) {
+	if d := r3.Norm(BoundsOf(nodes).Size()); !finite(d * d * d) {
 		return fmt.Errorf("mesh: bounding box diagonal %g is too large to compute volumes", d)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"softgrasp/physics/mesh"
 	"softgrasp/physics/settings"
 )
 
@@ -50,7 +51,7 @@ func TestMeshUpStandsAYUpFileUpright(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := boundsOf(obj.surface())
+			b := mesh.BoundsOf(obj.surface())
 			if h := b.Max.Z - b.Min.Z; math.Abs(h-tc.height) > 1e-6 || math.Abs(b.Min.Z) > 1e-12 {
 				t.Errorf("%v mesher, %v up: from z = %g, %g m tall, want from 0, %g m tall", mesher, tc.up, b.Min.Z, h, tc.height)
 			}

@@ -110,7 +110,7 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	b := obj.mesh.Bounds()
 	bottom := 0.0 // the surface's lowest point above the mesh's placement
 	if obj.emb != nil {
-		b = boundsOf(obj.surface())
+		b = mesh.BoundsOf(obj.surface())
 		bottom = b.Min.Z
 	}
 	sc := &Scene{cfg: cfg, meshInfo: info, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
@@ -147,16 +147,6 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	sc.total = sim.Model().FEM().TotalMass()
 	sc.metrics.reset(sc)
 	return sc, nil
-}
-
-// boundsOf returns the bounding box of points.
-func boundsOf(points []r3.Vec) r3.Box {
-	b := r3.Box{Min: points[0], Max: points[0]}
-	for _, p := range points[1:] {
-		b.Min = r3.Vec{X: math.Min(b.Min.X, p.X), Y: math.Min(b.Min.Y, p.Y), Z: math.Min(b.Min.Z, p.Z)}
-		b.Max = r3.Vec{X: math.Max(b.Max.X, p.X), Y: math.Max(b.Max.Y, p.Y), Z: math.Max(b.Max.Z, p.Z)}
-	}
-	return b
 }
 
 // objectMesh builds or loads the soft object, bottom at z = 0, centred in
