@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/frame"
+	"softgrasp/physics/mesh/meshtest"
 	"softgrasp/physics/settings"
 	"softgrasp/render"
 	"softgrasp/ui"
@@ -27,30 +28,6 @@ func (r *recorder) Send(c frame.Command) bool {
 	}
 	r.cmds = append(r.cmds, c)
 	return true
-}
-
-// cubeSurface is a closed axis-aligned cube [lo, hi]³ as twelve outward
-// triangles.
-func cubeSurface(lo, hi float32) ([]float32, []uint32) {
-	var pos []float32
-	for i := 0; i < 8; i++ {
-		c := func(bit int) float32 {
-			if i&bit != 0 {
-				return hi
-			}
-			return lo
-		}
-		pos = append(pos, c(1), c(2), c(4))
-	}
-	tris := []uint32{
-		0, 2, 1, 1, 2, 3, // z = lo
-		4, 5, 6, 5, 7, 6, // z = hi
-		0, 1, 4, 1, 5, 4, // y = lo
-		2, 6, 3, 3, 6, 7, // y = hi
-		0, 4, 2, 2, 4, 6, // x = lo
-		1, 3, 5, 3, 7, 5, // x = hi
-	}
-	return pos, tris
 }
 
 // mapperFixture is an input mapper on a 800×600 camera with a gripper at
@@ -211,12 +188,12 @@ func TestKeys(t *testing.T) {
 // cubeFixture puts a 4 cm cube on the floor under the mapper's camera
 // target, in a scene with the floor and two 3 cm high jaws.
 func cubeFixture(m *inputMapper, f *frame.Frame) {
-	pos, tris := cubeSurface(-0.02, 0.02)
+	pos, tris := meshtest.CubeSurface(-0.02, 0.02)
 	for i := 2; i < len(pos); i += 3 {
 		pos[i] += 0.02
 	}
 	f.Surface = pos
-	jaw, jawTris := cubeSurface(-0.015, 0.015)
+	jaw, jawTris := meshtest.CubeSurface(-0.015, 0.015)
 	bodies := []frame.BodyMesh{{Name: "floor", Floor: true}, {Name: "left jaw", Vertices: jaw, Indices: jawTris}, {Name: "right jaw", Vertices: jaw, Indices: jawTris}}
 	m.scene = func() *frame.Scene { return &frame.Scene{Version: 1, SurfaceTris: tris, Bodies: bodies} }
 }

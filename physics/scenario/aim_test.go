@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/mesh/meshtest"
 	"softgrasp/physics/rigid"
 )
 
@@ -107,7 +108,7 @@ func TestAimAtObject(t *testing.T) {
 // above, the centre stays on the line of sight, midway across the box
 // along the closing axis, which crosses the box's narrow side.
 func TestAimAlongRay(t *testing.T) {
-	pos, tris := cubeSurface(0, 1)
+	pos, tris := meshtest.CubeSurface(0, 1)
 	// Stretch the unit cube into a 60 × 20 × 20 mm box on the floor.
 	for i := 0; i < len(pos); i += 3 {
 		pos[i] = 0.06*pos[i] - 0.03
@@ -149,32 +150,8 @@ func TestAimAlongRay(t *testing.T) {
 	}
 }
 
-// cubeSurface is a closed axis-aligned cube [lo, hi]³ as twelve outward
-// triangles.
-func cubeSurface(lo, hi float32) ([]float32, []uint32) {
-	var pos []float32
-	for i := 0; i < 8; i++ {
-		c := func(bit int) float32 {
-			if i&bit != 0 {
-				return hi
-			}
-			return lo
-		}
-		pos = append(pos, c(1), c(2), c(4))
-	}
-	tris := []uint32{
-		0, 2, 1, 1, 2, 3, // z = lo
-		4, 5, 6, 5, 7, 6, // z = hi
-		0, 1, 4, 1, 5, 4, // y = lo
-		2, 6, 3, 3, 6, 7, // y = hi
-		0, 4, 2, 2, 4, 6, // x = lo
-		1, 3, 5, 3, 7, 5, // x = hi
-	}
-	return pos, tris
-}
-
 func TestSurfaceCrossingsEnterThroughTheNearestFace(t *testing.T) {
-	pos, tris := cubeSurface(-1, 1)
+	pos, tris := meshtest.CubeSurface(-1, 1)
 	rng := rand.New(rand.NewSource(11))
 	for i := 0; i < 200; i++ {
 		// A ray from far outside through a random point inside the cube
@@ -202,7 +179,7 @@ func TestSurfaceCrossingsEnterThroughTheNearestFace(t *testing.T) {
 }
 
 func TestSurfaceCrossingsMiss(t *testing.T) {
-	pos, tris := cubeSurface(-1, 1)
+	pos, tris := meshtest.CubeSurface(-1, 1)
 	tests := []struct {
 		name        string
 		origin, dir r3.Vec
@@ -229,7 +206,7 @@ func TestSurfaceCrossingsMiss(t *testing.T) {
 }
 
 func TestSurfaceCrossingsOfACube(t *testing.T) {
-	pos, tris := cubeSurface(-1, 1)
+	pos, tris := meshtest.CubeSurface(-1, 1)
 	origin, dir := r3.Vec{X: 0.3, Y: -0.2, Z: 5}, r3.Vec{Z: -1}
 	entry, exit, ok := surfaceCrossings(origin, dir, pos, tris)
 	if !ok || math.Abs(entry-4) > 1e-9 || math.Abs(exit-6) > 1e-9 {

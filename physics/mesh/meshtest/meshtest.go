@@ -80,3 +80,28 @@ func BoxWithFineSurface(size float64, coarseDOFs, fineDOFs int) (*mesh.TetMesh, 
 	emb, err := EmbedSurface(coarse, id.Surface.Nodes, id.Surface.Tris)
 	return coarse, emb, err
 }
+
+// CubeSurface is a closed axis-aligned cube [lo, hi]³ as twelve outward
+// triangles, in the frames' layout: three float32 per point, three
+// indices per triangle.
+func CubeSurface(lo, hi float32) ([]float32, []uint32) {
+	var pos []float32
+	for i := 0; i < 8; i++ {
+		c := func(bit int) float32 {
+			if i&bit != 0 {
+				return hi
+			}
+			return lo
+		}
+		pos = append(pos, c(1), c(2), c(4))
+	}
+	tris := []uint32{
+		0, 2, 1, 1, 2, 3, // z = lo
+		4, 5, 6, 5, 7, 6, // z = hi
+		0, 1, 4, 1, 5, 4, // y = lo
+		2, 6, 3, 3, 6, 7, // y = hi
+		0, 4, 2, 2, 4, 6, // x = lo
+		1, 3, 5, 3, 7, 5, // x = hi
+	}
+	return pos, tris
+}
