@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/mesh/meshtest"
 )
 
 // icosphere returns the sphere of the given radius and centre made by
@@ -14,38 +15,7 @@ import (
 // outwards); bump ≠ 0 moves each point radially by bump·radius times a
 // smooth function of its direction.
 func icosphere(level int, radius float64, centre r3.Vec, bump float64) *mesh.TriSurface {
-	t := (1 + math.Sqrt(5)) / 2
-	s := &mesh.TriSurface{Nodes: []r3.Vec{
-		{X: -1, Y: t}, {X: 1, Y: t}, {X: -1, Y: -t}, {X: 1, Y: -t},
-		{Y: -1, Z: t}, {Y: 1, Z: t}, {Y: -1, Z: -t}, {Y: 1, Z: -t},
-		{X: t, Z: -1}, {X: t, Z: 1}, {X: -t, Z: -1}, {X: -t, Z: 1},
-	}, Tris: [][3]int{
-		{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11},
-		{1, 5, 9}, {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
-		{3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9},
-		{4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1},
-	}}
-	for i, p := range s.Nodes {
-		s.Nodes[i] = r3.Unit(p)
-	}
-	for range level {
-		mid := make(map[[2]int]int)
-		midpoint := func(a, b int) int {
-			k := [2]int{min(a, b), max(a, b)}
-			if v, ok := mid[k]; ok {
-				return v
-			}
-			s.Nodes = append(s.Nodes, r3.Unit(r3.Add(s.Nodes[a], s.Nodes[b])))
-			mid[k] = len(s.Nodes) - 1
-			return len(s.Nodes) - 1
-		}
-		var tris [][3]int
-		for _, tr := range s.Tris {
-			a, b, c := midpoint(tr[0], tr[1]), midpoint(tr[1], tr[2]), midpoint(tr[2], tr[0])
-			tris = append(tris, [3]int{tr[0], a, c}, [3]int{tr[1], b, a}, [3]int{tr[2], c, b}, [3]int{a, b, c})
-		}
-		s.Tris = tris
-	}
+	s := meshtest.Icosphere(level)
 	for i, p := range s.Nodes {
 		r := radius * (1 + bump*math.Sin(5*p.X)*math.Sin(4*p.Y+1)*math.Cos(3*p.Z))
 		s.Nodes[i] = r3.Add(centre, r3.Scale(r, p))

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/mesh/meshtest"
 )
 
 // needTetGen skips a test when the tetgen program is missing, except
@@ -26,43 +27,6 @@ func needTetGen(t *testing.T) {
 		}
 		t.Skip("tetgen is not on PATH: install it (apt-get install tetgen, or make deps) to run the tetrahedralisation tests")
 	}
-}
-
-// icosphere returns the unit sphere as a subdivided icosahedron: 10·4^k+2
-// points, outward triangles.
-func icosphere(k int) *mesh.TriSurface {
-	g := (1 + math.Sqrt(5)) / 2
-	s := &mesh.TriSurface{}
-	for _, p := range []r3.Vec{
-		{X: -1, Y: g}, {X: 1, Y: g}, {X: -1, Y: -g}, {X: 1, Y: -g},
-		{Y: -1, Z: g}, {Y: 1, Z: g}, {Y: -1, Z: -g}, {Y: 1, Z: -g},
-		{X: g, Z: -1}, {X: g, Z: 1}, {X: -g, Z: -1}, {X: -g, Z: 1},
-	} {
-		s.Nodes = append(s.Nodes, r3.Unit(p))
-	}
-	s.Tris = [][3]int{
-		{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
-		{3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1},
-	}
-	for ; k > 0; k-- {
-		mid := make(map[[2]int]int)
-		at := func(a, b int) int {
-			e := [2]int{min(a, b), max(a, b)}
-			if i, ok := mid[e]; ok {
-				return i
-			}
-			mid[e] = len(s.Nodes)
-			s.Nodes = append(s.Nodes, r3.Unit(r3.Add(s.Nodes[a], s.Nodes[b])))
-			return mid[e]
-		}
-		var next [][3]int
-		for _, t := range s.Tris {
-			ab, bc, ca := at(t[0], t[1]), at(t[1], t[2]), at(t[2], t[0])
-			next = append(next, [3]int{t[0], ab, ca}, [3]int{t[1], bc, ab}, [3]int{t[2], ca, bc}, [3]int{ab, bc, ca})
-		}
-		s.Tris = next
-	}
-	return s
 }
 
 // pointTriangleDistance returns the distance from p to the triangle
@@ -135,12 +99,12 @@ func checkFills(t *testing.T, m *mesh.TetMesh, s *mesh.TriSurface, tol float64) 
 
 func TestTetrahedralizeSphere(t *testing.T) {
 	needTetGen(t)
-	s := icosphere(2)
+	s := meshtest.Icosphere(2)
 	m, notes, err := Tetrahedralize(s, TetGenOptions{TargetNodes: 600})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkFills(t, m, icosphere(2), 1e-9)
+	checkFills(t, m, meshtest.Icosphere(2), 1e-9)
 	// TetGen's node count moves in steps with the volume bound: the
 	// target is met within a factor of about 1.5.
 	if n := len(m.Nodes); n < 600/2 || n > 600*2 {
@@ -150,13 +114,13 @@ func TestTetrahedralizeSphere(t *testing.T) {
 		t.Errorf("notes = %q", notes)
 	}
 	// The surface points keep their exact coordinates.
-	for i, p := range icosphere(2).Nodes {
+	for i, p := range meshtest.Icosphere(2).Nodes {
 		if m.Nodes[i] != p {
 			t.Fatalf("surface point %d moved from %v to %v", i, p, m.Nodes[i])
 		}
 	}
 	// A second identical request comes from the cache.
-	again, _, err := Tetrahedralize(icosphere(2), TetGenOptions{TargetNodes: 600, Program: "tetgen"})
+	again, _, err := Tetrahedralize(meshtest.Icosphere(2), TetGenOptions{TargetNodes: 600, Program: "tetgen"})
 	if err != nil || !slices.Equal(again.Nodes, m.Nodes) || !slices.Equal(again.Tets, m.Tets) {
 		t.Errorf("second run differs (err %v)", err)
 	}
@@ -207,11 +171,11 @@ func TestTetrahedralizeRefuses(t *testing.T) {
 		!strings.Contains(err.Error(), "triangles around them does not help: the surface is open") {
 		t.Errorf("self-intersecting surface: error %v", err)
 	}
-	_, _, err = Tetrahedralize(icosphere(3), TetGenOptions{TargetNodes: 60000, Timeout: time.Millisecond})
+	_, _, err = Tetrahedralize(meshtest.Icosphere(3), TetGenOptions{TargetNodes: 60000, Timeout: time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "TetGen did not finish within 1ms (stopped)") {
 		t.Errorf("timeout: error %v", err)
 	}
-	_, _, err = Tetrahedralize(icosphere(1), TetGenOptions{Program: "/nonexistent/tetgen"})
+	_, _, err = Tetrahedralize(meshtest.Icosphere(1), TetGenOptions{Program: "/nonexistent/tetgen"})
 	if !errors.Is(err, ErrNoTetGen) {
 		t.Errorf("missing program: error %v", err)
 	}

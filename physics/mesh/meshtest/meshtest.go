@@ -105,3 +105,42 @@ func CubeSurface(lo, hi float32) ([]float32, []uint32) {
 	}
 	return pos, tris
 }
+
+// Icosphere returns the unit sphere made by subdividing an icosahedron
+// level times: 10·4^level + 2 points, 20·4^level triangles facing
+// outwards.
+func Icosphere(level int) *mesh.TriSurface {
+	g := (1 + math.Sqrt(5)) / 2
+	s := &mesh.TriSurface{Nodes: []r3.Vec{
+		{X: -1, Y: g}, {X: 1, Y: g}, {X: -1, Y: -g}, {X: 1, Y: -g},
+		{Y: -1, Z: g}, {Y: 1, Z: g}, {Y: -1, Z: -g}, {Y: 1, Z: -g},
+		{X: g, Z: -1}, {X: g, Z: 1}, {X: -g, Z: -1}, {X: -g, Z: 1},
+	}, Tris: [][3]int{
+		{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11},
+		{1, 5, 9}, {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+		{3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9},
+		{4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1},
+	}}
+	for i, p := range s.Nodes {
+		s.Nodes[i] = r3.Unit(p)
+	}
+	for range level {
+		mid := make(map[[2]int]int)
+		at := func(a, b int) int {
+			e := [2]int{min(a, b), max(a, b)}
+			if i, ok := mid[e]; ok {
+				return i
+			}
+			mid[e] = len(s.Nodes)
+			s.Nodes = append(s.Nodes, r3.Unit(r3.Add(s.Nodes[a], s.Nodes[b])))
+			return mid[e]
+		}
+		var next [][3]int
+		for _, t := range s.Tris {
+			ab, bc, ca := at(t[0], t[1]), at(t[1], t[2]), at(t[2], t[0])
+			next = append(next, [3]int{t[0], ab, ca}, [3]int{t[1], bc, ab}, [3]int{t[2], ca, bc}, [3]int{ab, bc, ca})
+		}
+		s.Tris = next
+	}
+	return s
+}

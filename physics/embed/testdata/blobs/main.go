@@ -26,6 +26,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/mesh/meshtest"
 	"softgrasp/physics/meshfile"
 )
 
@@ -63,41 +64,16 @@ func main() {
 	writeMesh(path("box9k.vtk"), b, meshfile.WriteVTK)
 }
 
-// icosphere returns an icosahedron subdivided level times onto the unit
-// sphere, then stretched (0.7, 1, 1.3) and bumped by bump·sin·sin·sin.
+// icosphere returns the unit icosphere subdivided level times
+// (meshtest.Icosphere), stretched (0.7, 1, 1.3) and bumped by
+// bump·sin·sin·sin.
 func icosphere(level int, bump float64) ([]r3.Vec, [][3]int) {
-	t := (1 + math.Sqrt(5)) / 2
-	v := []r3.Vec{{X: -1, Y: t}, {X: 1, Y: t}, {X: -1, Y: -t}, {X: 1, Y: -t}, {Y: -1, Z: t}, {Y: 1, Z: t},
-		{Y: -1, Z: -t}, {Y: 1, Z: -t}, {X: t, Z: -1}, {X: t, Z: 1}, {X: -t, Z: -1}, {X: -t, Z: 1}}
-	f := [][3]int{{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4}, {11, 10, 2},
-		{10, 7, 6}, {7, 1, 8}, {3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9}, {4, 9, 5}, {2, 4, 11},
-		{6, 2, 10}, {8, 6, 7}, {9, 8, 1}}
-	for i := range v {
-		v[i] = r3.Unit(v[i])
-	}
-	for range level {
-		mid := map[[2]int]int{}
-		m := func(a, b int) int {
-			k := [2]int{min(a, b), max(a, b)}
-			if i, ok := mid[k]; ok {
-				return i
-			}
-			v = append(v, r3.Unit(r3.Add(v[a], v[b])))
-			mid[k] = len(v) - 1
-			return len(v) - 1
-		}
-		var next [][3]int
-		for _, t := range f {
-			a, b, c := m(t[0], t[1]), m(t[1], t[2]), m(t[2], t[0])
-			next = append(next, [3]int{t[0], a, c}, [3]int{t[1], b, a}, [3]int{t[2], c, b}, [3]int{a, b, c})
-		}
-		f = next
-	}
-	for i, p := range v {
+	s := meshtest.Icosphere(level)
+	for i, p := range s.Nodes {
 		r := 1 + bump*math.Sin(5*p.X)*math.Sin(4*p.Y)*math.Sin(3*p.Z+1)
-		v[i] = r3.Vec{X: 0.7 * r * p.X, Y: r * p.Y, Z: 1.3 * r * p.Z}
+		s.Nodes[i] = r3.Vec{X: 0.7 * r * p.X, Y: r * p.Y, Z: 1.3 * r * p.Z}
 	}
-	return v, f
+	return s.Nodes, s.Tris
 }
 
 // writeSTL writes the triangles as binary STL (zero normals).
