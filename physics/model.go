@@ -47,6 +47,9 @@ type Model struct {
 func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*Model, error) {
 	var fill []float64
 	if emb != nil {
+		if err := emb.Validate(msh); err != nil {
+			return nil, err
+		}
 		fill = emb.Fill
 	}
 	fm, err := fem.NewModelFilled(msh, mat, fill)
@@ -63,9 +66,6 @@ func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*M
 	}
 	m.pRest = m.qRest
 	if emb != nil {
-		if err := emb.Validate(msh); err != nil {
-			return nil, err
-		}
 		if len(emb.Surface.Tris) == 0 {
 			return nil, fmt.Errorf("embedding: the surface has no triangles")
 		}
