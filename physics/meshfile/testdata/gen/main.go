@@ -26,6 +26,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"softgrasp/physics/mesh/meshtest"
 )
 
 type vec [3]float64
@@ -148,32 +150,10 @@ func marchingTets(f func(vec) float64, lo, hi vec, n [3]int) surf {
 // bumpySphere is an icosphere of radius r subdivided k times, its points
 // moved along the normal by a smooth bump.
 func bumpySphere(k int, r float64) surf {
-	g := (1 + math.Sqrt(5)) / 2
-	s := surf{pts: []vec{{-1, g, 0}, {1, g, 0}, {-1, -g, 0}, {1, -g, 0}, {0, -1, g}, {0, 1, g}, {0, -1, -g}, {0, 1, -g},
-		{g, 0, -1}, {g, 0, 1}, {-g, 0, -1}, {-g, 0, 1}},
-		tris: [][3]int{{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
-			{3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1}}}
-	unit := func(a vec) vec { return scale(1/math.Sqrt(dot(a, a)), a) }
-	for i := range s.pts {
-		s.pts[i] = unit(s.pts[i])
-	}
-	for ; k > 0; k-- {
-		mid := map[[2]int]int{}
-		at := func(a, b int) int {
-			e := [2]int{min(a, b), max(a, b)}
-			if i, ok := mid[e]; ok {
-				return i
-			}
-			s.pts = append(s.pts, unit(add(s.pts[a], s.pts[b])))
-			mid[e] = len(s.pts) - 1
-			return mid[e]
-		}
-		var next [][3]int
-		for _, t := range s.tris {
-			ab, bc, ca := at(t[0], t[1]), at(t[1], t[2]), at(t[2], t[0])
-			next = append(next, [3]int{t[0], ab, ca}, [3]int{t[1], bc, ab}, [3]int{t[2], ca, bc}, [3]int{ab, bc, ca})
-		}
-		s.tris = next
+	ico := meshtest.Icosphere(k)
+	s := surf{tris: ico.Tris}
+	for _, p := range ico.Nodes {
+		s.pts = append(s.pts, vec{p.X, p.Y, p.Z})
 	}
 	for i, p := range s.pts {
 		b := 1 + 0.1*math.Sin(3*p[0]+1)*math.Sin(2*p[1])*math.Cos(3*p[2])
