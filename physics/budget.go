@@ -1,7 +1,8 @@
 package physics
 
 import (
-	"math"
+	"cmp"
+	"slices"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
@@ -13,52 +14,90 @@ import (
 // and so do the c×c products and PGS; the budget keeps c within
 // Settings.ContactBudget whatever that detail.
 
-// budgetFirstCell is the side of the first cells tried, in mean edge
-// lengths of the mesh, budgetGrowth the factor by which the cells grow from
-// one try to the next, and budgetTries bounds the tries.
-const (
-	budgetFirstCell = 0.25
-	budgetGrowth    = 1.25
-	budgetTries     = 200
-)
-
-// budgetScratch is the selection's scratch: an open-addressing table from
-// a cell's key to the deepest pair in it, and the pairs kept. It grows
-// with the pairs and is reused, so that a warm step allocates nothing.
+// budgetScratch is the selection's scratch: the depth of each pair for
+// the choice, an open-addressing table from a group's key to its deepest
+// pair, and the representatives. It grows with the pairs and is reused,
+// so that a warm step allocates nothing.
 type budgetScratch struct {
-	at       []r3.Vec  // where each pair sits in its grid's frame
+	key      []uint64  // each pair's group (groupKey)
 	depth    []float64 // each pair's depth for the choice (Distance, less a preference)
 	slotKey  []uint64
-	slotPair []int32 // index of the cell's deepest pair + 1; 0: empty
+	slotPair []int32 // index of the group's deepest pair + 1; 0: empty
+	reps     []int32 // the groups' deepest pairs
 	keep     []bool
+	quota    []int // representatives each body may keep (share)
 }
 
-// budgetPoint returns where pair pr sits in its grid's frame: a
-// soft-vertex pair at its surface point's rest position (cells of the
-// body's material), a rigid-vertex pair at its rigid sample in the rigid
-// body's frame (cells of the jaw). Both frames follow what the pair is
-// made of, so that a cell keeps its pairs from step to step while the
-// object moves or turns.
-func (m *Model) budgetPoint(pr *collide.Pair) r3.Vec {
-	if pr.Kind == collide.SoftVertex {
-		return point(m.pRest, pr.Point)
+// share sets the quota of representatives of each body (the bodies of the
+// representatives in reps) so that they sum to budget (fewer than the
+// representatives): every body may keep min(its representatives, L), L
+// the largest level that fits, and the bodies still above L get the units
+// left over one each, in body order. A resting contact with many groups
+// (the floor under a long object) thus cannot take the jaws' share.
+func (b *budgetScratch) share(pairs []collide.Pair, budget int) {
+	clear(b.quota)
+	for _, a := range b.reps {
+		body := pairs[a].Body
+		for len(b.quota) <= body {
+			b.quota = append(b.quota, 0)
+		}
+		b.quota[body]++
 	}
-	return pr.RigidLocal
+	level, used := 0, 0
+	for { // raise the level while every body below it still fits
+		next := 0
+		for _, n := range b.quota {
+			next += min(n, level+1)
+		}
+		if next > budget || next == used {
+			break
+		}
+		level, used = level+1, next
+	}
+	left := budget - used
+	for body, n := range b.quota {
+		b.quota[body] = min(n, level)
+		if n > level && left > 0 {
+			b.quota[body]++
+			left--
+		}
+	}
+}
+
+// groupKey packs a pair's group: its body (20 bits), its kind (1 bit) and
+// the support of its soft point (the group of surface points mapped onto
+// the same mesh nodes, Model.support; 32 bits). A soft-vertex pair's soft
+// point is its surface point; a rigid-vertex pair's is the corner of its
+// soft triangle with the largest barycentric weight (Nodes and Weights
+// still name surface points: the budget acts before MapPoints).
+func (m *Model) groupKey(pr *collide.Pair) uint64 {
+	pt := pr.Point
+	if pr.Kind != collide.SoftVertex {
+		best := 0
+		for i := 1; i < pr.Count; i++ {
+			if pr.Weights[i] > pr.Weights[best] {
+				best = i
+			}
+		}
+		pt = pr.Nodes[best]
+	}
+	key := uint64(pr.Body)&(1<<20-1)<<1 | uint64(pr.Kind&1)
+	return key<<32 | uint64(uint32(m.support[pt]))
 }
 
 // applyBudget thins the step's pairs to ContactBudget on a surface mapped
-// onto the mesh (selectDeepest, the first cells a quarter of the mesh's
-// mean edge length), before they are spread onto the nodes. A pair that
-// pushed in the previous step (a warm start with λn > 0) counts as deeper
-// by the contact distance, so that a cell keeps its pair, and the force
-// carried over, while the others are no deeper than the gap the contact
-// law keeps. It records the pairs found and the cell size in the stats
-// (0: every pair kept). The mesh's own boundary, a budget of 0 and a count
-// within the budget keep every pair.
+// onto the mesh (selectDeepest over the groups of groupKey), before they
+// are spread onto the nodes. A pair that pushed in the previous step (a
+// warm start with λn > 0) counts as deeper by the contact distance, so
+// that a group keeps its pair, and the force carried over, while the
+// others are no deeper than the gap the contact law keeps. It records the
+// pairs found and the groups they formed in the stats (Groups 0: every
+// pair kept). The mesh's own boundary, a budget of 0 and a count within
+// the budget keep every pair.
 func (c *step) applyBudget() {
 	ws := c.ws
 	pairs := ws.ct.pairs
-	ws.stats.Found, ws.stats.BudgetCell = len(pairs), 0
+	ws.stats.Found, ws.stats.Groups = len(pairs), 0
 	budget := c.set.ContactBudget
 	if c.model.emb == nil || budget <= 0 || len(pairs) <= budget {
 		return
@@ -69,7 +108,7 @@ func (c *step) applyBudget() {
 	// the contact distance. A pair that pushed in the previous step stays,
 	// and counts as deeper by the contact distance in the selection.
 	b := &ws.detection.budget
-	b.at = grow(b.at, len(pairs))
+	b.key = grow(b.key, len(pairs))
 	b.depth = grow(b.depth, len(pairs))
 	kept := 0
 	for a := range pairs {
@@ -80,7 +119,7 @@ func (c *step) applyBudget() {
 		} else if !c.canClose(pr) {
 			continue
 		}
-		b.at[kept], b.depth[kept] = c.model.budgetPoint(pr), depth
+		b.key[kept], b.depth[kept] = c.model.groupKey(pr), depth
 		pairs[kept] = *pr
 		kept++
 	}
@@ -89,68 +128,68 @@ func (c *step) applyBudget() {
 	if len(pairs) <= budget {
 		return
 	}
-	ws.ct.pairs, ws.stats.BudgetCell = b.selectDeepest(pairs, b.at[:kept], b.depth[:kept], c.model.edge*budgetFirstCell, budget)
+	ws.ct.pairs, ws.stats.Groups = b.selectDeepest(pairs, b.key[:kept], b.depth[:kept], budget)
 }
 
 // selectDeepest keeps at most budget of pairs (budget ≥ 1), in place and
-// in their order, and returns them with the cell size it used. Pair a sits
-// at at[a] with depth depth[a] (its Distance, less a preference); a grid
-// of cubic cells of side s, with a corner at the origin, divides the pairs
-// by cell, rigid body and kind, and each group keeps its deepest pair
-// (smallest depth; the first on ties). s starts at cell0 and grows by
-// budgetGrowth until the groups number at most budget. If even cells
-// larger than twice the pairs' extent and distance from the origin leave
-// more groups than budget (a budget below 8 groups per body and kind), the
-// shallowest of those representatives go until budget remain. With no
-// more pairs than budget, every pair is kept and s is 0.
-func (b *budgetScratch) selectDeepest(pairs []collide.Pair, at []r3.Vec, depth []float64, cell0 float64, budget int) ([]collide.Pair, float64) {
-	if len(pairs) <= budget {
-		return pairs, 0
-	}
-	lo, hi := at[0], at[0]
-	for _, x := range at[1:] {
-		lo = r3.Vec{X: math.Min(lo.X, x.X), Y: math.Min(lo.Y, x.Y), Z: math.Min(lo.Z, x.Z)}
-		hi = r3.Vec{X: math.Max(hi.X, x.X), Y: math.Max(hi.Y, x.Y), Z: math.Max(hi.Z, x.Z)}
-	}
-	span := r3.Sub(hi, lo)
-	// Cells of twice the extent plus the distance from the origin put
-	// every pair of a group in one cell or two per axis.
-	far := 2 * (math.Max(span.X, math.Max(span.Y, span.Z)) +
-		math.Max(r3.Norm(lo), r3.Norm(hi)))
-	s := cell0
-	if !(s > 0) || math.IsInf(s, 0) {
-		s = far / 1024
-	}
-	if !(far > 0) || math.IsInf(far, 0) {
-		far = s // all pairs at one point
-	}
+// in their order, and returns them with the number of groups they formed.
+// Pair a belongs to group key[a] and has depth depth[a] (its Distance,
+// less a preference); each group keeps its deepest pair (smallest depth;
+// the first on ties), and when the groups outnumber the budget the
+// deepest budget of those representatives stay (ties to the first pair).
+//
+// Within a group the soft points follow the same nodes, affinely, so the
+// deepest of them is the one that meets the rigid surface first; the
+// groups left out are the farthest from contact.
+func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth []float64, budget int) ([]collide.Pair, int) {
 	b.size(len(pairs))
-	n := 0
-	for try := 0; ; try++ {
-		if s >= far || try == budgetTries {
-			n = b.group(pairs, at, depth, s, len(pairs))
-			break
+	clear(b.slotPair)
+	mask := uint64(len(b.slotPair) - 1)
+	b.reps = b.reps[:0]
+	for a := range pairs {
+		i := (key[a] * 0x9E3779B97F4A7C15) >> 32 & mask
+		for {
+			sp := b.slotPair[i]
+			if sp == 0 {
+				b.slotKey[i], b.slotPair[i] = key[a], int32(a+1)
+				b.reps = append(b.reps, int32(i))
+				break
+			}
+			if b.slotKey[i] == key[a] {
+				if depth[a] < depth[sp-1] {
+					b.slotPair[i] = int32(a + 1)
+				}
+				break
+			}
+			i = (i + 1) & mask
 		}
-		if n = b.group(pairs, at, depth, s, budget); n <= budget {
-			break
+	}
+	groups := len(b.reps)
+	for k, slot := range b.reps { // slots → representative pairs
+		b.reps[k] = b.slotPair[slot] - 1
+	}
+	if groups > budget {
+		b.share(pairs, budget)
+		slices.SortFunc(b.reps, func(x, y int32) int {
+			if c := cmp.Compare(depth[x], depth[y]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		kept := 0
+		for _, a := range b.reps {
+			if body := pairs[a].Body; b.quota[body] > 0 {
+				b.quota[body]--
+				b.reps[kept] = a
+				kept++
+			}
 		}
-		s *= budgetGrowth
+		b.reps = b.reps[:kept]
 	}
 	keep := b.keep[:len(pairs)]
 	clear(keep)
-	for _, sp := range b.slotPair {
-		if sp != 0 {
-			keep[sp-1] = true
-		}
-	}
-	for ; n > budget; n-- {
-		worst := -1
-		for a, k := range keep {
-			if k && (worst < 0 || !(depth[a] < depth[worst])) {
-				worst = a
-			}
-		}
-		keep[worst] = false
+	for _, a := range b.reps {
+		keep[a] = true
 	}
 	kept := 0
 	for a := range pairs {
@@ -159,7 +198,7 @@ func (b *budgetScratch) selectDeepest(pairs []collide.Pair, at []r3.Vec, depth [
 			kept++
 		}
 	}
-	return pairs[:kept], s
+	return pairs[:kept], groups
 }
 
 // size makes room for c pairs: a table of a power of two slots, at least
@@ -170,55 +209,13 @@ func (b *budgetScratch) size(c int) {
 		n *= 2
 	}
 	if len(b.slotKey) < n {
-		b.slotKey = make([]uint64, 2*n)
-		b.slotPair = make([]int32, 2*n)
+		b.slotKey = make([]uint64, n)
+		b.slotPair = make([]int32, n)
 	}
 	b.keep = grow(b.keep, c)
-}
-
-// group fills the table with the deepest pair of each group for cells of
-// side s and returns the number of groups, stopping as soon as it exceeds
-// limit.
-func (b *budgetScratch) group(pairs []collide.Pair, at []r3.Vec, depth []float64, s float64, limit int) int {
-	clear(b.slotPair)
-	mask := uint64(len(b.slotPair) - 1)
-	n := 0
-	for a := range pairs {
-		pr := &pairs[a]
-		key := cellKey(pr, at[a], s)
-		i := (key * 0x9E3779B97F4A7C15) >> 32 & mask
-		for {
-			sp := b.slotPair[i]
-			if sp == 0 {
-				b.slotKey[i], b.slotPair[i] = key, int32(a+1)
-				n++
-				break
-			}
-			if b.slotKey[i] == key {
-				if depth[a] < depth[sp-1] {
-					b.slotPair[i] = int32(a + 1)
-				}
-				break
-			}
-			i = (i + 1) & mask
-		}
-		if n > limit {
-			return n
-		}
+	if cap(b.reps) < c {
+		b.reps = make([]int32, 0, c)
 	}
-	return n
-}
-
-// cellKey packs a pair's group: its body (20 bits), its kind (1 bit) and
-// the cell of side s that holds x (14 bits per axis, wrapped: cells 2¹⁴
-// apart share a key, far beyond any object the grid divides).
-func cellKey(pr *collide.Pair, x r3.Vec, s float64) uint64 {
-	const bits, mask = 14, 1<<14 - 1
-	cx := uint64(int64(math.Floor(x.X/s))) & mask
-	cy := uint64(int64(math.Floor(x.Y/s))) & mask
-	cz := uint64(int64(math.Floor(x.Z/s))) & mask
-	key := uint64(pr.Body)&(1<<20-1)<<1 | uint64(pr.Kind&1)
-	return key<<(3*bits) | cx<<(2*bits) | cy<<bits | cz
 }
 
 // canClose reports whether pair pr, found at the start of the step, can

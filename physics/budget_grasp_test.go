@@ -14,13 +14,14 @@ import (
 
 // budgetRun is what one grasp-and-rotate on a mapped surface measured.
 type budgetRun struct {
-	tris                      int
-	maxContacts, maxFound     int
-	meanContacts              float64
-	pen, soft, rigid          float64 // max penetration, m
-	slip, maxSlip, grip       float64
-	held                      bool
-	rtf, msPerStep, maxCellMM float64
+	tris                  int
+	maxContacts, maxFound int
+	meanContacts          float64
+	pen, soft, rigid      float64 // max penetration, m
+	slip, maxSlip, grip   float64
+	held                  bool
+	maxGroups             int
+	rtf, msPerStep        float64
 }
 
 // runBudget runs the whole default grasp-and-rotate on a coarse box of
@@ -59,7 +60,7 @@ func runBudget(t *testing.T, coarseDOFs, fineDOFs, budget int, solver settings.S
 		}
 		r.pen, r.soft, r.rigid = math.Max(r.pen, st.Penetration), math.Max(r.soft, st.SoftPenetration), math.Max(r.rigid, st.RigidPenetration)
 		r.maxContacts, r.maxFound = max(r.maxContacts, st.Contacts), max(r.maxFound, st.Found)
-		r.maxCellMM = math.Max(r.maxCellMM, st.BudgetCell*1e3)
+		r.maxGroups = max(r.maxGroups, st.Groups)
 		sum += st.Contacts
 	}
 	wall := time.Since(start)
@@ -72,8 +73,8 @@ func runBudget(t *testing.T, coarseDOFs, fineDOFs, budget int, solver settings.S
 }
 
 func (r budgetRun) String() string {
-	return fmt.Sprintf("%5d tris: contacts max %4d mean %6.1f (found max %4d, cell ≤ %.2f mm); pen %.4f mm (soft %.4f, rigid %.4f); slip %.3f mm (max %.3f); grip %.3g N, held %v; RTF %.3f, %.1f ms/step",
-		r.tris, r.maxContacts, r.meanContacts, r.maxFound, r.maxCellMM, r.pen*1e3, r.soft*1e3, r.rigid*1e3,
+	return fmt.Sprintf("%5d tris: contacts max %4d mean %6.1f (found max %4d, groups max %d); pen %.4f mm (soft %.4f, rigid %.4f); slip %.3f mm (max %.3f); grip %.3g N, held %v; RTF %.3f, %.1f ms/step",
+		r.tris, r.maxContacts, r.meanContacts, r.maxFound, r.maxGroups, r.pen*1e3, r.soft*1e3, r.rigid*1e3,
 		r.slip*1e3, r.maxSlip*1e3, r.grip, r.held, r.rtf, r.msPerStep)
 }
 
@@ -82,8 +83,9 @@ func (r budgetRun) String() string {
 // exact solver, on a 3000-DOF box carrying a box surface of 5292
 // triangles (up to 1200 pairs found per step): no step keeps more pairs
 // than the budget, the budget acts, the object is held, and the fine
-// surface's penetration, both ways, stays within twice the 0.024 mm
-// measured there (the table's unbudgeted reference has none).
+// surface's penetration, both ways, stays within 0.015 mm, the 0.011 mm
+// measured there with a third for rounding across machines (the table's
+// unbudgeted reference has none).
 func TestContactBudgetHolds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a grasp sequence on a 5k-triangle surface")
@@ -100,8 +102,8 @@ func TestContactBudgetHolds(t *testing.T) {
 	if r.maxFound <= 2*budget {
 		t.Fatalf("at most %d pairs found per step; the test needs the budget to act", r.maxFound)
 	}
-	if r.pen > 2*0.024e-3 {
-		t.Fatalf("the fine surface's penetration reached %.4g mm, measured 0.024 mm", r.pen*1e3)
+	if r.pen > 0.015e-3 {
+		t.Fatalf("the fine surface's penetration reached %.4g mm, measured 0.011 mm", r.pen*1e3)
 	}
 	if !r.held || r.grip <= 0 {
 		t.Fatalf("not held: held %v, grip force %.3g N", r.held, r.grip)
@@ -126,8 +128,8 @@ func TestContactBudgetSparesTheBoundary(t *testing.T) {
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		if st.Contacts != st.Found || st.BudgetCell != 0 {
-			t.Fatalf("step %d: %d of %d pairs kept, cell %g m", i, st.Contacts, st.Found, st.BudgetCell)
+		if st.Contacts != st.Found || st.Groups != 0 {
+			t.Fatalf("step %d: %d of %d pairs kept, %d groups", i, st.Contacts, st.Found, st.Groups)
 		}
 		most = max(most, st.Contacts)
 	}

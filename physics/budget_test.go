@@ -4,79 +4,60 @@ import (
 	"math"
 	"testing"
 
-	"gonum.org/v1/gonum/spatial/r3"
-
 	"softgrasp/physics/collide"
+	"softgrasp/physics/mesh"
 )
 
-// budgetPair is a pair of the selection's table test: its body, kind,
-// depth and where it sits.
+// budgetPair is a pair of the selection's table test: its group and depth.
 type budgetPair struct {
-	body int
-	kind collide.Kind
-	d    float64
-	at   r3.Vec
+	group uint64
+	d     float64
 }
 
 // TestSelectDeepest checks the contact budget's selection on small sets:
-// every pair kept within the budget, one pair per cell (the deepest, the
-// first on ties) in the pairs' order, bodies and kinds never merged, the
-// cells grown by budgetGrowth until the groups fit, and a budget below
-// what the coarsest grid leaves met by dropping the shallowest.
+// every pair kept within the budget, one pair per group (the deepest, the
+// first on ties) in the pairs' order, and when the groups outnumber the
+// budget the deepest representatives (ties to the first pair).
 func TestSelectDeepest(t *testing.T) {
-	mm := func(x, y, z float64) r3.Vec { return r3.Vec{X: x * 1e-3, Y: y * 1e-3, Z: z * 1e-3} }
-	line := func(n int) []budgetPair { // n pairs 1 mm apart on x, deeper towards x = 0
-		ps := make([]budgetPair, n)
-		for i := range ps {
-			ps[i] = budgetPair{d: float64(i) * 1e-4, at: mm(float64(i)+0.5, 0.5, 0.5)}
-		}
-		return ps
-	}
 	for _, tc := range []struct {
 		name   string
 		pairs  []budgetPair
-		cell0  float64
 		budget int
-		want   []int   // indices kept, in order
-		cell   float64 // the cell used (0: every pair kept)
+		want   []int // indices kept, in order
+		groups int   // groups reported (0: every pair kept)
 	}{
-		{name: "within the budget", cell0: 1e-3, budget: 3,
-			pairs: []budgetPair{{d: 1, at: mm(0.1, 0, 0)}, {d: 0, at: mm(0.2, 0, 0)}, {d: 2, at: mm(0.3, 0, 0)}},
+		{name: "within the budget", budget: 3,
+			pairs: []budgetPair{{0, 1}, {0, 0}, {0, 2}},
 			want:  []int{0, 1, 2}},
-		{name: "deepest per cell, in order", cell0: 1e-3, budget: 2,
-			pairs: []budgetPair{
-				{d: 3e-4, at: mm(0.1, 0.1, 0.1)}, {d: 1e-4, at: mm(1.5, 0.5, 0.5)},
-				{d: -2e-4, at: mm(0.9, 0.9, 0.9)}, {d: 2e-4, at: mm(1.2, 0.2, 0.2)}},
-			want: []int{1, 2}, cell: 1e-3},
-		{name: "ties go to the first", cell0: 1e-3, budget: 1,
-			pairs: []budgetPair{{d: 1e-4, at: mm(0.2, 0.2, 0.2)}, {d: 1e-4, at: mm(0.7, 0.7, 0.7)}},
-			want:  []int{0}, cell: 1e-3},
-		{name: "bodies and kinds apart", cell0: 1e-3, budget: 3,
-			pairs: []budgetPair{
-				{body: 0, d: 1e-4, at: mm(0.2, 0.2, 0.2)}, {body: 1, d: 0, at: mm(0.3, 0.3, 0.3)},
-				{body: 0, kind: collide.RigidVertex, d: 2e-4, at: mm(0.4, 0.4, 0.4)},
-				{body: 0, d: 0, at: mm(0.5, 0.5, 0.5)}},
-			want: []int{1, 2, 3}, cell: 1e-3},
-		{name: "cells grow until the groups fit", cell0: 1e-3, budget: 4, pairs: line(10),
-			// pairs at 0.5, 1.5, … 9.5 mm: cells of 1, 1.25, 1.5625 and
-			// 1.953 mm hold 10, 8, 7 and 5 groups; 1.25⁴ mm = 2.441 mm
-			// holds 4, {0, 1}, {2, 3, 4}, {5, 6}, {7, 8, 9}, led by their
-			// first (deepest) pairs.
-			want: []int{0, 2, 5, 7}, cell: 1e-3 * math.Pow(budgetGrowth, 4)},
-		{name: "below the coarsest grid: the shallowest go", cell0: 1e-3, budget: 1,
-			pairs: []budgetPair{{body: 0, d: 2e-4, at: mm(1, 1, 1)}, {body: 1, d: 1e-4, at: mm(1, 1, 1)}, {body: 2, d: 3e-4, at: mm(1, 1, 1)}},
-			want:  []int{1}},
+		{name: "deepest per group, in order", budget: 2,
+			pairs: []budgetPair{{0, 3e-4}, {1, 1e-4}, {0, -2e-4}, {1, 2e-4}},
+			want:  []int{1, 2}, groups: 2},
+		{name: "ties go to the first", budget: 1,
+			pairs: []budgetPair{{5, 1e-4}, {5, 1e-4}},
+			want:  []int{0}, groups: 1},
+		{name: "the deepest groups stay", budget: 2,
+			pairs: []budgetPair{{0, 3e-4}, {1, 1e-4}, {2, -1e-4}, {1, 0}, {3, 2e-4}},
+			want:  []int{2, 3}, groups: 4},
+		{name: "ties between groups go to the first pair", budget: 2,
+			pairs: []budgetPair{{0, 1e-4}, {1, 1e-4}, {2, 1e-4}},
+			want:  []int{0, 1}, groups: 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pairs := make([]collide.Pair, len(tc.pairs))
-			at := make([]r3.Vec, len(tc.pairs))
+			key := make([]uint64, len(tc.pairs))
 			depth := make([]float64, len(tc.pairs))
 			for i, p := range tc.pairs {
-				pairs[i] = collide.Pair{Kind: p.kind, Body: p.body, Point: i, Distance: p.d}
-				at[i], depth[i] = p.at, p.d
+				pairs[i] = collide.Pair{Point: i, Distance: p.d}
+				key[i], depth[i] = p.group, p.d
 			}
 			var b budgetScratch
-			kept, cell := b.selectDeepest(pairs, at, depth, tc.cell0, tc.budget)
+			var kept []collide.Pair
+			groups := 0
+			if len(pairs) > tc.budget {
+				kept, groups = b.selectDeepest(pairs, key, depth, tc.budget)
+			} else {
+				kept = pairs
+			}
 			var got []int
 			for _, pr := range kept {
 				got = append(got, pr.Point)
@@ -89,13 +70,51 @@ func TestSelectDeepest(t *testing.T) {
 					t.Fatalf("kept %v, want %v", got, tc.want)
 				}
 			}
-			if tc.cell != 0 && math.Abs(cell-tc.cell) > 1e-12 {
-				t.Fatalf("cell %.6g m, want %.6g m", cell, tc.cell)
-			}
-			if len(kept) > tc.budget {
-				t.Fatalf("%d pairs kept, budget %d", len(kept), tc.budget)
+			if groups != tc.groups {
+				t.Fatalf("%d groups, want %d", groups, tc.groups)
 			}
 		})
+	}
+}
+
+// TestGroupKey checks the budget's groups: points mapped onto the same
+// nodes share a support whatever the order the nodes are listed in, a
+// rigid-vertex pair takes the support of its triangle's heaviest corner,
+// and bodies and kinds are never merged.
+func TestGroupKey(t *testing.T) {
+	pts := []mesh.NodeWeights{
+		{Count: 4, Nodes: [4]int{0, 1, 2, 3}, Weights: [4]float64{0.25, 0.25, 0.25, 0.25}},
+		{Count: 4, Nodes: [4]int{3, 2, 1, 0}, Weights: [4]float64{0.1, 0.2, 0.3, 0.4}},
+		{Count: 4, Nodes: [4]int{1, 2, 3, 4}, Weights: [4]float64{0.25, 0.25, 0.25, 0.25}},
+		{Count: 3, Nodes: [4]int{1, 2, 3}, Weights: [4]float64{0.5, 0.25, 0.25}},
+	}
+	m := &Model{support: supports(pts)}
+	if m.support[0] != m.support[1] || m.support[0] == m.support[2] || m.support[3] == m.support[2] {
+		t.Fatalf("supports %v: want points 0 and 1 together, 2 and 3 apart from them and each other", m.support)
+	}
+	soft := func(body, pt int) *collide.Pair {
+		return &collide.Pair{Kind: collide.SoftVertex, Body: body, Count: 1, Point: pt}
+	}
+	rigid := func(body int, tri [3]int, w [3]float64) *collide.Pair {
+		pr := &collide.Pair{Kind: collide.RigidVertex, Body: body, Count: 3, Point: -1}
+		copy(pr.Nodes[:3], tri[:])
+		copy(pr.Weights[:3], w[:])
+		return pr
+	}
+	for _, tc := range []struct {
+		name string
+		a, b *collide.Pair
+		same bool
+	}{
+		{"one support", soft(0, 0), soft(0, 1), true},
+		{"two supports", soft(0, 0), soft(0, 2), false},
+		{"two bodies", soft(0, 0), soft(1, 0), false},
+		{"two kinds", soft(0, 2), rigid(0, [3]int{2, 0, 3}, [3]float64{0.6, 0.2, 0.2}), false},
+		{"heaviest corner", rigid(0, [3]int{2, 0, 3}, [3]float64{0.2, 0.7, 0.1}), rigid(0, [3]int{1, 3, 2}, [3]float64{0.5, 0.3, 0.2}), true},
+	} {
+		if got := m.groupKey(tc.a) == m.groupKey(tc.b); got != tc.same {
+			t.Errorf("%s: same group %v, want %v", tc.name, got, tc.same)
+		}
 	}
 }
 
@@ -104,20 +123,18 @@ func TestSelectDeepest(t *testing.T) {
 func TestSelectDeepestAllocatesNothingWarm(t *testing.T) {
 	const n = 2000
 	src := make([]collide.Pair, n)
-	at := make([]r3.Vec, n)
+	key := make([]uint64, n)
 	depth := make([]float64, n)
 	for i := range src {
-		x := float64(i%50) * 1e-3
-		y := float64(i/50) * 1e-3
 		src[i] = collide.Pair{Point: i, Distance: math.Sin(float64(i))}
 		depth[i] = src[i].Distance
-		at[i] = r3.Vec{X: x, Y: y}
+		key[i] = uint64(i / 3)
 	}
 	pairs := make([]collide.Pair, n)
 	var b budgetScratch
 	run := func() {
 		copy(pairs, src)
-		if kept, _ := b.selectDeepest(pairs, at, depth, 1e-3, 300); len(kept) > 300 {
+		if kept, _ := b.selectDeepest(pairs, key, depth, 300); len(kept) > 300 {
 			t.Fatalf("%d kept", len(kept))
 		}
 	}

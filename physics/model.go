@@ -2,6 +2,7 @@ package physics
 
 import (
 	"fmt"
+	"slices"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
@@ -33,9 +34,10 @@ type Model struct {
 	fem   *fem.Model
 	qRest []float64 // rest positions, 3N
 	pRest []float64 // the surface positions at rest: qRest, or G(q_rest)
-	// edge is the mesh's mean edge length at rest, the contact budget's
-	// first cell (budget.go); set for a mapped surface only.
-	edge float64
+	// support numbers the groups of surface points mapped onto the same
+	// mesh nodes (the contact budget's groups, budget.go); set for a
+	// mapped surface only.
+	support []int32
 	// filled is the sum of the elements' fill fractions when the mapped
 	// surface's mesh has them (mesh.Embedding.Fill), else 0.
 	filled float64
@@ -72,7 +74,7 @@ func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*M
 		m.emb, m.surf = emb, emb.ProximitySurface()
 		m.pRest = make([]float64, 3*len(emb.Points))
 		emb.Map(m.pRest, m.qRest)
-		m.edge = meanEdge(msh)
+		m.support = supports(emb.Points)
 		if emb.Fill != nil {
 			m.filled = fm.Filled()
 		}
@@ -80,22 +82,24 @@ func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*M
 	return m, nil
 }
 
-// meanEdge returns the mean length of the tetrahedra's edges (each edge
-// counted once per tetrahedron that has it).
-func meanEdge(msh *mesh.TetMesh) float64 {
-	sum, n := 0.0, 0
-	for _, t := range msh.Tets {
-		for i := 0; i < 4; i++ {
-			for j := i + 1; j < 4; j++ {
-				sum += r3.Norm(r3.Sub(msh.Nodes[t[i]], msh.Nodes[t[j]]))
-				n++
-			}
+// supports returns, for each mapped point, the number of its support:
+// the set of mesh nodes it is mapped onto, numbered in the order first met.
+// Points with one support move together, affinely, with those nodes.
+func supports(points []mesh.NodeWeights) []int32 {
+	ids := make(map[[4]int]int32)
+	out := make([]int32, len(points))
+	for i := range points {
+		key := [4]int{-1, -1, -1, -1}
+		copy(key[:], points[i].Nodes[:points[i].Count])
+		slices.Sort(key[:points[i].Count])
+		id, ok := ids[key]
+		if !ok {
+			id = int32(len(ids))
+			ids[key] = id
 		}
+		out[i] = id
 	}
-	if n == 0 {
-		return 0
-	}
-	return sum / float64(n)
+	return out
 }
 
 // Mesh returns the soft body's mesh and Surface the surface that collides

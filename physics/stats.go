@@ -34,10 +34,10 @@ type StepStats struct {
 	Contacts int // proximity pairs (constraint groups)
 	Active   int // pairs with a non-zero force at the end
 	// Found is the pairs detection found, Contacts of them kept by the
-	// contact budget (Settings.ContactBudget), and BudgetCell the side of
-	// the budget's cells (m; 0 when every pair was kept).
-	Found      int
-	BudgetCell float64
+	// contact budget (Settings.ContactBudget), and Groups the groups the
+	// budget chose its pairs from (0 when every pair was kept).
+	Found  int
+	Groups int
 
 	// Newton holds one record per Newton iteration run (len ≤ K).
 	Newton []NewtonRecord
