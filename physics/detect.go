@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/collide"
+	"softgrasp/physics/m3"
 )
 
 // detection finds the proximity pairs of each step (docs/method.md, "Collision detection"):
@@ -19,6 +20,7 @@ type detection struct {
 	wide      []collide.Pair // pairs within 3 alarm distances
 	wideNodes []int          // their soft nodes
 	budget    budgetScratch  // the contact budget's selection
+	moves     []bodyMove     // the bodies' motions over the step (stepAlarm)
 }
 
 // detect runs collision detection at the start of the step, within the
@@ -80,18 +82,31 @@ func (c *step) stepAlarm(p []float64) float64 {
 	h := c.set.TimeStep
 	base := c.set.AlarmDistance
 	gh2 := r3.Scale(h*h, c.set.Gravity)
+	// Each body's material point at x moves by T·x − x = (R_T − I)·x + t_T
+	// over the step, T = End·Start⁻¹, formed once per body.
+	if cap(c.ws.detection.moves) < len(c.bodies) {
+		c.ws.detection.moves = make([]bodyMove, len(c.bodies))
+	}
+	moves := c.ws.detection.moves[:len(c.bodies)]
+	for i := range c.bodies {
+		b := &c.bodies[i]
+		T := b.End.Compose(b.Start.Inverse())
+		moves[i] = bodyMove{start: b.Start.RotationMatrix(), move: m3.Sub(T.RotationMatrix(), m3.Identity()), t: T.Position}
+	}
 	state := c.state
 	worst := 0.0
 	for _, n := range c.model.surf.Vertices {
 		x := point(p, n)
 		soft := r3.Add(r3.Scale(h, c.model.surfacePoint(state.v, n)), gh2)
 		for i := range c.bodies {
-			b := &c.bodies[i]
-			local := b.Start.ApplyInverse(x)
-			rel := r3.Norm(r3.Sub(soft, r3.Sub(b.End.Apply(local), x)))
+			mv := &moves[i]
+			d := r3.Sub(soft, r3.Add(mv.move.MulVec(x), mv.t))
+			rel := math.Sqrt(r3.Dot(d, d))
 			if alarmMargin*rel <= math.Max(base, alarmMargin*worst) {
 				continue
 			}
+			b := &c.bodies[i]
+			local := mv.start.MulVecT(r3.Sub(x, b.Start.Position))
 			if _, _, d := b.Shape.Closest(local); d > base+alarmMargin*rel {
 				continue
 			}
@@ -99,4 +114,12 @@ func (c *step) stepAlarm(p []float64) float64 {
 		}
 	}
 	return math.Max(base, alarmMargin*worst)
+}
+
+// bodyMove is one rigid body's motion over a step for stepAlarm: the
+// material point at world x (at the start pose) moves by move·x + t, and
+// start is the rotation of the start pose.
+type bodyMove struct {
+	start, move m3.Mat3
+	t           r3.Vec
 }

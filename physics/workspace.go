@@ -46,9 +46,9 @@ func newWorkspace(m *Model) *workspace {
 	ws := &workspace{
 		fem:       m.fem.NewWorkspace(),
 		detection: detection{det: collide.NewDetector(m.surf)},
-		depth:     collide.NewSurfaceDepth(m.surf),
 		newtonLog: make([]NewtonRecord, 0, settings.MaxNewton),
 	}
+	ws.depth = ws.detection.det.SurfaceDepth()
 	for _, vec := range []*[]float64{&ws.b, &ws.dvFree, &ws.qFree, &ws.x, &ws.rhs, &ws.qNew, &ws.vNew} {
 		*vec = make([]float64, n)
 	}

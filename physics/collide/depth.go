@@ -11,8 +11,8 @@ import (
 // SurfaceDepth measures how deep points lie inside the closed soft
 // surface, for the end-of-step penetration of the rigid side into the soft
 // side (the soft side into the rigid one is SignedDistance). It keeps its
-// own BVH over the surface, refitted at the positions it is asked about,
-// so it never disturbs the detector's.
+// BVH over the surface (its own, or the detector's: Detector.SurfaceDepth),
+// refitted at the positions it is asked about.
 //
 // A point is inside when rays cast from it cross the surface an odd number
 // of times (three fixed directions, majority vote, so that a ray grazing an
@@ -21,7 +21,8 @@ import (
 // that double until the nearest triangle is certain.
 type SurfaceDepth struct {
 	surf *mesh.Surface
-	bvh  *BVH
+	fit  *surfaceFit
+	bvh  *BVH // the fit's, at q
 	q    []float64
 	cand []int
 }
@@ -37,20 +38,18 @@ var rayDirs = [3]r3.Vec{
 }
 
 // NewSurfaceDepth returns a depth query for the surface.
-func NewSurfaceDepth(surf *mesh.Surface) *SurfaceDepth { return &SurfaceDepth{surf: surf} }
+func NewSurfaceDepth(surf *mesh.Surface) *SurfaceDepth {
+	return &SurfaceDepth{surf: surf, fit: &surfaceFit{tris: surf.Tris}}
+}
 
 // Refit places the surface at positions q (3N); later queries use them.
 func (s *SurfaceDepth) Refit(q []float64) error {
-	s.q = q
-	if s.bvh == nil {
-		b, err := NewBVH(s.surf.Tris, q)
-		if err != nil {
-			return err
-		}
-		s.bvh = b
-		return nil
+	b, err := s.fit.fit(q)
+	if err != nil {
+		return err
 	}
-	return s.bvh.Refit(q)
+	s.q, s.bvh = q, b
+	return nil
 }
 
 // Bounds returns the surface's bounding box at the last Refit.

@@ -23,7 +23,8 @@ import (
 // use; the physics goroutine owns it.
 type Detector struct {
 	surf   *mesh.Surface
-	bvh    *BVH
+	fit    *surfaceFit
+	bvh    *BVH // the fit's, once built
 	err    error
 	nNodes int // positions the surface references: max index + 1
 }
@@ -34,7 +35,20 @@ type Detector struct {
 func NewDetector(surf *mesh.Surface) *Detector {
 	d := &Detector{surf: surf}
 	d.nNodes, d.err = checkSurface(surf)
+	if d.err == nil {
+		d.fit = &surfaceFit{tris: surf.Tris}
+	}
 	return d
+}
+
+// SurfaceDepth returns a depth query on the detector's surface that shares
+// its BVH: a refit for one serves the other at the same positions.
+func (d *Detector) SurfaceDepth() *SurfaceDepth {
+	fit := d.fit
+	if fit == nil {
+		fit = &surfaceFit{}
+	}
+	return &SurfaceDepth{surf: d.surf, fit: fit}
 }
 
 // checkSurface returns the number of positions a surface references, or
@@ -123,16 +137,14 @@ func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out [
 	if d.err != nil || len(q) < 3*d.nNodes || !(alarm >= 0) || math.IsInf(alarm, 0) {
 		return out
 	}
-	if d.bvh == nil {
-		bvh, err := NewBVH(d.surf.Tris, q)
-		if err != nil {
+	bvh, err := d.fit.fit(q)
+	if err != nil {
+		if d.bvh == nil {
 			d.err = err
-			return out
 		}
-		d.bvh = bvh
-	} else if err := d.bvh.Refit(q); err != nil {
 		return out
 	}
+	d.bvh = bvh
 	for i := range bodies {
 		b := &bodies[i]
 		if b.Shape == nil {
