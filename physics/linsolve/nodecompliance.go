@@ -1,6 +1,8 @@
 package linsolve
 
 import (
+	"gonum.org/v1/gonum/floats"
+
 	"softgrasp/physics/collide"
 	"softgrasp/physics/sparse"
 )
@@ -90,27 +92,36 @@ func (g *nodeCompliance) covers(pairs []collide.Pair) bool {
 // as it was.
 //
 // S holds every node near the rigid bodies, usually several times the u
-// nodes the pairs use, so those are numbered first (compact). Row block a
-// is then formed once as the weighted sum of its nodes' three rows of G,
-// restricted to the columns of the u nodes (tmp, 3×3u), and every block
-// (a, b ≤ a) gathers b's columns from it: W_H is written row-wise.
+// nodes the pairs use, so those are numbered first (compact) and their
+// blocks of G copied into a dense 3u×3u matrix Gu. Row block a is then
+// formed once as the weighted sum of its nodes' three rows of Gu (tmp,
+// 3×3u), and every block (a, b ≤ a) gathers b's columns from it: W_H is
+// written row-wise.
 func (g *nodeCompliance) assemble(WH []float64, pairs []collide.Pair, scratch *[]float64) {
 	u := g.compact(pairs)
 	n, stride, width := 3*len(pairs), 3*len(g.nodes), 3*u
-	*scratch = grow(*scratch, 3*width)
-	tmp := *scratch
+	*scratch = grow(*scratch, 3*width+width*width)
+	tmp, Gu := (*scratch)[:3*width], (*scratch)[3*width:]
+	for i, si := range g.used {
+		for r := 0; r < 3; r++ {
+			row := g.G[(3*si+r)*stride : (3*si+r+1)*stride]
+			dst := Gu[(3*i+r)*width : (3*i+r+1)*width]
+			for j, sj := range g.used {
+				d, src := dst[3*j:3*j+3:3*j+3], row[3*sj:3*sj+3:3*sj+3]
+				d[0], d[1], d[2] = src[0], src[1], src[2]
+			}
+		}
+	}
 	for a := range pairs {
 		pa := &pairs[a]
-		for i := range tmp {
-			tmp[i] = 0
-		}
+		clear(tmp)
 		for i := 0; i < pa.Count; i++ {
-			w, si := pa.Weights[i], 3*g.slot[pa.Nodes[i]]
+			w, li := pa.Weights[i], 3*g.local[g.slot[pa.Nodes[i]]]
 			if w == 0 {
 				continue
 			}
 			for r := 0; r < 3; r++ {
-				gatherAxpy(w, g.G[(si+r)*stride:(si+r+1)*stride], g.used, tmp[r*width:(r+1)*width])
+				floats.AddScaled(tmp[r*width:(r+1)*width], w, Gu[(li+r)*width:(li+r+1)*width])
 			}
 		}
 		rows := WH[3*a*n : (3*a+3)*n]
@@ -127,22 +138,10 @@ func (g *nodeCompliance) assemble(WH []float64, pairs []collide.Pair, scratch *[
 				}
 			}
 			for r := 0; r < 3; r++ {
-				copy(rows[r*n+3*b:r*n+3*b+3], blk[3*r:3*r+3])
+				d := rows[r*n+3*b : r*n+3*b+3 : r*n+3*b+3]
+				d[0], d[1], d[2] = blk[3*r], blk[3*r+1], blk[3*r+2]
 			}
 		}
-	}
-}
-
-// gatherAxpy adds w times the 3-entry column groups of row named by slots
-// (node slots in S) to t, packed: t[3j+q] += w·row[3·slots[j]+q].
-func gatherAxpy(w float64, row []float64, slots []int, t []float64) {
-	t = t[:3*len(slots)]
-	for j, sl := range slots {
-		src := row[3*sl : 3*sl+3 : 3*sl+3]
-		dst := t[3*j : 3*j+3 : 3*j+3]
-		dst[0] += w * src[0]
-		dst[1] += w * src[1]
-		dst[2] += w * src[2]
 	}
 }
 
