@@ -112,3 +112,24 @@ func (e *Embedding) ProximitySurface() *Surface {
 	s.buildVertexTables(len(e.Surface.Nodes))
 	return s
 }
+
+// BoundaryEmbedding maps the boundary of m onto m itself: one surface point
+// per boundary node, in the order of Surface.Vertices, each on its node
+// with weight 1, and the boundary's triangles. A simulation given it
+// moves and draws the boundary as without an embedding, and treats it as
+// a mapped surface (the contact budget applies).
+func BoundaryEmbedding(m *TetMesh) (*Embedding, error) {
+	s, err := ExtractSurface(m)
+	if err != nil {
+		return nil, err
+	}
+	e := &Embedding{}
+	for _, v := range s.Vertices {
+		e.Surface.Nodes = append(e.Surface.Nodes, m.Nodes[v])
+		e.Points = append(e.Points, NodeWeights{Count: 1, Nodes: [4]int{v}, Weights: [4]float64{1}})
+	}
+	for _, t := range s.Tris {
+		e.Surface.Tris = append(e.Surface.Tris, [3]int{s.Local[t[0]], s.Local[t[1]], s.Local[t[2]]})
+	}
+	return e, nil
+}

@@ -64,8 +64,17 @@ func loadObjectMesh(cfg settings.Scenario, dofs int) (object, meshInfo, error) {
 			l.Mesh.DOFs(), dofs))
 	}
 	if surf == nil {
-		err := placeObject(cfg, l.Mesh, &info)
-		return object{mesh: l.Mesh}, info, err
+		// The mesh is simulated as it is; its boundary is given as an
+		// identity mapping, so that the contact budget bounds its pairs
+		// as it does a mapped surface's.
+		if err := placeObject(cfg, l.Mesh, &info); err != nil {
+			return object{}, meshInfo{}, err
+		}
+		emb, err := mesh.BoundaryEmbedding(l.Mesh)
+		if err != nil {
+			return object{}, meshInfo{}, fmt.Errorf("%s: %w", cfg.MeshFile, err)
+		}
+		return object{mesh: l.Mesh, emb: emb}, info, nil
 	}
 	// The surface is placed before the grid is built around it, so that
 	// the object's size, bottom and aim are the surface's.

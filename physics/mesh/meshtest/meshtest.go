@@ -13,24 +13,9 @@ import (
 	"softgrasp/physics/mesh"
 )
 
-// IdentityEmbedding maps the boundary of m onto m itself: one surface point
-// per boundary node, in the order of Surface.Vertices, each on its node
-// with weight 1: the mapping that physics.New implies.
-func IdentityEmbedding(m *mesh.TetMesh) (*mesh.Embedding, error) {
-	s, err := mesh.ExtractSurface(m)
-	if err != nil {
-		return nil, err
-	}
-	e := &mesh.Embedding{}
-	for _, v := range s.Vertices {
-		e.Surface.Nodes = append(e.Surface.Nodes, m.Nodes[v])
-		e.Points = append(e.Points, mesh.NodeWeights{Count: 1, Nodes: [4]int{v}, Weights: [4]float64{1}})
-	}
-	for _, t := range s.Tris {
-		e.Surface.Tris = append(e.Surface.Tris, [3]int{s.Local[t[0]], s.Local[t[1]], s.Local[t[2]]})
-	}
-	return e, nil
-}
+// IdentityEmbedding maps the boundary of m onto m itself
+// (mesh.BoundaryEmbedding): the mapping that physics.New implies.
+func IdentityEmbedding(m *mesh.TetMesh) (*mesh.Embedding, error) { return mesh.BoundaryEmbedding(m) }
 
 // EmbedSurface maps the surface of points and triangles onto the coarse
 // mesh by brute force: each point gets the barycentric weights of the
