@@ -136,10 +136,11 @@ type Settings struct {
 	MaxInvertedFraction float64
 	// ContactBudget bounds the proximity pairs of a step on a surface
 	// mapped onto the mesh (mesh.Embedding): when detection finds more, one
-	// pair per cell of a grid, the deepest, stands for the cell's pairs,
-	// the cells growing from a quarter of the mesh's mean edge length until
-	// the count fits (docs/method.md, "Contact budget"). 0 keeps every
-	// pair. The mesh's own boundary is never thinned.
+	// pair per rigid body, kind and support (the mesh nodes the soft point
+	// follows), the deepest, stands for its group, and the deepest of
+	// those stay, the budget shared among the bodies (docs/method.md,
+	// "Contact budget"). 0 keeps every pair. The boundary of a procedural
+	// mesh is never thinned.
 	ContactBudget int
 
 	// FreezeMapping holds the geometric mapping G (the barycentric weights
