@@ -151,7 +151,7 @@ func TestIdentityMappingKeepsPairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, err := meshtest.IdentityEmbedding(m)
+	emb, err := mesh.BoundaryEmbedding(m)
 	if err != nil {
 		t.Fatal(err)
 	}

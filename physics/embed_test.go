@@ -25,7 +25,7 @@ func mappedBox(t *testing.T, cfg settings.Scenario, coarseDOFs, fineDOFs int, id
 	if identity {
 		m, err = mesh.BoxForDOFs(r3.Vec{X: size, Y: size, Z: size}, coarseDOFs)
 		if err == nil {
-			emb, err = meshtest.IdentityEmbedding(m)
+			emb, err = mesh.BoundaryEmbedding(m)
 		}
 	} else {
 		m, emb, err = meshtest.BoxWithFineSurface(size, coarseDOFs, fineDOFs)

@@ -31,7 +31,7 @@ func TestGraspAimsAtTheMappedSurface(t *testing.T) {
 	for i := range fine.Nodes {
 		fine.Nodes[i].Z += 0.004 // inside the coarse box, above its bottom
 	}
-	id, err := meshtest.IdentityEmbedding(fine)
+	id, err := mesh.BoundaryEmbedding(fine)
 	if err != nil {
 		t.Fatal(err)
 	}

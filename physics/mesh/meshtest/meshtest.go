@@ -1,7 +1,6 @@
 // Package meshtest builds the meshes that tests of a surface mapped onto a
-// tetrahedral mesh (mesh.Embedding) share: the identity mapping of a mesh's
-// boundary, and the boundary of a fine box mapped onto a coarse one by
-// brute force.
+// tetrahedral mesh (mesh.Embedding) share: the boundary of a fine box
+// mapped onto a coarse one by brute force, an icosphere, a cube's surface.
 package meshtest
 
 import (
@@ -12,10 +11,6 @@ import (
 
 	"softgrasp/physics/mesh"
 )
-
-// IdentityEmbedding maps the boundary of m onto m itself
-// (mesh.BoundaryEmbedding): the mapping that physics.New implies.
-func IdentityEmbedding(m *mesh.TetMesh) (*mesh.Embedding, error) { return mesh.BoundaryEmbedding(m) }
 
 // EmbedSurface maps the surface of points and triangles onto the coarse
 // mesh by brute force: each point gets the barycentric weights of the
@@ -58,7 +53,7 @@ func BoxWithFineSurface(size float64, coarseDOFs, fineDOFs int) (*mesh.TetMesh, 
 	if err != nil {
 		return nil, nil, err
 	}
-	id, err := IdentityEmbedding(fine)
+	id, err := mesh.BoundaryEmbedding(fine)
 	if err != nil {
 		return nil, nil, err
 	}
