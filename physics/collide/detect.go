@@ -23,8 +23,7 @@ import (
 // use; the physics goroutine owns it.
 type Detector struct {
 	surf   *mesh.Surface
-	fit    *surfaceFit
-	bvh    *BVH // the fit's, once built
+	fit    *surfaceFit // nil when the surface is malformed (err)
 	err    error
 	nNodes int // positions the surface references: max index + 1
 }
@@ -42,7 +41,9 @@ func NewDetector(surf *mesh.Surface) *Detector {
 }
 
 // SurfaceDepth returns a depth query on the detector's surface that shares
-// its BVH: a refit for one serves the other at the same positions.
+// its BVH: a refit for one serves the other at the same positions. The
+// query's answers hold for the positions of its own last Refit until the
+// next Detect at other positions moves the shared BVH.
 func (d *Detector) SurfaceDepth() *SurfaceDepth {
 	fit := d.fit
 	if fit == nil {
@@ -106,7 +107,12 @@ func (d *Detector) Validate(q []float64, bodies []rigid.Body, alarm float64) err
 
 // BVH returns the hierarchy over the soft surface, nil before the first
 // Detect.
-func (d *Detector) BVH() *BVH { return d.bvh }
+func (d *Detector) BVH() *BVH {
+	if d.fit == nil {
+		return nil
+	}
+	return d.fit.bvh
+}
 
 // Detect refits the BVH to q (the positions the surface's indices refer
 // to, flat, 3 per index: the node positions for the mesh's boundary, the
@@ -137,14 +143,12 @@ func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out [
 	if d.err != nil || len(q) < 3*d.nNodes || !(alarm >= 0) || math.IsInf(alarm, 0) {
 		return out
 	}
-	bvh, err := d.fit.fit(q)
-	if err != nil {
-		if d.bvh == nil {
+	if _, err := d.fit.fit(q); err != nil {
+		if d.fit.bvh == nil { // the first build failed: the surface cannot be fitted
 			d.err = err
 		}
 		return out
 	}
-	d.bvh = bvh
 	for i := range bodies {
 		b := &bodies[i]
 		if b.Shape == nil {
@@ -201,7 +205,7 @@ func (d *Detector) rigidVertexPairs(q []float64, body int, shape rigid.Shape, f 
 		r := f.toWorld(local)
 		// The closest soft triangle within the alarm distance, ties to the
 		// lowest index (BVH.Nearest).
-		best, _, p, w := d.bvh.Nearest(q, r, alarm*alarm)
+		best, _, p, w := d.fit.bvh.Nearest(q, r, alarm*alarm)
 		if best < 0 {
 			continue
 		}
