@@ -2,6 +2,7 @@ package physics
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"softgrasp/physics/collide"
@@ -74,6 +75,64 @@ func TestSelectDeepest(t *testing.T) {
 				t.Fatalf("%d groups, want %d", groups, tc.groups)
 			}
 		})
+	}
+}
+
+// TestBudgetShare checks that the budget is shared among the bodies before
+// the deepest representatives are taken: each body keeps min(its groups,
+// L), L the largest level that fits, the units left over going one each to
+// the bodies above L in body order; so five deep floor groups cannot take
+// a budget of four from two jaws.
+func TestBudgetShare(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		groups []int // representatives per body
+		budget int
+		want   []int // quota per body
+	}{
+		{"level 1, one unit left", []int{5, 2, 2}, 4, []int{2, 1, 1}},
+		{"a small body keeps all", []int{1, 5}, 4, []int{1, 3}},
+		{"exact fit", []int{3, 3}, 6, []int{3, 3}},
+		{"two units left", []int{4, 4, 4}, 5, []int{2, 2, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b budgetScratch
+			var pairs []collide.Pair
+			for body, n := range tc.groups {
+				for range n {
+					b.reps = append(b.reps, int32(len(pairs)))
+					pairs = append(pairs, collide.Pair{Body: body})
+				}
+			}
+			b.share(pairs, tc.budget)
+			if len(b.quota) != len(tc.want) {
+				t.Fatalf("quotas %v, want %v", b.quota, tc.want)
+			}
+			for i := range tc.want {
+				if b.quota[i] != tc.want[i] {
+					t.Fatalf("quotas %v, want %v", b.quota, tc.want)
+				}
+			}
+		})
+	}
+	// Through the selection: the floor's (body 0) five groups are the
+	// deepest, yet the jaws (bodies 1 and 2) keep their deepest group each.
+	depths := []float64{-1e-4, -1e-4, -1e-4, -1e-4, -1e-4, 1.5e-4, 1e-4, 2e-4, 3e-4}
+	bodies := []int{0, 0, 0, 0, 0, 1, 1, 2, 2}
+	pairs := make([]collide.Pair, len(depths))
+	key := make([]uint64, len(depths))
+	for i := range pairs {
+		pairs[i] = collide.Pair{Body: bodies[i], Point: i, Distance: depths[i]}
+		key[i] = uint64(i)
+	}
+	var b budgetScratch
+	kept, groups := b.selectDeepest(pairs, key, depths, 4)
+	var got []int
+	for _, pr := range kept {
+		got = append(got, pr.Point)
+	}
+	if want := []int{0, 1, 6, 7}; groups != 9 || !slices.Equal(got, want) {
+		t.Fatalf("kept %v of %d groups, want %v of 9", got, groups, want)
 	}
 }
 
