@@ -43,21 +43,29 @@ func syntheticCompliance(rng *rand.Rand, m, u, c int) (*nodeCompliance, []collid
 
 // TestNodeComplianceAssemble checks the lower block triangle of the W_H
 // gathered from G against the definition
-// (W_H)_ab = Σ_i Σ_j w_ai·w_bj·G(n_ai, n_bj), twice in a row (the second
-// call reuses the compact numbering), and that the upper one is left alone.
+// (W_H)_ab = Σ_i Σ_j w_ai·w_bj·G(n_ai, n_bj), and that the upper one is
+// left alone, over a sequence of calls with different pair sets: the
+// same set again, a subset, sets that bring new nodes (within Gu's room
+// and beyond it), and a set after a rebuild of G (forget) with a new G.
 func TestNodeComplianceAssemble(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	g, pairs := syntheticCompliance(rng, 40, 25, 30)
+	g, pairs := syntheticCompliance(rng, 200, 190, 300)
 	c, stride := len(pairs), 3*len(g.nodes)
 	n := 3 * c
 	var scratch []float64
-	for call := 0; call < 2; call++ {
+	for call, ps := range [][]collide.Pair{pairs[:20], pairs[:20], pairs[5:15], pairs[10:40], pairs[30:300], pairs[1:2], nil, pairs[7:60]} {
+		if call == 6 { // a rebuild: new values of G
+			for i := range g.G {
+				g.G[i] *= 2
+			}
+			g.forget()
+			continue
+		}
 		WH := make([]float64, n*n)
 		for i := range WH {
 			WH[i] = -7
 		}
-		g.assemble(WH, pairs[call:], &scratch) // a different pair set each call
-		ps := pairs[call:]
+		g.assemble(WH, ps, &scratch)
 		n := 3 * len(ps)
 		for a := range ps {
 			for b := range ps {
@@ -90,7 +98,7 @@ func TestNodeComplianceAssemble(t *testing.T) {
 // BenchmarkNodeComplianceAssemble gathers W_H for c pairs on u nodes out
 // of the m nodes of S, the sizes of the default 3k-DOF grasp.
 func BenchmarkNodeComplianceAssemble(b *testing.B) {
-	for _, sz := range []struct{ m, u, c int }{{600, 200, 195}} {
+	for _, sz := range []struct{ m, u, c int }{{600, 200, 195}, {640, 144, 257}} {
 		b.Run(fmt.Sprintf("m=%d/u=%d/c=%d", sz.m, sz.u, sz.c), func(b *testing.B) {
 			g, pairs := syntheticCompliance(rand.New(rand.NewPCG(5, 6)), sz.m, sz.u, sz.c)
 			WH := make([]float64, 9*sz.c*sz.c)
