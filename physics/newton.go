@@ -66,9 +66,18 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 	h2 := c.set.TimeStep * c.set.TimeStep
 	for k := 0; k < c.set.NewtonIterations; k++ {
 		var rec NewtonRecord
+		if k > 0 && c.elasticOn() {
+			// The residual at the iterate of λ_{k−1}: x_k and Jᵀλ_{k−1}.
+			if err := sc.finish(c); err != nil {
+				return err
+			}
+			if rec.ElasticResidual, err = c.elasticStep(ws.x, ws.rhs); err != nil {
+				return err
+			}
+		}
 		if k > 0 {
 			rec.DirectionChange = sc.relinearise(c, ws.newtonLog[k-1].PositionChange)
-			if c.newtonConverged(rec.DirectionChange) {
+			if c.newtonConverged(rec.DirectionChange, rec.ElasticResidual) {
 				ws.stats.Converged = true
 				break
 			}
@@ -90,14 +99,17 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 // engaged pairs' normals turned by at most NewtonTolerance in the last
 // re-linearisation and the last correction moved no proximity point by
 // more than NewtonPositionTolerance (docs/method.md, "When Newton stops":
-// the directions and p stop changing). A tolerance of 0 runs all K iterations.
-func (c *step) newtonConverged(turn float64) bool {
+// the directions and p stop changing) and, with Newton on the whole
+// residual, the residual's bound rho is within ElasticTolerance. A
+// NewtonTolerance of 0 runs all K iterations.
+func (c *step) newtonConverged(turn, rho float64) bool {
 	if c.set.NewtonTolerance <= 0 {
 		return false
 	}
 	log := c.ws.newtonLog
 	last := log[len(log)-1]
-	return turn <= c.set.NewtonTolerance && last.PositionChange <= c.set.NewtonPositionTolerance
+	return turn <= c.set.NewtonTolerance && last.PositionChange <= c.set.NewtonPositionTolerance &&
+		rho <= c.set.ElasticTolerance
 }
 
 // iterate runs the timed stages of one Newton iteration: Rebuild W, PGS

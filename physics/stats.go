@@ -17,6 +17,12 @@ type NewtonRecord struct {
 	// PositionChange is the largest move of a proximity point (m) made by
 	// this iteration's correction: ‖p_{k+1} − p_k‖ with p_0 = p_free.
 	PositionChange float64
+	// ElasticResidual is the backward-Euler residual at the iterate this
+	// iteration started from, measured by the largest move of a node its
+	// correction calls for, h·max_i‖(A⁻¹·R_k)_i‖ (m; 0 when
+	// Settings.ElasticTolerance is 0; docs/method.md, "Newton on the
+	// whole residual").
+	ElasticResidual float64
 	// PGSIterations and PGSError are the sweeps run and the last relative
 	// change of λ.
 	PGSIterations int
@@ -42,7 +48,7 @@ type StepStats struct {
 	// Newton holds one record per Newton iteration run (len ≤ K).
 	Newton []NewtonRecord
 	// Converged is true when the iterations stopped on NewtonTolerance
-	// before K.
+	// (and ElasticTolerance, when on) before K.
 	Converged bool
 
 	Times stage.Times
@@ -78,6 +84,11 @@ type StepStats struct {
 	// this step failed (its A was not positive definite) and the previous
 	// factor stayed in use (asynchronous solver), else 0.
 	FactorFailures int
+
+	// ElasticBacktracks is 1 when the step's Newton iterations on the
+	// whole residual undid a correction that made the residual grow and
+	// went on with the internal forces linearised, else 0.
+	ElasticBacktracks int
 
 	Inverted int     // inverted elements at the start of the step
 	MaxSpeed float64 // largest node speed at the end of the step, m/s

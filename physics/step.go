@@ -39,6 +39,7 @@ func (c *step) run() (*StepStats, error) {
 	ws.newtonLog = ws.newtonLog[:0]
 	st.Converged = false
 	st.SolveIterations, st.UnconvergedSolves, st.FactorFailures = 0, 0, 0
+	st.ElasticBacktracks, ws.elasticOff = 0, false
 	sw := stopwatch{t: &st.Times}
 	stepStart := time.Now()
 	sw.begin()
@@ -142,6 +143,11 @@ func (c *step) recursiveCorrection(sc scheme, sw *stopwatch) error {
 	clear(ws.x)
 	if len(ws.ct.pairs) == 0 {
 		ws.ct.resize(0)
+		if c.elasticOn() {
+			err := c.elasticNewton()
+			sw.lap(stage.Newton)
+			return err
+		}
 		return nil
 	}
 	c.buildMapping()

@@ -17,7 +17,12 @@ type workspace struct {
 	// Per-step vectors of length 3N.
 	b, dvFree, qFree, x []float64
 	rhs                 []float64 // a solve's right-hand side
-	qNew, vNew          []float64 // end-of-step state, committed after the checks
+	// The Newton iterate on the whole residual (elastic.go): q_k, v_k,
+	// the residual R_k (first the forces F(q_k, v_k)) and its correction.
+	qK, vK, res, delta []float64
+	deltaPrev          []float64 // the step's last correction made
+	elasticOff         bool      // the step backtracked: no more corrections
+	qNew, vNew         []float64 // end-of-step state, committed after the checks
 
 	fem *fem.Workspace // the element passes' results
 
@@ -49,7 +54,7 @@ func newWorkspace(m *Model) *workspace {
 		newtonLog: make([]NewtonRecord, 0, settings.MaxNewton),
 	}
 	ws.depth = ws.detection.det.SurfaceDepth()
-	for _, vec := range []*[]float64{&ws.b, &ws.dvFree, &ws.qFree, &ws.x, &ws.rhs, &ws.qNew, &ws.vNew} {
+	for _, vec := range []*[]float64{&ws.b, &ws.dvFree, &ws.qFree, &ws.x, &ws.rhs, &ws.qNew, &ws.vNew, &ws.qK, &ws.vK, &ws.res, &ws.delta, &ws.deltaPrev} {
 		*vec = make([]float64, n)
 	}
 	if m.emb != nil {

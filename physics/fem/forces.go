@@ -34,6 +34,44 @@ func (m *Model) ElasticForces(st *State, w *Workspace, q []float64, f []float64)
 	return nil
 }
 
+// Forces computes the whole internal force at positions q and
+// velocities v,
+//
+//	F(q, v) = f_el(q) + B(q)·v,  B(q) = α·M + β·K(q),
+//
+// the force whose linearisation at the start of the step Assemble puts
+// into A and b (there F(q(t+h), v(t+h)) ≈ F(q, v) + K·h·(v + Δv) + B·Δv),
+// here evaluated anew with the rotations R_e at q: the nonlinear term of
+// the backward-Euler residual that the step's Newton iterations reduce
+// (docs/method.md, "Newton on the whole residual"). By the formulas of
+// element.go the elastic and stiffness-damping parts are one element
+// pass, V·R·σ(sym(Rᵀ·(F + β·F_v)) − I)·g_i with F_v = Σ_j v_j ⊗ g_j. The
+// rotations are warm-started from st, which it leaves as it is; w holds
+// the pass's results. f (length 3N) is overwritten.
+func (m *Model) Forces(st *State, w *Workspace, q, v, f []float64) error {
+	if err := m.checkState(st, w); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		name string
+		x    []float64
+	}{{"q", q}, {"v", v}, {"f", f}} {
+		if err := m.checkLen(c.name, c.x); err != nil {
+			return err
+		}
+	}
+	alpha, beta := m.mat.MassDamping, m.mat.StiffnessDamping
+	m.elementStresses(w, st.rot, w.rot, q, v, beta, 1)
+	for i, mi := range m.mass {
+		d := alpha * mi
+		f[3*i], f[3*i+1], f[3*i+2] = d*v[3*i], d*v[3*i+1], d*v[3*i+2]
+	}
+	for k := range m.elems {
+		m.elems[k].scatterForce(&w.stress[k], f)
+	}
+	return nil
+}
+
 // StiffnessMul computes y = K(q)·dx with the corotational stiffness
 // K = Σ_e R_e·K_e·R_eᵀ at positions q: the same tangent that Assemble puts
 // into A, applied matrix-free. By Eq. (1) of element.go,

@@ -66,6 +66,9 @@ type Solver struct {
 	mass   []float64 // lumped node masses, for the warp
 	warp   m3.Mat3   // R: the body's rotation since the factor's A
 	warped bool      // R is not the identity
+	// qExact is the configuration the exact mode's factor was assembled
+	// at, for FactorSolveAt (the asynchronous worker keeps its own).
+	qExact []float64
 	pcg    pcgWork
 	gRows  []float64 // scratch of nodeCompliance.assemble
 	frames []m3.Mat3 // C·R (FrameDirections)
@@ -143,6 +146,7 @@ func (s *Solver) Matrix() *sparse.SymCSC { return s.matA }
 func (s *Solver) Refactor(q []float64, near func() []int) error {
 	if s.bg == nil {
 		s.warped = false
+		s.qExact = append(s.qExact[:0], q...)
 		return s.factor.Factorize(s.matA)
 	}
 	err := s.bg.begin(s.matA, q, near)
@@ -160,6 +164,7 @@ func (s *Solver) Refactor(q []float64, near func() []int) error {
 func (s *Solver) RefactorExact(q []float64) error {
 	if s.bg == nil {
 		s.warped = false
+		s.qExact = append(s.qExact[:0], q...)
 		return s.factor.Factorize(s.matA)
 	}
 	err := s.bg.exact(s.matA, q)
@@ -206,6 +211,32 @@ func (s *Solver) Solve(x, b []float64) (iterations int, converged bool, err erro
 // factor alone: the exact A⁻¹ in exact mode, and in asynchronous mode the
 // operator that PairCompliance and Compliance are built with.
 func (s *Solver) FactorSolve(x, b []float64) error { return s.precondition(x, b) }
+
+// FactorSolveAt computes x = Q·P⁻¹·Qᵀ·b with the factor warped to the
+// configuration q: Q = blockdiag(R), R the rotation that best maps the
+// configuration the factor's A was assembled at onto q (warp.go). It is
+// the Jacobian of a quasi-Newton iteration at an iterate q that turned
+// within the step: A's corotational K turns with the body, and an
+// unwarped factor is soft along the rigid rotations of the old
+// configuration, which the current one resists (docs/method.md, "Newton
+// on the whole residual").
+func (s *Solver) FactorSolveAt(x, b, q []float64) error {
+	ref := s.qExact
+	if s.bg != nil {
+		ref = s.bg.qFactor
+	}
+	if len(ref) != len(q) {
+		return fmt.Errorf("linear solver: no factor to warp to a configuration of %d entries", len(q))
+	}
+	R := globalRotation(ref, q, s.mass)
+	t := s.pcg.t
+	rotateNodes(t, b, &R, true)
+	if err := s.factor.Solve(x, t); err != nil {
+		return err
+	}
+	rotateNodes(x, x, &R, false)
+	return nil
+}
 
 // Compliance computes W = X·P⁻¹·Xᵀ (dense, row-major, 3c×3c for the
 // 3c×3N rows of X) with the step's factor by sparse forward solves and a

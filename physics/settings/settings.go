@@ -88,6 +88,15 @@ type Settings struct {
 	// exactly K iterations.
 	NewtonTolerance         float64
 	NewtonPositionTolerance float64
+	// ElasticTolerance turns on Newton on the whole backward-Euler
+	// residual when positive: each Newton iteration re-evaluates the
+	// internal forces at q_k and, while the residual's bound on the move
+	// of its correction (NewtonRecord.ElasticResidual, m) exceeds this
+	// tolerance, corrects the free motion by it with the step's factor
+	// (docs/method.md, "Newton on the whole residual"); the iterations
+	// stop only once it is within it. 0 linearises the internal forces
+	// once per step, at the start.
+	ElasticTolerance float64
 	// PGSIterations is the maximum number of projected Gauss–Seidel sweeps
 	// per Newton iteration.
 	PGSIterations int

@@ -1,0 +1,165 @@
+package physics
+
+import (
+	"fmt"
+	"math"
+
+	"softgrasp/physics/settings"
+)
+
+// elastic is the Newton iteration on the whole backward-Euler residual
+// (docs/method.md, "Newton on the whole residual"). The step's system
+// A·Δv = b linearises the internal force F(q, v) = f_el(q) + B·v once, at
+// (q_t, v_t); under a fast rotation the rigid increment h·v lies in the
+// kernel of the corotational K at q_t, and the linear extrapolation
+// inflates the body. The residual of the implicit Euler step at an iterate
+// Δv_k = Δv_free + h·x_k (x_k = A⁻¹·Jᵀ·λ_k, the corrective motion of the
+// contact forces λ_k) is
+//
+//	R_k = M·Δv_k − h·M·g + h·F(q_k, v_k) − h·Jᵀ·λ_k,
+//	v_k = v_t + Δv_k,  q_k = q_t + h·v_k,
+//
+// with F evaluated anew, rotations included (fem.Model.Forces); it
+// vanishes for every λ when F is linear and Δv_free = A⁻¹·b. Its
+// quasi-Newton correction with the step's factor as the Jacobian moves
+// the free motion only, Δv_free ← Δv_free − A⁻¹·R_k, so that the contact
+// part of the iterate keeps the form the schemes work with: q_free, p_free
+// and p_k all move by −h·δ (mapped by H for the points), and the next
+// PGS solves the contact problem about the corrected free motion.
+//
+// The residual is measured by the move it calls for: the correction
+// δ_k = A⁻¹·R_k (warped to q_k, below) moves the nodes by h·δ_k, and
+//
+//	e_k = h·max_i ‖δ_k,i‖
+//
+// (m) is the Newton increment's largest node move. The correction is made
+// only while e_k exceeds Settings.ElasticTolerance, and the Newton
+// iterations stop only once it does not.
+
+// elasticOn reports whether the step iterates on the whole residual.
+func (c *step) elasticOn() bool { return c.set.ElasticTolerance > 0 && !c.ws.elasticOff }
+
+// elasticResidual evaluates R_k at the iterate Δv_free + h·x, with x and
+// rhs = Jᵀ·λ the corrective motion and the generalised contact force of
+// the same λ (both zero before the first contact solve), into ws.res, and
+// q_k, v_k into ws.qK, ws.vK.
+func (c *step) elasticResidual(x, rhs []float64) error {
+	ws, state := c.ws, c.state
+	h, g := c.set.TimeStep, c.set.Gravity
+	for i := range ws.vK {
+		v := state.v[i] + ws.dvFree[i] + h*x[i]
+		ws.vK[i] = v
+		ws.qK[i] = state.q[i] + h*v
+	}
+	if err := c.model.fem.Forces(&state.elem, ws.fem, ws.qK, ws.vK, ws.res); err != nil {
+		return fmt.Errorf("internal forces at the Newton iterate: %w", err)
+	}
+	grav := [3]float64{g.X, g.Y, g.Z}
+	for i, m := range c.model.fem.Mass() {
+		for d := 0; d < 3; d++ {
+			j := 3*i + d
+			ws.res[j] = m*(ws.dvFree[j]+h*x[j]-h*grav[d]) + h*(ws.res[j]-rhs[j])
+		}
+	}
+	return nil
+}
+
+// elasticStep runs the residual part of Newton iteration k (x and rhs the
+// corrective motion and contact force of the last contact solve, zero
+// before the first): R_k, its correction δ_k = Q·A⁻¹·Qᵀ·R_k with the
+// step's factor warped to q_k (linsolve.Solver.FactorSolveAt), and, while
+// its size e_k exceeds the tolerance, the move of the free motion by it.
+// It returns e_k.
+func (c *step) elasticStep(x, rhs []float64) (float64, error) {
+	ws := c.ws
+	if err := c.elasticResidual(x, rhs); err != nil {
+		return 0, err
+	}
+	if err := c.solver.FactorSolveAt(ws.delta, ws.res, ws.qK); err != nil {
+		return 0, c.diverged(fmt.Sprintf("residual correction solve failed: %v", err))
+	}
+	h, e := c.set.TimeStep, 0.0
+	for i := 0; i+2 < len(ws.delta); i += 3 {
+		e = math.Max(e, math.Sqrt(ws.delta[i]*ws.delta[i]+ws.delta[i+1]*ws.delta[i+1]+ws.delta[i+2]*ws.delta[i+2]))
+	}
+	e *= h
+	if math.IsNaN(e) || math.IsInf(e, 0) {
+		return e, c.diverged("the backward-Euler residual is not finite")
+	}
+	if c.elasticGrew(e) {
+		// Backtrack: the previous correction made the residual worse. It
+		// is undone, and the step goes on with the internal forces
+		// linearised (ws.elasticOff) as without this iteration.
+		copy(ws.delta, ws.deltaPrev)
+		c.correctElastic(-1)
+		ws.elasticOff = true
+		ws.stats.ElasticBacktracks++
+		return e, nil
+	}
+	if e > c.set.ElasticTolerance {
+		c.correctElastic(1)
+		copy(ws.deltaPrev, ws.delta)
+	}
+	return e, nil
+}
+
+// elasticGrew reports whether the residual e is larger than that of the
+// step's previous correction: the quasi-Newton with the step's factor
+// converges only near the solution, and far from it (the jaws starting
+// to turn by half a radian in one step) a growing residual means the
+// last correction went the wrong way.
+func (c *step) elasticGrew(e float64) bool {
+	log := c.ws.newtonLog
+	for k := len(log) - 1; k >= 0; k-- {
+		if prev := log[k].ElasticResidual; prev > 0 {
+			return e > prev
+		}
+	}
+	return false
+}
+
+// correctElastic moves the free motion by scale times the correction δ
+// (ws.delta):
+// Δv_free −= δ, q_free −= h·δ, and the contact state's p_free and p by
+// −h·H·δ (the standard scheme's q_k too).
+func (c *step) correctElastic(scale float64) {
+	ws := c.ws
+	h := c.set.TimeStep
+	for i, d := range ws.delta {
+		ws.dvFree[i] -= scale * d
+		ws.qFree[i] -= scale * h * d
+	}
+	ct := &ws.ct
+	if len(ct.pairs) == 0 {
+		return
+	}
+	ct.H.MulVec(ct.pPrev, ws.delta) // 3c scratch: H·δ
+	for i, d := range ct.pPrev[:3*len(ct.pairs)] {
+		ct.pFree[i] -= scale * h * d
+		ct.p[i] -= scale * h * d
+	}
+	if c.set.Scheme == settings.Standard {
+		for i, d := range ws.delta {
+			ws.standard.qK[i] -= scale * h * d
+		}
+	}
+}
+
+// elasticNewton iterates on the residual of a step without contacts: up
+// to K corrections of the free motion, stopped once the correction is
+// within the tolerance. Each iteration is recorded as a Newton iteration.
+func (c *step) elasticNewton() error {
+	ws := c.ws
+	for k := 0; k < c.set.NewtonIterations; k++ {
+		e, err := c.elasticStep(ws.x, ws.x)
+		if err != nil {
+			return err
+		}
+		c.addNewton(NewtonRecord{ElasticResidual: e})
+		if e <= c.set.ElasticTolerance {
+			ws.stats.Converged = true
+			return nil
+		}
+	}
+	return nil
+}
