@@ -20,6 +20,7 @@ const (
 	colRebuildW               // W, per Newton iteration
 	colPGS                    // PGS, per Newton iteration
 	colCorr                   // correction of p or q, per Newton iteration
+	colElastic                // residual and its correction (Newton on the whole residual), per Newton iteration
 	colNewton                 // whole Newton iteration
 	colTotal                  // Build W_H + all Newton iterations, per step
 	colUpdate                 // (Rebuild W + Corr.) / Newton ite., %
@@ -33,6 +34,7 @@ var columnInfo = [numColumns]struct{ title, key, unit string }{
 	{"Rebuild W", "rebuild_w", "ms"},
 	{"PGS", "pgs", "ms"},
 	{"Corr.", "corr", "ms"},
+	{"Elastic", "elastic", "ms"},
 	{"Newton ite.", "newton_iter", "ms"},
 	{"Total", "total", "ms"},
 	{"Update", "update_pct", "%"},
@@ -51,7 +53,7 @@ func sampleOf(st *physics.StepStats) benchSample {
 	m := st.Times.Means(1, len(st.Newton))
 	s := benchSample{contacts: st.Contacts}
 	s.v[colBuildWH], s.v[colRebuildW], s.v[colPGS] = m.BuildWH, m.RebuildW, m.PGS
-	s.v[colCorr], s.v[colNewton], s.v[colTotal] = m.Corr, m.NewtonIter, m.Total
+	s.v[colCorr], s.v[colElastic], s.v[colNewton], s.v[colTotal] = m.Corr, m.Elastic, m.NewtonIter, m.Total
 	if n := s.v[colNewton]; n > 0 {
 		s.v[colUpdate] = 100 * (s.v[colRebuildW] + s.v[colCorr]) / n
 	}
@@ -173,7 +175,7 @@ func (t *benchTable) jsonReport() jsonReport {
 			DOFs: r.dofs, Constraints: r.constraints, Method: r.method,
 			Table1: stage.Table1{
 				BuildWH: m(colBuildWH), RebuildW: m(colRebuildW), PGS: m(colPGS), Corr: m(colCorr),
-				NewtonIter: m(colNewton), Total: m(colTotal),
+				Elastic: m(colElastic), NewtonIter: m(colNewton), Total: m(colTotal),
 			},
 			UpdatePct: m(colUpdate),
 		})

@@ -31,6 +31,7 @@ type benchRowJSON struct {
 	RebuildW    float64 `json:"rebuild_w"`
 	PGS         float64 `json:"pgs"`
 	Corr        float64 `json:"corr"`
+	Elastic     float64 `json:"elastic"`
 	NewtonIter  float64 `json:"newton_iter"`
 	Total       float64 `json:"total"`
 	UpdatePct   float64 `json:"update_pct"`

@@ -298,17 +298,20 @@ func newStepLog(path string) (*stepLog, error) {
 	l := &stepLog{f: f, w: csv.NewWriter(f)}
 	err = l.w.Write([]string{"step", "time", "phase", "contacts", "active", "newton", "pgs_sweeps",
 		"penetration", "slip", "held", "grip_force", "build_wh_ms", "rebuild_w_ms", "pgs_ms", "corr_ms",
-		"newton_ms", "total_ms", "step_ms", "last_direction_change", "last_position_change"})
+		"newton_ms", "total_ms", "step_ms", "last_direction_change", "last_position_change", "last_elastic_residual"})
 	return l, err
 }
 
 func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
 	live := sc.Live()
 	sweeps := 0
-	var dir, pos float64
+	var dir, pos, res float64
 	for _, r := range st.Newton {
 		sweeps += r.PGSIterations
 		dir, pos = r.DirectionChange, r.PositionChange
+		if r.ElasticResidual > 0 {
+			res = r.ElasticResidual
+		}
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 	t := &st.Times
@@ -318,7 +321,7 @@ func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
 		g(st.Penetration), g(live.Slip), strconv.FormatBool(live.Held), g(live.GripForce),
 		g(t.MS(stage.BuildWH)), g(t.MS(stage.RebuildW)), g(t.MS(stage.PGS)),
 		g(t.MS(stage.Corr)), g(t.MS(stage.Newton)), g(t.MS(stage.Total)),
-		g(t.MS(stage.Step)), g(dir), g(pos),
+		g(t.MS(stage.Step)), g(dir), g(pos), g(res),
 	})
 }
 

@@ -3,6 +3,7 @@ package physics
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"softgrasp/physics/settings"
 )
@@ -97,6 +98,13 @@ func (c *step) elasticStep(x, rhs []float64) (float64, error) {
 		return e, nil
 	}
 	if e > c.set.ElasticTolerance {
+		scale := 1.0
+		if trust := c.set.AlarmDistance / 4; e > trust {
+			scale = trust / e
+		}
+		for i := range ws.delta {
+			ws.delta[i] *= scale
+		}
 		c.correctElastic(1)
 		copy(ws.deltaPrev, ws.delta)
 	}
@@ -151,11 +159,12 @@ func (c *step) correctElastic(scale float64) {
 func (c *step) elasticNewton() error {
 	ws := c.ws
 	for k := 0; k < c.set.NewtonIterations; k++ {
+		t := time.Now()
 		e, err := c.elasticStep(ws.x, ws.x)
 		if err != nil {
 			return err
 		}
-		c.addNewton(NewtonRecord{ElasticResidual: e})
+		c.addNewton(NewtonRecord{ElasticResidual: e, Elastic: time.Since(t)})
 		if e <= c.set.ElasticTolerance {
 			ws.stats.Converged = true
 			return nil

@@ -68,12 +68,14 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 		var rec NewtonRecord
 		if k > 0 && c.elasticOn() {
 			// The residual at the iterate of λ_{k−1}: x_k and Jᵀλ_{k−1}.
+			t := time.Now()
 			if err := sc.finish(c); err != nil {
 				return err
 			}
 			if rec.ElasticResidual, err = c.elasticStep(ws.x, ws.rhs); err != nil {
 				return err
 			}
+			rec.Elastic = time.Since(t)
 		}
 		if k > 0 {
 			rec.DirectionChange = sc.relinearise(c, ws.newtonLog[k-1].PositionChange)
@@ -143,4 +145,5 @@ func (c *step) addNewton(rec NewtonRecord) {
 	t[stage.RebuildW] += rec.RebuildW
 	t[stage.PGS] += rec.PGS
 	t[stage.Corr] += rec.Corr
+	t[stage.Elastic] += rec.Elastic
 }

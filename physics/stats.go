@@ -27,8 +27,9 @@ type NewtonRecord struct {
 	// change of λ.
 	PGSIterations int
 	PGSError      float64
-	// RebuildW, PGS and Corr are the times of this iteration's stages.
-	RebuildW, PGS, Corr time.Duration
+	// RebuildW, PGS, Corr and Elastic are the times of this iteration's
+	// stages.
+	RebuildW, PGS, Corr, Elastic time.Duration
 }
 
 // StepStats is what one step measured.

@@ -94,7 +94,7 @@ func drawStageTable(st *frame.Stats) {
 		per  string
 	}{
 		{"Build W_H", m.BuildWH, "step"}, {"Rebuild W", m.RebuildW, "Newton it."},
-		{"PGS", m.PGS, "Newton it."}, {"Corr.", m.Corr, "Newton it."},
+		{"PGS", m.PGS, "Newton it."}, {"Corr.", m.Corr, "Newton it."}, {"Elastic", m.Elastic, "Newton it."},
 		{"Newton ite.", m.NewtonIter, "Newton it."}, {"Total", m.Total, "step"},
 		{"whole step", m.Step, "step"},
 	}
@@ -179,6 +179,15 @@ func drawConvergence(s *State, st *frame.Stats) {
 		PlotLog("##direction", s.dirLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "rad: direction change, k >= 1"})
 	}
 	PlotLog("##position", s.posLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m: p change"})
+	s.resLog = s.resLog[:0]
+	for _, r := range st.ElasticResidual[:n] {
+		if r > 0 { // iterations that evaluated the residual
+			s.resLog = append(s.resLog, float32(r))
+		}
+	}
+	if len(s.resLog) > 0 {
+		PlotLog("##elastic", s.resLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m: residual (node move), k >= 1"})
+	}
 }
 
 // appendF32 appends float64 values as float32.

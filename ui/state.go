@@ -65,6 +65,7 @@ type State struct {
 	lastSeq  uint64
 	lastVer  uint64
 	dirLog   []float32 // scratch of the Newton convergence plots
+	resLog   []float32
 	posLog   []float32
 	plotTemp []float32
 }

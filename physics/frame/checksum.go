@@ -55,6 +55,7 @@ func (f *Frame) ComputeChecksum() uint64 {
 	for k := range s.DirectionChange {
 		h.f64(s.DirectionChange[k])
 		h.f64(s.PositionChange[k])
+		h.f64(s.ElasticResidual[k])
 	}
 	g := &f.Gripper
 	h.bools(g.Present, g.Scripted)

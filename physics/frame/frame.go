@@ -178,6 +178,10 @@ type Stats struct {
 	// proximity position (m) against the previous iteration.
 	DirectionChange [settings.MaxNewton]float64
 	PositionChange  [settings.MaxNewton]float64
+	// ElasticResidual[k] is Newton iteration k's backward-Euler residual,
+	// as the largest node move its correction calls for (m; 0 unless
+	// Newton on the whole residual is on, and for k = 0 with contacts).
+	ElasticResidual [settings.MaxNewton]float64
 }
 
 // ABStats measure the A/B mode's scene B against A after each step.

@@ -170,6 +170,7 @@ func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 		s.PGSIterations += rec.PGSIterations
 		if k < settings.MaxNewton {
 			s.DirectionChange[k], s.PositionChange[k] = rec.DirectionChange, rec.PositionChange
+			s.ElasticResidual[k] = rec.ElasticResidual
 		}
 	}
 	s.MS = st.Times.Means(1, len(st.Newton))

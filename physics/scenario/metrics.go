@@ -28,6 +28,8 @@ type metrics struct {
 	maxViolation        float64
 	stage               stage.Times // summed over steps
 	lastPen             float64
+	elasticMax          float64 // the largest last residual of a step
+	elasticBacktracks   int
 
 	// Grasp: the centre of mass in the gripper frame when the grasp
 	// closed, the slip since, and the grip forces during the spin.
@@ -56,6 +58,13 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.newtonIters += len(st.Newton)
 	m.pcgIters += st.SolveIterations
 	m.factorFailures += st.FactorFailures
+	m.elasticBacktracks += st.ElasticBacktracks
+	for k := len(st.Newton) - 1; k >= 0; k-- {
+		if r := st.Newton[k].ElasticResidual; r > 0 {
+			m.elasticMax = math.Max(m.elasticMax, r)
+			break
+		}
+	}
 	if st.UnconvergedSolves > 0 {
 		m.unconvergedSteps++
 	}

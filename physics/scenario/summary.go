@@ -53,17 +53,23 @@ type Summary struct {
 	// FactorFailures counts the background factorisations that failed
 	// (their A was not positive definite); the previous factor stayed in
 	// use each time.
-	FactorFailures   int     `json:"factor_failures"`
-	FactorAgeMean    float64 `json:"factor_age_mean"` // steps, async solver
-	Mesh             string  `json:"mesh"`
-	Elements         int     `json:"elements"`
-	NewtonMean       float64 `json:"newton_mean"` // Newton iterations run per step
-	MaxSlip          float64 `json:"max_slip"`
-	GripForceMean    float64 `json:"grip_force_mean"` // N, from the grasp closing on
-	FinalPenetration float64 `json:"final_penetration"`
-	SimSeconds       float64 `json:"sim_seconds"`
-	WallSeconds      float64 `json:"wall_seconds"`
-	Error            string  `json:"error,omitempty"`
+	FactorFailures int     `json:"factor_failures"`
+	FactorAgeMean  float64 `json:"factor_age_mean"` // steps, async solver
+	Mesh           string  `json:"mesh"`
+	Elements       int     `json:"elements"`
+	NewtonMean     float64 `json:"newton_mean"` // Newton iterations run per step
+	// ElasticResidualMax is, with Newton on the whole residual
+	// (Settings.ElasticTolerance), the largest over the steps of the last
+	// residual a step evaluated (physics.NewtonRecord.ElasticResidual, m),
+	// and ElasticBacktracks the steps that undid a correction.
+	ElasticResidualMax float64 `json:"elastic_residual_max"`
+	ElasticBacktracks  int     `json:"elastic_backtracks"`
+	MaxSlip            float64 `json:"max_slip"`
+	GripForceMean      float64 `json:"grip_force_mean"` // N, from the grasp closing on
+	FinalPenetration   float64 `json:"final_penetration"`
+	SimSeconds         float64 `json:"sim_seconds"`
+	WallSeconds        float64 `json:"wall_seconds"`
+	Error              string  `json:"error,omitempty"`
 
 	Incline *InclineResult `json:"incline,omitempty"`
 	Drop    *DropResult    `json:"drop,omitempty"`
@@ -125,6 +131,7 @@ func (sc *Scene) Summary() Summary {
 		Steps: m.steps, MaxPenetration: m.maxPen, MaxSoftPenetration: m.maxSoftPen,
 		MaxRigidPenetration: m.maxRigidPen, MaxViolation: m.maxViolation, Slip: m.slip, MaxSlip: m.maxSlip,
 		PCGCappedSteps: m.unconvergedSteps, FactorFailures: m.factorFailures,
+		ElasticResidualMax: m.elasticMax, ElasticBacktracks: m.elasticBacktracks,
 		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshInfo.name,
 		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen, Solver: set.Solver.String(),
 		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),

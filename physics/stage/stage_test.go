@@ -15,10 +15,10 @@ func TestMeans(t *testing.T) {
 		tm[s] = time.Duration(s+1) * 6 * time.Millisecond
 	}
 	m := tm.Means(2, 3)
-	if m.BuildWH != 15 || m.Total != 36 || m.Step != 39 || m.Detect != 3 {
+	if m.BuildWH != 15 || m.Total != 39 || m.Step != 42 || m.Detect != 3 {
 		t.Errorf("per-step means %+v", m)
 	}
-	if m.RebuildW != 12 || m.PGS != 14 || m.Corr != 16 || m.NewtonIter != 18 {
+	if m.RebuildW != 12 || m.PGS != 14 || m.Corr != 16 || m.Elastic != 18 || m.NewtonIter != 20 {
 		t.Errorf("per-iteration means %+v", m.Table1)
 	}
 	if z := tm.Means(0, 0); z != (MS{}) {
@@ -33,7 +33,7 @@ func TestJSONKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"build_wh":0,"rebuild_w":0,"pgs":0,"corr":0,"newton_iter":0,"total":0,` +
+	want := `{"build_wh":0,"rebuild_w":0,"pgs":0,"corr":0,"elastic":0,"newton_iter":0,"total":0,` +
 		`"detect":0,"assemble":0,"factor":0,"free":0,"final":0,"step":0}`
 	if string(b) != want {
 		t.Fatalf("JSON %s, want %s", b, want)
