@@ -32,6 +32,7 @@ type contactState struct {
 	p, pPrev  []float64 // p_k and p_{k−1}, 3c
 	dFree     []float64 // δ_free along C, 3c
 	lambda    []float64 // λ, 3c
+	force     []float64 // Cᵀ·λ, the pairs' forces in world axes (scratch), 3c
 	WH, W     []float64 // W_H = H·A⁻¹·Hᵀ (fast) and W = J·A⁻¹·Jᵀ (standard), (3c)²
 	states    []contact.State
 }
@@ -44,7 +45,7 @@ func (ct *contactState) resize(c int) {
 	for _, r := range []*[]r3.Vec{&ct.rT, &ct.rEnd, &ct.rN, &ct.rNext} {
 		*r = grow(*r, c)
 	}
-	for _, b := range []*[]float64{&ct.pT, &ct.pFree, &ct.p, &ct.pPrev, &ct.dFree, &ct.lambda} {
+	for _, b := range []*[]float64{&ct.pT, &ct.pFree, &ct.p, &ct.pPrev, &ct.dFree, &ct.lambda, &ct.force} {
 		*b = grow(*b, 3*c)
 	}
 }

@@ -3,6 +3,8 @@ package physics
 import (
 	"fmt"
 
+	"softgrasp/physics/m3"
+
 	"softgrasp/physics/collide"
 	"softgrasp/physics/contact"
 	"softgrasp/physics/stage"
@@ -21,7 +23,11 @@ import (
 // computed the best known way, by sparse forward solves with the columns
 // of J_kᵀ on the supernodal factor and a symmetric product, so that the
 // comparison with the fast scheme is fair. Its steps factor A exactly
-// (step.refactor), so J needs no change of frame.
+// (step.refactor), so J needs no change of frame, unless Newton on the
+// whole residual warps the factor to the iterate within the step
+// (linsolve.Solver.WarpTo): then W_k is built from the rows J_k·Q (the
+// directions C_k·R, linsolve.Solver.FrameDirections) and x_k by the
+// warped factor, as the fast scheme does.
 type standardScheme struct {
 	pgs contact.PGS
 	qK  []float64 // q_k, 3N
@@ -50,10 +56,11 @@ func (sc *standardScheme) relinearise(c *step, reach float64) float64 {
 	return c.relinearise(reach)
 }
 
-// rebuildW writes J_k = C_k·H and W_k = J_k·A⁻¹·J_kᵀ.
+// rebuildW writes J_k = C_k·H and W_k = J_k·A⁻¹·J_kᵀ (with J_k·Q in
+// place of J_k when the factor is warped).
 func (sc *standardScheme) rebuildW(c *step) error {
 	ct := &c.ws.ct
-	ct.buildJ(c.model.DOFs())
+	ct.buildJ(c.model.DOFs(), c.solver.FrameDirections(ct.C))
 	if err := c.solver.Compliance(&ct.J, ct.W); err != nil {
 		return c.diverged(fmt.Sprintf("building W failed: %v", err))
 	}
@@ -72,9 +79,19 @@ func (sc *standardScheme) solvePGS(c *step, h2 float64) (contact.Result, error) 
 func (sc *standardScheme) correct(c *step, h2 float64) error {
 	ws := c.ws
 	ct := &ws.ct
-	ct.J.MulVecT(ws.rhs, ct.lambda)
-	if err := c.solve(ws.x, ws.rhs); err != nil {
-		return c.diverged(fmt.Sprintf("corrective solve failed: %v", err))
+	if _, warped := c.solver.Warp(); warped {
+		// J holds the warped rows: the force is Hᵀ·Cᵀ·λ, solved by the
+		// warped factor.
+		ct.applyCt(ct.force)
+		ct.H.MulVecT(ws.rhs, ct.force)
+		if err := c.solver.FactorSolve(ws.x, ws.rhs); err != nil {
+			return c.diverged(fmt.Sprintf("corrective solve failed: %v", err))
+		}
+	} else {
+		ct.J.MulVecT(ws.rhs, ct.lambda)
+		if err := c.solve(ws.x, ws.rhs); err != nil {
+			return c.diverged(fmt.Sprintf("corrective solve failed: %v", err))
+		}
 	}
 	for i := range sc.qK {
 		sc.qK[i] = ws.qFree[i] + h2*ws.x[i]
@@ -89,17 +106,18 @@ func (sc *standardScheme) states(*step) []contact.State { return sc.pgs.States }
 // finish has nothing left to do: x is the last correction's.
 func (sc *standardScheme) finish(*step) error { return nil }
 
-// buildJ writes J = C·H for a body of dofs degrees of freedom: the row
+// buildJ writes J = C·H for a body of dofs degrees of freedom and the
+// directions C (ct.C, or those frames in the factor's frame): the row
 // (a, d) of J is C_a's row d times pair a's block of H, non-zero at the
 // pair's nodes only (at most 3·collide.MaxNodes entries).
-func (ct *contactState) buildJ(dofs int) {
+func (ct *contactState) buildJ(dofs int, C []m3.Mat3) {
 	ct.J.Reset(3*len(ct.pairs), dofs)
 	var cols [3 * collide.MaxNodes]int
 	var vals [3 * collide.MaxNodes]float64
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		for d := 0; d < 3; d++ {
-			dir := ct.C[a].Row(d)
+			dir := C[a].Row(d)
 			m := 0
 			for i := 0; i < pr.Count; i++ {
 				w, base := pr.Weights[i], 3*pr.Nodes[i]

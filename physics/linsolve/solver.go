@@ -212,6 +212,25 @@ func (s *Solver) Solve(x, b []float64) (iterations int, converged bool, err erro
 // operator that PairCompliance and Compliance are built with.
 func (s *Solver) FactorSolve(x, b []float64) error { return s.precondition(x, b) }
 
+// WarpTo warps the factor to the configuration q for the rest of the
+// step: FactorSolve, FrameDirections and the points' frame then use the
+// rotation R that best maps the configuration the factor's A was
+// assembled at onto q, in either mode. Newton on the whole residual calls
+// it with each iterate, so that the contact compliance turns with the
+// body within the step as the residual's correction does
+// (FactorSolveAt). The next Refactor measures the warp afresh.
+func (s *Solver) WarpTo(q []float64) {
+	ref := s.qExact
+	if s.bg != nil {
+		ref = s.bg.qFactor
+	}
+	if len(ref) != len(q) {
+		return
+	}
+	s.warp = globalRotation(ref, q, s.mass)
+	s.warped = true
+}
+
 // FactorSolveAt computes x = Q·P⁻¹·Qᵀ·b with the factor warped to the
 // configuration q: Q = blockdiag(R), R the rotation that best maps the
 // configuration the factor's A was assembled at onto q (warp.go). It is
