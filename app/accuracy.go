@@ -26,6 +26,8 @@ type accuracyFlags struct {
 	pgs                   int
 	refDT                 float64
 	refPGS                int
+	refScheme             string
+	refElastic, elastic   float64
 	refCheck              bool
 	json                  bool
 	csv, plot, cpuProfile string
@@ -43,6 +45,9 @@ func (f *accuracyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.pgs, "pgs", full.PGS, "PGS sweeps per Newton iteration of the grid rows")
 	fs.Float64Var(&f.refDT, "ref-dt", full.RefDT, "reference time step, s")
 	fs.IntVar(&f.refPGS, "ref-pgs", full.RefPGS, "reference PGS sweeps per Newton iteration (tolerance 1e-9)")
+	fs.StringVar(&f.refScheme, "ref-scheme", full.RefScheme.String(), "reference update scheme: standard or fast")
+	fs.Float64Var(&f.refElastic, "ref-elastic-tol", full.RefElastic, "reference: Newton on the whole residual to this tolerance, m (0 = internal forces linearised once per step)")
+	fs.Float64Var(&f.elastic, "elastic-tol", full.ElasticRows, "rows with Newton on the whole residual (fast, every K > 1) to this tolerance, m; 0 = none")
 	fs.BoolVar(&f.refCheck, "ref-check", full.RefCheck, "also run the reference at twice its step and report the difference")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the table")
 	fs.StringVar(&f.csv, "csv", "", "write the rows as CSV to this file")
@@ -80,6 +85,9 @@ func (f *accuracyFlags) options(set map[string]bool) (accuracy.Options, error) {
 	apply("pgs", func() error { o.PGS = f.pgs; return positive(f.pgs) })
 	apply("ref-dt", func() error { o.RefDT = f.refDT; return nil })
 	apply("ref-pgs", func() error { o.RefPGS = f.refPGS; return positive(f.refPGS) })
+	apply("ref-scheme", func() (e error) { o.RefScheme, e = settings.ParseScheme(f.refScheme); return })
+	apply("ref-elastic-tol", func() error { o.RefElastic = f.refElastic; return nil })
+	apply("elastic-tol", func() error { o.ElasticRows = f.elastic; return nil })
 	apply("ref-check", func() error { o.RefCheck = f.refCheck; return nil })
 	if err != nil {
 		return o, err
@@ -207,8 +215,9 @@ func writeAccuracyOutputs(f *accuracyFlags, res accuracy.Result, stdout io.Write
 	return nil
 }
 
-// jsonSafe replaces the NaN slip errors of failed rows by −1 (JSON has no
-// NaN); the row's error says why.
+// jsonSafe replaces the NaN slip errors of failed rows, and the NaN
+// differences of failed spin rows, by −1 (JSON has no NaN); the row's
+// error says why.
 func jsonSafe(res accuracy.Result) accuracy.Result {
 	rows := append([]accuracy.Row(nil), res.Rows...)
 	for i := range rows {
@@ -217,6 +226,13 @@ func jsonSafe(res accuracy.Result) accuracy.Result {
 		}
 	}
 	res.Rows = rows
+	spin := append([]accuracy.SpinRow(nil), res.Spin...)
+	for i := range spin {
+		if math.IsNaN(spin[i].MaxError) || math.IsNaN(spin[i].EndError) {
+			spin[i].MaxError, spin[i].EndError = -1, -1
+		}
+	}
+	res.Spin = spin
 	return res
 }
 
@@ -250,8 +266,8 @@ func writeAccuracyCSV(w io.Writer, res accuracy.Result) error {
 // lengths in mm.
 func writeAccuracyMarkdown(w io.Writer, res accuracy.Result) {
 	ref := res.Reference
-	fmt.Fprintf(w, "Reference: h = %g ms, K ≤ %d, PGS ≤ %d sweeps (tolerance %g), %d DOFs, μ = %g.\n",
-		1e3*ref.DT, ref.Newton, ref.PGS, ref.PGSTol, ref.DOFs, ref.Mu)
+	fmt.Fprintf(w, "Reference: %s scheme, Newton on the whole residual to %g m (0: off), h = %g ms, K ≤ %d, PGS ≤ %d sweeps (tolerance %g), %d DOFs, μ = %g.\n",
+		ref.Scheme, ref.Elastic, 1e3*ref.DT, ref.Newton, ref.PGS, ref.PGSTol, ref.DOFs, ref.Mu)
 	for k, s := range ref.Slip {
 		fmt.Fprintf(w, "  ω = %s: reference slip %.3f mm", k, 1e3*s)
 		if e, ok := ref.SelfError[k]; ok {
@@ -271,5 +287,24 @@ func writeAccuracyMarkdown(w io.Writer, res accuracy.Result) {
 			accuracy.OmegaKey(r.Omega), 1e3*r.DT, r.Scheme, r.Newton, r.PGS, r.Kind, r.PGSSweepsTotal,
 			1e3*r.MaxPenetration, 1e3*r.SpinPenetration, 1e3*r.Violation, 1e3*r.Slip, 1e3*r.SlipError,
 			r.ForceJitter, r.NewtonMean, 100*r.ConvergedShare, held)
+	}
+	if len(res.Spin) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Spin test (the object alone, no gravity or contact, spun for 0.4 s): radius of gyration against the reference's, relative to the rest one.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| ω | h ms | K | Newton on the whole residual | max difference | at the end |")
+	fmt.Fprintln(w, "|---|---:|---:|---|---:|---:|")
+	for _, r := range res.Spin {
+		mode := "off"
+		if r.Elastic > 0 {
+			mode = fmt.Sprintf("to %g m", r.Elastic)
+		}
+		if r.Error != "" {
+			fmt.Fprintf(w, "| %s | %g | %d | %s | failed: %s | |\n", accuracy.OmegaKey(r.Omega), 1e3*r.DT, r.Newton, mode, r.Error)
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %g | %d | %s | %.3f %% | %.3f %% |\n", accuracy.OmegaKey(r.Omega), 1e3*r.DT, r.Newton, mode, 100*r.MaxError, 100*r.EndError)
 	}
 }

@@ -22,6 +22,9 @@ func TestAccuracyFlags(t *testing.T) {
 		{[]string{"-newton", "0"}, "K = 0"},
 		{[]string{"-mu", "-1"}, "-mu"},
 		{[]string{"-scheme", "slow"}, "-scheme"},
+		{[]string{"-ref-scheme", "slow"}, "-ref-scheme"},
+		{[]string{"-ref-elastic-tol", "-1"}, "Newton on the whole residual"},
+		{[]string{"-elastic-tol", "NaN"}, "Newton on the whole residual"},
 	} {
 		out.Reset()
 		errOut.Reset()
@@ -49,19 +52,22 @@ func TestAccuracyOutputs(t *testing.T) {
 		Omega: 8 * math.Pi, SlipError: math.NaN(), Error: "simulation diverged"})
 	res.Rows = append(res.Rows, accuracy.Row{Scheme: "fast", Newton: 1, PGS: 30, Kind: "grid", DT: 0.02,
 		Omega: 2 * math.Pi, SlipError: math.NaN(), Error: "simulation diverged"})
+	res.Spin = []accuracy.SpinRow{{Omega: 8 * math.Pi, DT: 0.02, Newton: 5, MaxError: 0.12, EndError: 0.11},
+		{Omega: 8 * math.Pi, DT: 0.02, Newton: 5, Elastic: 1e-5, MaxError: math.NaN(), EndError: math.NaN(), Error: "spin diverged"}}
 	dir := t.TempDir()
 	f := accuracyFlags{json: true, csv: dir + "/a.csv", plot: dir + "/a.png"}
 	var out bytes.Buffer
 	if err := writeAccuracyOutputs(&f, res, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), `"slip_error": -1`) {
-		t.Fatalf("the failed row's NaN slip error is not written as -1: %s", out.String())
+	if !strings.Contains(out.String(), `"slip_error": -1`) || !strings.Contains(out.String(), `"max_error": -1`) {
+		t.Fatalf("a failed row's NaN is not written as -1: %s", out.String())
 	}
 	out.Reset()
 	writeAccuracyMarkdown(&out, res)
-	if !strings.Contains(out.String(), "failed: simulation diverged") {
-		t.Fatalf("table does not show the failure:\n%s", out.String())
+	if !strings.Contains(out.String(), "failed: simulation diverged") || !strings.Contains(out.String(), "failed: spin diverged") ||
+		!strings.Contains(out.String(), "| 8π | 20 | 5 | off | 12.000 % | 11.000 % |") {
+		t.Fatalf("table does not show the rows and failures:\n%s", out.String())
 	}
 	if err := saveAccuracyPlot(dir+"/a.svg", res); err == nil {
 		t.Fatal("a plot named .svg was accepted")

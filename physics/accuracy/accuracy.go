@@ -30,9 +30,13 @@ type Case struct {
 	PGSTol float64 // PGS relative tolerance (0: always PGS sweeps)
 	DT     float64 // h, s
 	Omega  float64 // spin speed, rad/s
+	// Elastic is Settings.ElasticTolerance: Newton on the whole residual
+	// when positive (m).
+	Elastic float64
 	// Kind says why the row is there: "grid" (K at the default sweeps),
-	// "equal-work" (K = 1 with the sweeps of the K it is compared with)
-	// or "converged" (PGS run to convergence).
+	// "equal-work" (K = 1 with the sweeps of the K it is compared with),
+	// "converged" (PGS run to convergence) or "elastic" (Newton on the
+	// whole residual).
 	Kind string
 }
 
@@ -74,6 +78,7 @@ type Row struct {
 	PGSSweepsTotal int     `json:"pgs_sweeps_total"`
 	DT             float64 `json:"dt"`
 	Omega          float64 `json:"omega"`
+	Elastic        float64 `json:"elastic_tolerance"`
 	// MaxPenetration is the deepest true overlap over the whole run and
 	// SpinPenetration over the spin phase alone (m); Violation the
 	// contact law's error (closer than the contact distance), m.
@@ -95,7 +100,10 @@ type Row struct {
 
 // Reference describes the reference runs (one per ω).
 type Reference struct {
-	DT     float64 `json:"dt"`
+	Scheme string `json:"scheme"`
+	// Elastic is the tolerance of its Newton on the whole residual, m.
+	Elastic float64 `json:"elastic_tolerance"`
+	DT      float64 `json:"dt"`
 	Newton int     `json:"newton"`
 	PGS    int     `json:"pgs"`
 	PGSTol float64 `json:"pgs_tolerance"`
@@ -176,12 +184,13 @@ func configure(base settings.Scenario, c Case) settings.Scenario {
 	cfg.Omega = c.Omega
 	p := &cfg.Physics
 	p.Scheme, p.NewtonIterations, p.PGSIterations, p.PGSTolerance, p.TimeStep = c.Scheme, c.Newton, c.PGS, c.PGSTol, c.DT
+	p.ElasticTolerance = c.Elastic
 	return cfg
 }
 
 // RunCase runs case c and compares it with the reference track of its ω.
 func RunCase(base settings.Scenario, c Case, ref *Track, tick func()) Row {
-	row := Row{Scheme: c.Scheme.String(), Newton: c.Newton, PGS: c.PGS, Kind: c.Kind, DT: c.DT, Omega: c.Omega}
+	row := Row{Scheme: c.Scheme.String(), Newton: c.Newton, PGS: c.PGS, Kind: c.Kind, DT: c.DT, Omega: c.Omega, Elastic: c.Elastic}
 	res, err := run(configure(base, c), tick)
 	s := res.sum
 	row.MaxPenetration, row.SpinPenetration, row.Violation = s.MaxPenetration, res.spinPen, s.MaxViolation
@@ -204,20 +213,22 @@ func RunCase(base settings.Scenario, c Case, ref *Track, tick func()) Row {
 	return row
 }
 
-// RunReference runs the reference of spin speed omega: step refDT,
-// Newton iterations and PGS sweeps as given, PGS to tolerance pgsTol.
-func RunReference(base settings.Scenario, omega, refDT float64, newton, pgs int, pgsTol float64, tick func()) (*Track, scenario.Summary, error) {
-	c := Case{Scheme: settings.Fast, Newton: newton, PGS: pgs, PGSTol: pgsTol, DT: refDT, Omega: omega, Kind: "reference"}
+// RunReference runs the reference c (its scheme, step, Newton iterations,
+// PGS sweeps and tolerance and Newton on the whole residual; Kind is
+// ignored).
+func RunReference(base settings.Scenario, c Case, tick func()) (*Track, scenario.Summary, error) {
+	c.Kind = "reference"
 	res, err := run(configure(base, c), tick)
 	if err != nil {
-		return nil, res.sum, fmt.Errorf("reference at ω = %g rad/s, h = %g s: %w", omega, refDT, err)
+		return nil, res.sum, fmt.Errorf("reference at ω = %g rad/s, h = %g s: %w", c.Omega, c.DT, err)
 	}
 	return &res.track, res.sum, nil
 }
 
-// SelfError compares the reference with a run at twice its step.
-func SelfError(base settings.Scenario, ref *Track, omega, refDT float64, newton, pgs int, pgsTol float64, tick func()) (float64, error) {
-	coarse, _, err := RunReference(base, omega, 2*refDT, newton, pgs, pgsTol, tick)
+// SelfError compares the reference c with the same run at twice its step.
+func SelfError(base settings.Scenario, ref *Track, c Case, tick func()) (float64, error) {
+	c.DT *= 2
+	coarse, _, err := RunReference(base, c, tick)
 	if err != nil {
 		return 0, err
 	}

@@ -23,10 +23,19 @@ type Options struct {
 	ConvergedPGS int
 	ConvergedTol float64
 
-	// The reference: step, Newton iterations (stopping on the default
-	// tolerances), PGS sweeps and tolerance; RefCheck also runs it at
-	// twice its step to report how converged in h it is.
-	RefDT     float64
+	// ElasticRows, when positive, adds for each ω and h a fast-scheme row
+	// per K > 1 with Newton on the whole residual to this tolerance (m).
+	ElasticRows float64
+
+	// The reference: scheme, Newton on the whole residual (its tolerance,
+	// m), step, Newton iterations (stopping on the default tolerances),
+	// PGS sweeps and tolerance; RefCheck also runs it at twice its step
+	// to report how converged in h it is. The standard scheme with the
+	// whole residual shares neither the fast scheme's fixed H nor the
+	// internal forces linearised once per step with the rows it judges.
+	RefScheme  settings.Scheme
+	RefElastic float64
+	RefDT      float64
 	RefNewton int
 	RefPGS    int
 	RefPGSTol float64
@@ -41,7 +50,8 @@ func Full() Options {
 		DTs:     []float64{0.005, 0.01, 0.02},
 		Newtons: []int{1, 2, 5, 10},
 		Schemes: []settings.Scheme{settings.Fast, settings.Standard},
-		PGS:     30, ConvergedPGS: 1000, ConvergedTol: 1e-10,
+		PGS:     30, ConvergedPGS: 1000, ConvergedTol: 1e-10, ElasticRows: 1e-5,
+		RefScheme: settings.Standard, RefElastic: 1e-7,
 		RefDT: 0.001, RefNewton: 10, RefPGS: 300, RefPGSTol: 1e-9, RefCheck: true,
 	}
 }
@@ -67,6 +77,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("the grid is empty: give at least one ω, h, K and scheme")
 	case !(o.RefDT > 0):
 		return fmt.Errorf("reference step %g s: must be positive", o.RefDT)
+	case !(o.RefElastic >= 0) || !(o.ElasticRows >= 0):
+		return fmt.Errorf("Newton on the whole residual: tolerances %g (reference) and %g (rows) must be ≥ 0", o.RefElastic, o.ElasticRows)
 	}
 	for _, h := range o.DTs {
 		if r := h / o.RefDT; !(h > 0) || math.Abs(r-math.Round(r)) > 1e-6 || r < 1 {
@@ -83,8 +95,9 @@ func (o Options) Validate() error {
 
 // Cases lists the runs of the grid, reference excluded: for each ω and h,
 // every scheme at every K with PGS sweeps per iteration; K = 1 with K
-// times those sweeps for every K > 1 (equal work); and K = 1 and the
-// largest K with PGS converged.
+// times those sweeps for every K > 1 (equal work); the fast scheme at
+// every K > 1 with Newton on the whole residual (ElasticRows); and K = 1
+// and the largest K with PGS converged.
 func (o Options) Cases() []Case {
 	var out []Case
 	kMax := 0
@@ -108,6 +121,13 @@ func (o Options) Cases() []Case {
 					out = append(out, c)
 				}
 			}
+			for _, k := range o.Newtons {
+				if k > 1 && o.ElasticRows > 0 {
+					c := base
+					c.Scheme, c.Newton, c.Elastic, c.Kind = settings.Fast, k, o.ElasticRows, "elastic"
+					out = append(out, c)
+				}
+			}
 			for _, k := range []int{1, kMax} {
 				c := base
 				c.Scheme, c.Newton, c.PGS, c.PGSTol, c.Kind = settings.Fast, k, o.ConvergedPGS, o.ConvergedTol, "converged"
@@ -125,6 +145,8 @@ func (o Options) Cases() []Case {
 type Result struct {
 	Reference Reference `json:"reference"`
 	Rows      []Row     `json:"rows"`
+	// Spin holds the spin test's rows (spin.go).
+	Spin []SpinRow `json:"spin"`
 }
 
 // Base returns the scene every run starts from.
@@ -147,10 +169,11 @@ func (o Options) TotalSteps() int {
 	for _, c := range o.Cases() {
 		steps += int(math.Ceil(dur/c.DT - 1e-9))
 	}
-	return steps
+	return steps + o.spinSteps()
 }
 
-// Run runs the references and the grid; tick is called after every step.
+// Run runs the references, the grid and the spin test; tick is called
+// after every step.
 // A case that diverges is reported in its row (Error) and does not stop
 // the grid; a reference that fails does.
 func Run(o Options, tick func()) (Result, error) {
@@ -159,12 +182,14 @@ func Run(o Options, tick func()) (Result, error) {
 	}
 	base := o.Base()
 	res := Result{Reference: Reference{
+		Scheme: o.RefScheme.String(), Elastic: o.RefElastic,
 		DT: o.RefDT, Newton: o.RefNewton, PGS: o.RefPGS, PGSTol: o.RefPGSTol, DOFs: o.DOFs, Mu: o.Mu,
 		Slip: map[string]float64{},
 	}}
 	refs := map[float64]*Track{}
 	for _, w := range o.Omegas {
-		tr, sum, err := RunReference(base, w, o.RefDT, o.RefNewton, o.RefPGS, o.RefPGSTol, tick)
+		rc := Case{Scheme: o.RefScheme, Newton: o.RefNewton, PGS: o.RefPGS, PGSTol: o.RefPGSTol, DT: o.RefDT, Omega: w, Elastic: o.RefElastic}
+		tr, sum, err := RunReference(base, rc, tick)
 		if err != nil {
 			return res, err
 		}
@@ -173,7 +198,7 @@ func Run(o Options, tick func()) (Result, error) {
 		res.Reference.Slip[key] = sum.Slip
 		res.Reference.DOFs = sum.DOFs
 		if o.RefCheck {
-			e, err := SelfError(base, tr, w, o.RefDT, o.RefNewton, o.RefPGS, o.RefPGSTol, tick)
+			e, err := SelfError(base, tr, rc, tick)
 			if err != nil {
 				return res, err
 			}
@@ -186,7 +211,9 @@ func Run(o Options, tick func()) (Result, error) {
 	for _, c := range o.Cases() {
 		res.Rows = append(res.Rows, RunCase(base, c, refs[c.Omega], tick))
 	}
-	return res, nil
+	spin, err := RunSpin(o, tick)
+	res.Spin = spin
+	return res, err
 }
 
 // OmegaKey names a spin speed in multiples of π ("4π") when it is one,
