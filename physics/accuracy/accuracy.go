@@ -104,11 +104,11 @@ type Reference struct {
 	// Elastic is the tolerance of its Newton on the whole residual, m.
 	Elastic float64 `json:"elastic_tolerance"`
 	DT      float64 `json:"dt"`
-	Newton int     `json:"newton"`
-	PGS    int     `json:"pgs"`
-	PGSTol float64 `json:"pgs_tolerance"`
-	DOFs   int     `json:"dofs"`
-	Mu     float64 `json:"mu"`
+	Newton  int     `json:"newton"`
+	PGS     int     `json:"pgs"`
+	PGSTol  float64 `json:"pgs_tolerance"`
+	DOFs    int     `json:"dofs"`
+	Mu      float64 `json:"mu"`
 	// SelfError is, per ω, the largest distance between the reference's
 	// object track and that of a run at twice its step (m): how far the
 	// reference itself is from converged in h.

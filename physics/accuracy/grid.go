@@ -36,10 +36,10 @@ type Options struct {
 	RefScheme  settings.Scheme
 	RefElastic float64
 	RefDT      float64
-	RefNewton int
-	RefPGS    int
-	RefPGSTol float64
-	RefCheck  bool
+	RefNewton  int
+	RefPGS     int
+	RefPGSTol  float64
+	RefCheck   bool
 }
 
 // Full is the grid of the README's table.
