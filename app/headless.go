@@ -161,7 +161,9 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		}
 		defer stop()
 	}
-	ran, runErr := runSteps(sc, steps, log, rec)
+	intr := catchInterrupts()
+	defer intr.stop()
+	ran, runErr := runSteps(sc, steps, log, rec, intr)
 	if log != nil {
 		if err := log.close(); err != nil && runErr == nil {
 			runErr = err
@@ -179,6 +181,10 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		sum.Error = runErr.Error()
 	}
 	rep := report{Summary: sum, FinalChecksum: record.FormatChecksum(checksum)}
+	sig, stopped := intr.received()
+	if stopped {
+		rep.Interrupted = signalName(sig)
+	}
 	if f.lambda {
 		rep.Lambda = append([]float64{}, sc.Sim.Lambda()...)
 	}
@@ -187,13 +193,21 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(runErr))
 		return 1
 	}
+	if stopped {
+		fmt.Fprintln(stderr, interruptNote("softgrasp headless", sig, ran))
+		return exitStatus(sig)
+	}
 	return 0
 }
 
 // runSteps advances the scene, logging and recording each step, and stops
-// at the first error (a divergence); ran counts the steps attempted.
-func runSteps(sc *scenario.Scene, steps int, log *stepLog, rec *record.Writer) (ran int, err error) {
+// at the first error (a divergence) or when intr caught a signal; ran
+// counts the steps attempted.
+func runSteps(sc *scenario.Scene, steps int, log *stepLog, rec *record.Writer, intr *interrupts) (ran int, err error) {
 	for i := 0; i < steps; i++ {
+		if _, stop := intr.received(); stop {
+			return i, nil
+		}
 		st, err := sc.Step()
 		if rec != nil {
 			rec.Step(i+1, sc.StateChecksum)

@@ -24,6 +24,9 @@ type report struct {
 	// Lambda is, with headless -lambda, the last step's contact forces
 	// (3 per contact): what the CPU and GPU backends are compared on.
 	Lambda []float64 `json:"lambda,omitempty"`
+	// Interrupted names the signal (SIGINT, SIGTERM) that stopped the run
+	// before its last step; the summary is of the steps that ran.
+	Interrupted string `json:"interrupted,omitempty"`
 }
 
 // replayReport is what a replay compared with its recording.
@@ -53,6 +56,9 @@ func writeReport(w io.Writer, asJSON bool, r report) {
 		return
 	}
 	printSummary(w, r.Summary)
+	if r.Interrupted != "" {
+		fmt.Fprintf(w, "stopped by %s before the last step: the figures above are of the steps that ran\n", r.Interrupted)
+	}
 	fmt.Fprintf(w, "final state checksum %s\n", r.FinalChecksum)
 	if p := r.Replay; p != nil {
 		switch {

@@ -150,9 +150,19 @@ func runViewer(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer v.close()
+	v.interrupts = catchInterrupts()
+	defer v.interrupts.stop()
 	if err := v.run(); err != nil {
 		fmt.Fprintln(stderr, "softgrasp:", oneLine(err))
 		return 1
+	}
+	if sig, stopped := v.interrupts.received(); stopped {
+		t := 0.0
+		if v.frame != nil {
+			t = v.frame.Time
+		}
+		fmt.Fprintf(stderr, "softgrasp: stopped by %s at t = %.2f s\n", signalName(sig), t)
+		return exitStatus(sig)
 	}
 	return 0
 }

@@ -49,6 +49,8 @@ type viewer struct {
 	// is a reason to draw.
 	drawnSize [2]int
 	realtime  realtimeCheck // viewer_realtime.go
+	// interrupts stops the run on SIGINT or SIGTERM (signals.go).
+	interrupts *interrupts
 	sceneDOFs int           // DOFs of the scene the renderer holds
 	// stressField is what the loop was last asked about the frames' von
 	// Mises field: computed only while the colour map shows it.
@@ -151,7 +153,18 @@ func (v *viewer) run() error {
 	start := time.Now()
 	var t0 float64
 	var steady span // the frames after realtimeWarmup
-	for n := 1; !v.platform.ShouldClose(); {
+	n := 1
+	defer func() {
+		// A run stopped by a signal reports what it rendered, as a run
+		// of -frames does at its end.
+		if _, stopped := v.interrupts.received(); stopped {
+			v.summarise(span{start: start, t0: t0, frames: 1}, steady, n)
+		}
+	}()
+	for !v.platform.ShouldClose() {
+		if _, stopped := v.interrupts.received(); stopped {
+			return nil
+		}
 		last := v.opt.frames > 0 && n >= v.opt.frames && v.reachedShotTime()
 		img, drawn, err := v.renderFrame(last && v.opt.screenshot != "")
 		if err != nil {

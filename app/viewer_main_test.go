@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -14,6 +15,11 @@ import (
 var mainQueue = make(chan func())
 
 func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv(subprocessArgs); ok {
+		// A test's child process (signals_test.go): the command itself,
+		// on the main thread.
+		os.Exit(run(strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
+	}
 	done := make(chan int)
 	go func() { done <- m.Run() }()
 	for {

@@ -6,6 +6,7 @@
  * CHOLMOD_SUPERNODAL, final_ll = TRUE) because the compliance kernel in
  * compliance.c reads the supernodal blocks of L directly.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cblas.h>
@@ -36,15 +37,27 @@ static void copy_pattern(cholmod_sparse *A, int64_t n, const int64_t *colptr, co
 }
 
 /* analyse runs the symbolic analysis with the requested ordering and, when
- * this CHOLMOD build lacks METIS, falls back to AMD. */
+ * this CHOLMOD build lacks METIS, falls back to AMD.
+ *
+ * METIS (its GKlib) traps SIGABRT and SIGTERM with signal() while it orders
+ * and puts the previous handlers back with signal() too, which drops their
+ * flags: the Go runtime's handlers lose SA_ONSTACK and SA_SIGINFO, and the
+ * next SIGTERM kills the process with "non-Go code set up signal handler
+ * without SA_ONSTACK flag". The two actions are saved before the analysis
+ * and restored exactly after it. */
 static int analyse(sg_factor *f, int ordering)
 {
+	struct sigaction abrt, term;
+	sigaction(SIGABRT, NULL, &abrt);
+	sigaction(SIGTERM, NULL, &term);
 	configure(&f->c, ordering);
 	f->L = cholmod_analyze(f->A, &f->c);
 	if (f->L == NULL && f->c.status == CHOLMOD_NOT_INSTALLED && ordering != CHOLMOD_AMD) {
 		configure(&f->c, CHOLMOD_AMD);
 		f->L = cholmod_analyze(f->A, &f->c);
 	}
+	sigaction(SIGABRT, &abrt, NULL);
+	sigaction(SIGTERM, &term, NULL);
 	if (f->L == NULL)
 		return SG_CHOLMOD;
 	if (!f->L->is_super)

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"softgrasp/physics/record"
+)
+
+// subprocessArgs names the environment variable with which TestMain runs
+// the command itself instead of the tests: its arguments, separated by
+// the unit separator.
+const subprocessArgs = "SOFTGRASP_TEST_RUN"
+
+// startCommand starts this test binary as the softgrasp command with the
+// given arguments, in its own process group (no terminal's signals reach
+// it), output to the returned buffers.
+func startCommand(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), subprocessArgs+"="+strings.Join(args, "\x1f"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &out, &errOut
+}
+
+// waitFor polls cond every 50 ms for up to limit.
+func waitFor(limit time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+// exitCode waits for cmd and returns its exit status (−1 when a signal
+// killed it).
+func exitCode(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the process did not end within 60 s of the signal")
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+// TestSignalsEndHeadlessRuns sends SIGINT and SIGTERM to a long headless
+// run that records: it must stop between two steps and end as a finished
+// run does (the summary of the steps that ran, the recording's footer,
+// which replays identically), with exit status 130 or 143, and no stack
+// dump. SIGTERM also checks the repair of the signal actions that the
+// sparse analysis's METIS ordering breaks (sparse/factor.c): without it
+// the process died with "non-Go code set up signal handler without
+// SA_ONSTACK flag".
+func TestSignalsEndHeadlessRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command in a child process")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(signalName(sig), func(t *testing.T) {
+			rec := filepath.Join(t.TempDir(), "run.rec")
+			cmd, out, errOut := startCommand(t, "headless", "-steps", "1000000", "-dofs", "600", "-record", rec, "-json")
+			if !waitFor(30*time.Second, func() bool {
+				b, _ := os.ReadFile(rec)
+				return bytes.Contains(b, []byte(`"step":100,`))
+			}) {
+				_ = cmd.Process.Kill()
+				t.Fatalf("the run did not reach step 100 in 30 s; stderr: %s", errOut)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			if code := exitCode(t, cmd); code != 128+int(sig) {
+				t.Fatalf("exit status %d, want %d; stderr: %s", code, 128+int(sig), errOut)
+			}
+			if strings.Contains(errOut.String(), "goroutine") || !strings.Contains(errOut.String(), "stopped by "+signalName(sig)) {
+				t.Fatalf("stderr: %s", errOut)
+			}
+			if !strings.Contains(out.String(), `"interrupted": "`+signalName(sig)+`"`) || !strings.Contains(out.String(), `"final_checksum"`) {
+				t.Fatalf("no summary of the steps that ran: %s", out)
+			}
+			r, err := record.ReadFile(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.End == nil || r.End.Steps < 100 {
+				t.Fatalf("recording footer %+v, want one after at least 100 steps", r.End)
+			}
+		})
+	}
+}
+
+// TestSignalsEndTheViewer sends SIGINT and SIGTERM to the viewer: it must
+// close as when its window is closed, print its summary line, and exit
+// with 130 or 143.
+func TestSignalsEndTheViewer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the viewer in a child process")
+	}
+	if missingDisplay() != "" {
+		t.Skip("no display")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(signalName(sig), func(t *testing.T) {
+			cmd, out, errOut := startCommand(t, "-dofs", "600")
+			time.Sleep(4 * time.Second)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			if code := exitCode(t, cmd); code != 128+int(sig) {
+				t.Fatalf("exit status %d, want %d; stderr: %s", code, 128+int(sig), errOut)
+			}
+			if strings.Contains(errOut.String(), "goroutine") || !strings.Contains(errOut.String(), "stopped by "+signalName(sig)) {
+				t.Fatalf("stderr: %s", errOut)
+			}
+			if !strings.Contains(out.String(), "rendered frames/s") {
+				t.Fatalf("no summary line: %s", out)
+			}
+		})
+	}
+}
