@@ -51,7 +51,7 @@ type viewer struct {
 	realtime  realtimeCheck // viewer_realtime.go
 	// interrupts stops the run on SIGINT or SIGTERM (signals.go).
 	interrupts *interrupts
-	sceneDOFs int           // DOFs of the scene the renderer holds
+	sceneDOFs  int // DOFs of the scene the renderer holds
 	// stressField is what the loop was last asked about the frames' von
 	// Mises field: computed only while the colour map shows it.
 	stressField bool
