@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -161,19 +162,39 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	intr := catchInterrupts()
+	defer intr.stop()
 	got, runErr := p.Run(func(sc *scenario.Scene, st *physics.StepStats, err error) error {
+		if _, stop := intr.received(); stop {
+			return errStopped
+		}
 		if log == nil || err != nil {
 			return nil
 		}
 		return log.write(sc, st)
 	})
+	sig, stopped := intr.received()
+	if stopped && errors.Is(runErr, errStopped) {
+		runErr = nil
+	}
 	if log != nil {
 		if err := log.close(); err != nil && runErr == nil {
 			runErr = err
 		}
 	}
+	if stopped && runErr == nil {
+		// Stopped before the recording's end: the summary of what ran,
+		// no comparison with the recorded final state.
+		writeReport(stdout, f.json, report{Summary: p.Scene().Summary(), Interrupted: signalName(sig),
+			FinalChecksum: record.FormatChecksum(p.Scene().StateChecksum())})
+		fmt.Fprintf(stderr, "softgrasp replay: %s: stopped by %s before the recording's end\n", file, signalName(sig))
+		return exitStatus(sig)
+	}
 	return finishReplay(stdout, stderr, file, f.json, rec, p.Scene(), got, runErr)
 }
+
+// errStopped ends a replay on a signal (runReplay).
+var errStopped = errors.New("stopped by a signal")
 
 // finishReplay prints the report and returns the exit code: 0 when the
 // replay reached the recorded state (or a recording cut short was replayed
