@@ -20,9 +20,10 @@ const accuracyFloor = 1e-4
 
 var (
 	schemeColor = map[string]color.Color{
-		"fast":          color.RGBA{R: 200, G: 40, B: 40, A: 255},
-		"standard":      color.RGBA{R: 30, G: 90, B: 200, A: 255},
-		"K=1, K×sweeps": color.RGBA{R: 110, G: 110, B: 110, A: 255},
+		"fast":                 color.RGBA{R: 200, G: 40, B: 40, A: 255},
+		"standard":             color.RGBA{R: 30, G: 90, B: 200, A: 255},
+		"K=1, K×sweeps":        color.RGBA{R: 110, G: 110, B: 110, A: 255},
+		"fast, whole residual": color.RGBA{R: 30, G: 150, B: 60, A: 255},
 	}
 	dtGlyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
 	dtDashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
@@ -89,6 +90,8 @@ func accuracyPanel(title string, rows []accuracy.Row, omega float64, dts []float
 			case r.Kind == "equal-work" && r.Newton == 1:
 				k := float64(r.PGS) / float64(firstPGS(rows))
 				series["K=1, K×sweeps"] = append(series["K=1, K×sweeps"], plotter.XY{X: k, Y: y})
+			case r.Kind == "elastic":
+				series["fast, whole residual"] = append(series["fast, whole residual"], plotter.XY{X: float64(r.Newton), Y: y})
 			}
 		}
 		names := make([]string, 0, len(series))
