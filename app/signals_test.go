@@ -59,6 +59,21 @@ func exitCode(t *testing.T, cmd *exec.Cmd) int {
 	return cmd.ProcessState.ExitCode()
 }
 
+// stopWith sends sig to cmd and checks that it exits with 128 + sig,
+// says on stderr that the signal stopped it, and dumps no stack.
+func stopWith(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, errOut *bytes.Buffer) {
+	t.Helper()
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitCode(t, cmd); code != 128+int(sig) {
+		t.Fatalf("exit status %d, want %d; stderr: %s", code, 128+int(sig), errOut)
+	}
+	if strings.Contains(errOut.String(), "goroutine") || !strings.Contains(errOut.String(), "stopped by "+signalName(sig)) {
+		t.Fatalf("stderr: %s", errOut)
+	}
+}
+
 // TestSignalsEndHeadlessRuns sends SIGINT and SIGTERM to a long headless
 // run that records: it must stop between two steps and end as a finished
 // run does (the summary of the steps that ran, the recording's footer,
@@ -82,15 +97,7 @@ func TestSignalsEndHeadlessRuns(t *testing.T) {
 				_ = cmd.Process.Kill()
 				t.Fatalf("the run did not reach step 100 in 30 s; stderr: %s", errOut)
 			}
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			if code := exitCode(t, cmd); code != 128+int(sig) {
-				t.Fatalf("exit status %d, want %d; stderr: %s", code, 128+int(sig), errOut)
-			}
-			if strings.Contains(errOut.String(), "goroutine") || !strings.Contains(errOut.String(), "stopped by "+signalName(sig)) {
-				t.Fatalf("stderr: %s", errOut)
-			}
+			stopWith(t, cmd, sig, errOut)
 			if !strings.Contains(out.String(), `"interrupted": "`+signalName(sig)+`"`) || !strings.Contains(out.String(), `"final_checksum"`) {
 				t.Fatalf("no summary of the steps that ran: %s", out)
 			}
@@ -119,15 +126,7 @@ func TestSignalsEndTheViewer(t *testing.T) {
 		t.Run(signalName(sig), func(t *testing.T) {
 			cmd, out, errOut := startCommand(t, "-dofs", "600")
 			time.Sleep(4 * time.Second)
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			if code := exitCode(t, cmd); code != 128+int(sig) {
-				t.Fatalf("exit status %d, want %d; stderr: %s", code, 128+int(sig), errOut)
-			}
-			if strings.Contains(errOut.String(), "goroutine") || !strings.Contains(errOut.String(), "stopped by "+signalName(sig)) {
-				t.Fatalf("stderr: %s", errOut)
-			}
+			stopWith(t, cmd, sig, errOut)
 			if !strings.Contains(out.String(), "rendered frames/s") {
 				t.Fatalf("no summary line: %s", out)
 			}

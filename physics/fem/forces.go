@@ -49,16 +49,8 @@ func (m *Model) ElasticForces(st *State, w *Workspace, q []float64, f []float64)
 // rotations are warm-started from st, which it leaves as it is; w holds
 // the pass's results. f (length 3N) is overwritten.
 func (m *Model) Forces(st *State, w *Workspace, q, v, f []float64) error {
-	if err := m.checkState(st, w); err != nil {
+	if err := m.checkPass(st, w, []string{"q", "v", "f"}, q, v, f); err != nil {
 		return err
-	}
-	for _, c := range []struct {
-		name string
-		x    []float64
-	}{{"q", q}, {"v", v}, {"f", f}} {
-		if err := m.checkLen(c.name, c.x); err != nil {
-			return err
-		}
 	}
 	alpha, beta := m.mat.MassDamping, m.mat.StiffnessDamping
 	m.elementStresses(w, st.rot, w.rot, q, v, beta, 1)
@@ -79,16 +71,8 @@ func (m *Model) Forces(st *State, w *Workspace, q, v, f []float64) error {
 // The rotations are warm-started from st, which it leaves as it is; w
 // holds the pass's results. y (length 3N) is overwritten.
 func (m *Model) StiffnessMul(st *State, w *Workspace, q, dx, y []float64) error {
-	if err := m.checkState(st, w); err != nil {
+	if err := m.checkPass(st, w, []string{"q", "dx", "y"}, q, dx, y); err != nil {
 		return err
-	}
-	for _, c := range []struct {
-		name string
-		x    []float64
-	}{{"q", q}, {"dx", dx}, {"y", y}} {
-		if err := m.checkLen(c.name, c.x); err != nil {
-			return err
-		}
 	}
 	m.elementStresses(w, st.rot, w.rot, q, nil, 0, 1)
 	clear(y)
@@ -143,4 +127,18 @@ func (m *Model) VonMises(st *State, w *Workspace, q []float64, perNode []float64
 func vonMises(s m3.Mat3) float64 {
 	d01, d12, d20 := s[0]-s[4], s[4]-s[8], s[8]-s[0]
 	return math.Sqrt(0.5*(d01*d01+d12*d12+d20*d20) + 3*(s[1]*s[1]+s[5]*s[5]+s[2]*s[2]))
+}
+
+// checkPass reports a state or workspace that is not the model's, or a
+// vector of an element pass (named in order) whose length is not 3N.
+func (m *Model) checkPass(st *State, w *Workspace, names []string, xs ...[]float64) error {
+	if err := m.checkState(st, w); err != nil {
+		return err
+	}
+	for i, x := range xs {
+		if err := m.checkLen(names[i], x); err != nil {
+			return err
+		}
+	}
+	return nil
 }
