@@ -107,6 +107,7 @@ func (c *step) elasticStep(x, rhs []float64) (float64, error) {
 		}
 		c.correctElastic(1)
 		copy(ws.deltaPrev, ws.delta)
+		ws.elasticMoved = true
 	}
 	return e, nil
 }

@@ -76,10 +76,12 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 				return err
 			}
 			rec.Elastic = time.Since(t)
-			// The factor, as Jacobian of the contact compliance too, turns
-			// with the body from here on (docs/method.md, "Newton on the
-			// whole residual").
-			c.solver.WarpTo(ws.qK)
+			// Once the residual has moved the free motion, the factor, as
+			// Jacobian of the contact compliance too, turns with the body
+			// (docs/method.md, "Newton on the whole residual").
+			if ws.elasticMoved {
+				c.solver.WarpTo(ws.qK)
+			}
 		}
 		if k > 0 {
 			rec.DirectionChange = sc.relinearise(c, ws.newtonLog[k-1].PositionChange)

@@ -39,7 +39,7 @@ func (c *step) run() (*StepStats, error) {
 	ws.newtonLog = ws.newtonLog[:0]
 	st.Converged = false
 	st.SolveIterations, st.UnconvergedSolves, st.FactorFailures = 0, 0, 0
-	st.ElasticBacktracks, ws.elasticOff = 0, false
+	st.ElasticBacktracks, ws.elasticOff, ws.elasticMoved = 0, false, false
 	sw := stopwatch{t: &st.Times}
 	stepStart := time.Now()
 	sw.begin()

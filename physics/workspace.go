@@ -22,6 +22,7 @@ type workspace struct {
 	qK, vK, res, delta []float64
 	deltaPrev          []float64 // the step's last correction made
 	elasticOff         bool      // the step backtracked: no more corrections
+	elasticMoved       bool      // the step made a correction
 	qNew, vNew         []float64 // end-of-step state, committed after the checks
 
 	fem *fem.Workspace // the element passes' results
