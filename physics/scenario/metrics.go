@@ -41,6 +41,8 @@ type metrics struct {
 	gripSum    float64
 	gripN      int
 	gripLast   float64
+	// The last step's normal force of each jaw and of the floor, N.
+	leftLast, rightLast, floorLast float64
 
 	// Incline and drop.
 	com0        r3.Vec
@@ -79,6 +81,7 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.stage.Add(&st.Times)
 	if len(st.BodyNormalForce) > FloorBody {
 		m.floorForces = append(m.floorForces, st.BodyNormalForce[FloorBody])
+		m.floorLast = st.BodyNormalForce[FloorBody]
 	}
 	if sc.Driver != nil && len(st.BodyNormalForce) > RightJawBody {
 		m.observeGrasp(sc, st)
@@ -89,7 +92,8 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 // force during the steady part of the spin.
 func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
 	t := sc.Sim.Time()
-	grip := st.BodyNormalForce[LeftJawBody] + st.BodyNormalForce[RightJawBody]
+	m.leftLast, m.rightLast = st.BodyNormalForce[LeftJawBody], st.BodyNormalForce[RightJawBody]
+	grip := m.leftLast + m.rightLast
 	m.gripLast = grip
 	local := sc.Driver.Gripper.Pose.ApplyInverse(sc.CentreOfMass())
 	s := sc.script
@@ -136,11 +140,19 @@ func forceJitter(f []float64) float64 {
 	return math.Sqrt(v/float64(n)) / mean
 }
 
-// held reports whether the centre of mass lies between the jaws: within
-// the opening across, and within the jaws' width and height (plus a
-// margin) along the other two gripper axes.
+// held reports whether the gripper holds the object, as of the last
+// step: both jaws push on it, the floor carries less than half its weight
+// (the jaws carry it), and its centre of mass lies between the jaws:
+// within the opening across, and within the jaws' width and height (plus
+// a margin) along the other two gripper axes. An object between open
+// jaws, or squeezed while it still rests on the floor, is not held.
 func (sc *Scene) held() bool {
 	if sc.Driver == nil {
+		return false
+	}
+	m := &sc.metrics
+	weight := sc.total * r3.Norm(sc.Config().Physics.Gravity)
+	if !(m.leftLast > 0 && m.rightLast > 0) || m.floorLast >= weight/2 {
 		return false
 	}
 	g := sc.Driver.Gripper
