@@ -21,14 +21,14 @@ APT_PACKAGES := gcc g++ pkg-config libsuitesparse-dev libopenblas-dev \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev \
 	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth tetgen ffmpeg
 
-# Packages whose tests start goroutines run under the race detector: the
-# physics loop and its frames, the asynchronous factorisation (linsolve,
-# physics, scenario), the element worker pool (fem) and the grid mesher's
-# parallel winding numbers (embed).
+# Every package's tests run under the race detector, in three groups: the
+# packages whose tests start goroutines (the physics loop and its frames,
+# the asynchronous factorisation in linsolve, physics and scenario, the
+# element worker pool in fem, the grid mesher's parallel winding numbers in
+# embed), everything else but the GL packages, and the GL packages, which
+# open a context under Xvfb (they skip without one).
 RACE_PKGS := ./physics ./physics/fem ./physics/linsolve ./physics/scenario ./physics/loop/... ./physics/frame ./physics/embed
-# What go test runs without it: everything else but the GL packages.
 PLAIN_PKGS = $$($(GO) list ./... | grep -v -E '/(render|ui|app)($$|/)|/physics(/fem|/linsolve|/scenario|/loop|/frame|/embed)?$$')
-# Packages that open a GL context run under Xvfb (they skip without one).
 GL_PKGS   := ./render/... ./ui/... ./app/...
 
 .PHONY: deps build run test bench accuracy headless clean fuzz
@@ -58,9 +58,9 @@ headless: build
 
 test: deps
 	$(GO) vet ./...
-	SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 $(PLAIN_PKGS)
+	SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -race $(PLAIN_PKGS)
 	$(GO) test -count=1 -race $(RACE_PKGS)
-	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 $(GL_PKGS)
+	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -race $(GL_PKGS)
 	$(MAKE) --no-print-directory cuda-test
 
 bench: build
