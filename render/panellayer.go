@@ -129,8 +129,12 @@ func (l *PanelLayer) Composite() {
 // origin) that data's command lists draw on: the bounding box of each
 // list's vertices (which include the half pixel of antialiasing outside a
 // window's edge), within the union of its commands' clip rectangles (a
-// list may clip to the whole display and draw a small window), merged
-// until no two overlap.
+// list may clip to the whole display and draw a small window), less those
+// inside another. Overlapping rectangles are kept as they are (covering
+// or copying a pixel twice costs nothing): their bounding box would take
+// in pixels that no panel draws, which the view would then leave at the
+// background colour, as a tooltip reaching past its panel into the view
+// did (a black rectangle around both).
 func coveredRects(rects [][4]int32, data imgui.DrawData, displaySize, framebufferSize [2]float32) [][4]int32 {
 	if !data.Valid() {
 		return rects
@@ -172,29 +176,29 @@ func coveredRects(rects [][4]int32, data imgui.DrawData, displaySize, framebuffe
 			rects = append(rects, [4]int32{x0, y0, x1 - x0, y1 - y0})
 		}
 	}
-	return mergeOverlapping(rects)
+	return dropContained(rects)
 }
 
-// mergeOverlapping replaces any two overlapping rectangles by their
-// bounding box until none overlap.
-func mergeOverlapping(rects [][4]int32) [][4]int32 {
-	for merged := true; merged; {
-		merged = false
-		for i := 0; i < len(rects) && !merged; i++ {
-			for j := i + 1; j < len(rects); j++ {
-				a, b := rects[i], rects[j]
-				if a[0] < b[0]+b[2] && b[0] < a[0]+a[2] && a[1] < b[1]+b[3] && b[1] < a[1]+a[3] {
-					x0, y0 := min(a[0], b[0]), min(a[1], b[1])
-					x1, y1 := max(a[0]+a[2], b[0]+b[2]), max(a[1]+a[3], b[1]+b[3])
-					rects[i] = [4]int32{x0, y0, x1 - x0, y1 - y0}
-					rects = append(rects[:j], rects[j+1:]...)
-					merged = true
-					break
-				}
+// dropContained removes every rectangle that lies inside another (the
+// first of two equal ones stays).
+func dropContained(rects [][4]int32) [][4]int32 {
+	inside := func(a, b [4]int32) bool {
+		return a[0] >= b[0] && a[1] >= b[1] && a[0]+a[2] <= b[0]+b[2] && a[1]+a[3] <= b[1]+b[3]
+	}
+	out := rects[:0]
+	for i, a := range rects {
+		keep := true
+		for j, b := range rects {
+			if i != j && inside(a, b) && (!inside(b, a) || j < i) {
+				keep = false
+				break
 			}
 		}
+		if keep {
+			out = append(out, a)
+		}
 	}
-	return rects
+	return out
 }
 
 // clampInt32 rounds v down and clamps it to [lo, hi].
