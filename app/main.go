@@ -8,6 +8,7 @@
 //	softgrasp headless [flags]     run a scenario without a window
 //	softgrasp bench [flags]        reproduce the paper's Table 1
 //	softgrasp replay FILE [flags]  re-run a recording (-record) without a window
+//	softgrasp soak [flags]         random commands against the loop, invariants checked
 //
 // Run a subcommand with -h for its flags.
 package main
@@ -34,6 +35,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runAccuracy(args[1:], stdout, stderr)
 		case "replay":
 			return runReplay(args[1:], stdout, stderr)
+		case "soak":
+			return runSoak(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			fmt.Fprintln(stdout, usage)
 			return 0
@@ -49,5 +52,6 @@ const usage = `softgrasp — real-time FE soft bodies in frictional contact
   softgrasp bench [flags]                  reproduce the paper's Table 1
   softgrasp accuracy [flags]               contact accuracy against a fine-step reference
   softgrasp replay FILE [-json] [-csv F]   re-run a recording (-record FILE) and compare its final state
+  softgrasp soak [-minutes N -seed S]      random commands against the physics loop, invariants checked
 
 Run a subcommand with -h for its flags.`

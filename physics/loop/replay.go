@@ -64,18 +64,21 @@ func (p *Player) Run(each func(sc *scenario.Scene, st *physics.StepStats, err er
 	total := p.rec.Steps()
 	var out Replayed
 	for step := 0; ; step++ {
-		for len(cmds) > 0 && cmds[0].Step == step {
-			if err := p.apply(cmds[0]); err != nil {
-				return out, err
-			}
-			cmds = cmds[1:]
-		}
+		// The loop writes a checkpoint right after its step, before the
+		// commands that arrive until the next step, which it records
+		// with the same step count: the checkpoint comes first.
 		for len(cps) > 0 && cps[0].Step == step {
 			if sum := p.r.sc.StateChecksum(); sum != cps[0].Checksum {
 				return out, fmt.Errorf("the replay departs from the recording at step %d (line %d): state checksum %s, recorded %s",
 					step, cps[0].Line, record.FormatChecksum(sum), record.FormatChecksum(cps[0].Checksum))
 			}
 			cps = cps[1:]
+		}
+		for len(cmds) > 0 && cmds[0].Step == step {
+			if err := p.apply(cmds[0]); err != nil {
+				return out, err
+			}
+			cmds = cmds[1:]
 		}
 		if step == total {
 			break

@@ -143,3 +143,47 @@ func TestReplayRefusesWhatDoesNotReplay(t *testing.T) {
 		t.Fatalf("error %v, want the departure at the checkpoint", err)
 	}
 }
+
+// TestReplayCommandOnACheckpointStep: the loop writes a checkpoint right
+// after its step and records the commands that arrive before the next
+// step with the same step count, so a command that changes the state on
+// a checkpoint's step (here a reset right after step CheckpointEvery)
+// must be replayed after that checkpoint is compared, not before (the
+// soak found a replay that applied it first and departed).
+func TestReplayCommandOnACheckpointStep(t *testing.T) {
+	var b bytes.Buffer
+	r, err := Start(smallConfig(), Options{Pace: 0, Paused: true, Record: record.NewWriter(&b)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < record.CheckpointEvery; i++ {
+		stepOnce(t, r)
+	}
+	r.Send(frame.Reset{})
+	r.Send(frame.Pause{Paused: true})
+	stepOnce(t, r)
+	stepOnce(t, r)
+	r.Stop()
+	rec, err := record.Read(strings.NewReader(b.String()), "checkpoint step")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reset *record.Entry
+	for i := range rec.Commands {
+		if _, ok := rec.Commands[i].Command.(frame.Reset); ok {
+			reset = &rec.Commands[i]
+		}
+	}
+	if reset == nil || reset.Step != record.CheckpointEvery || len(rec.Checkpoints) == 0 || rec.Checkpoints[0].Step != record.CheckpointEvery {
+		t.Fatalf("the reset (%+v) and the first checkpoint (%+v) are not on step %d: the test shows nothing", reset, rec.Checkpoints, record.CheckpointEvery)
+	}
+	p, err := NewPlayer(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	got, err := p.Run(nil)
+	if err != nil || !got.Match() {
+		t.Fatalf("replay: %v, checksum %s, recorded %s", err, record.FormatChecksum(got.Checksum), record.FormatChecksum(got.Recorded))
+	}
+}

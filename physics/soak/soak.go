@@ -1,0 +1,390 @@
+// Package soak drives a physics loop with random commands for a while and
+// checks what must hold whatever a user and a bad file throw at it: no
+// panic, no NaN or infinity in a published frame, every refused command
+// answered with a message, a divergence paused with its message and
+// recovered by a reset, memory and goroutines flat after the warm-up, and
+// the whole run recorded and replayed to the same final state.
+//
+// The commands are those the viewer sends (package frame), drawn by a
+// seeded generator: settings in and out of range (NaN, ±Inf, negative,
+// huge), scheme, solver, backend and A/B switches, scenes and mesh files
+// (good and deliberately broken), resets, pauses and single steps, the
+// script and hand-driven gripper moves. The seed and the duration give the
+// same command sequence; which step each lands on depends on the machine,
+// and the recording keeps that, so its replay is the reproducible run.
+package soak
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/frame"
+	"softgrasp/physics/loop"
+	"softgrasp/physics/record"
+	"softgrasp/physics/settings"
+)
+
+// Options configure a soak.
+type Options struct {
+	Duration time.Duration
+	Seed     uint64
+	// DOFs is the mechanical budget of the scenes (small keeps the steps
+	// many).
+	DOFs int
+	// Meshes are the mesh files the scene commands load, good and bad
+	// alike; none leaves mesh loads out.
+	Meshes []string
+	// Progress, when set, is called about once a second with the time
+	// elapsed.
+	Progress func(elapsed time.Duration)
+	// Recording, when set, receives the run's recording (softgrasp replay
+	// reads it).
+	Recording io.Writer
+}
+
+// Report is what a soak saw.
+type Report struct {
+	Seed      uint64         `json:"seed"`
+	Seconds   float64        `json:"seconds"`
+	Steps     int            `json:"steps"`
+	Frames    int            `json:"frames"`
+	Commands  int            `json:"commands"`
+	Mix       map[string]int `json:"mix"`     // commands sent, by kind
+	Refused   int            `json:"refused"` // commands answered with a message
+	Diverged  int            `json:"diverged"`
+	Recovered int            `json:"recovered"` // divergences a reset recovered from
+	BadFrames int            `json:"bad_frames"`
+	// Goroutines and HeapBytes after the warm-up and at the end, and the
+	// growth between them (fraction).
+	Goroutines   [2]int    `json:"goroutines"`
+	HeapBytes    [2]uint64 `json:"heap_bytes"`
+	HeapGrowth   float64   `json:"heap_growth"`
+	RecordBytes  int       `json:"record_bytes"`
+	ReplaySteps  int       `json:"replay_steps"`
+	ReplayEqual  bool      `json:"replay_identical"`
+	ReplayDetail string    `json:"replay_detail,omitempty"`
+	// Problems lists every invariant that failed, in words.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// warmup is the share of the run before the memory and goroutine baseline.
+const warmup = 0.2
+
+// Run soaks a loop for opt.Duration and returns the report; an error
+// means the soak itself could not run (the first scene did not build).
+func Run(opt Options) (Report, error) {
+	rep := Report{Seed: opt.Seed, Mix: map[string]int{}}
+	if opt.DOFs <= 0 {
+		opt.DOFs = 600
+	}
+	base := settings.DefaultScenario(settings.GraspRotate)
+	base.TargetDOFs = opt.DOFs
+	var rec bytes.Buffer
+	w := record.NewWriter(&rec)
+	r, err := loop.Start(base, loop.Options{Record: w})
+	if err != nil {
+		return rep, err
+	}
+	g := generator{rng: rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x5eed)), base: base, meshes: opt.Meshes}
+	start := time.Now()
+	lastMsg, lastProgress := "", start
+	baseline := false
+	for time.Since(start) < opt.Duration {
+		kind, c := g.next()
+		send(r, c)
+		rep.Commands++
+		rep.Mix[kind]++
+		time.Sleep(time.Duration(g.rng.IntN(20)) * time.Millisecond)
+		f, fresh := r.Acquire()
+		if f != nil && fresh {
+			rep.Frames++
+			if bad := badValue(f); bad != "" {
+				rep.BadFrames++
+				rep.Problems = appendOnce(rep.Problems, fmt.Sprintf("frame %d: %s", f.Seq, bad))
+			}
+			if f.Message != "" && f.Message != lastMsg {
+				rep.Refused++
+			}
+			lastMsg = f.Message
+			if f.Stats.Error != "" && f.Stats.Paused {
+				// A divergence: paused with its message; a reset must
+				// bring the scene back.
+				rep.Diverged++
+				if recoverScene(r, base) {
+					rep.Recovered++
+				} else {
+					rep.Problems = appendOnce(rep.Problems, "a reset did not recover a diverged scene: "+f.Stats.Error)
+				}
+			}
+		}
+		if !baseline && time.Since(start) >= time.Duration(warmup*float64(opt.Duration)) {
+			rep.Goroutines[0], rep.HeapBytes[0] = sample(r, base)
+			baseline = true
+		}
+		if opt.Progress != nil && time.Since(lastProgress) >= time.Second {
+			opt.Progress(time.Since(start))
+			lastProgress = time.Now()
+		}
+	}
+	rep.Goroutines[1], rep.HeapBytes[1] = sample(r, base)
+	r.Stop()
+	rep.Seconds = time.Since(start).Seconds()
+	if rep.HeapBytes[0] > 0 {
+		rep.HeapGrowth = float64(rep.HeapBytes[1])/float64(rep.HeapBytes[0]) - 1
+	}
+	if rep.Goroutines[1] > rep.Goroutines[0] {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("goroutines grew from %d to %d", rep.Goroutines[0], rep.Goroutines[1]))
+	}
+	if opt.Duration >= 5*time.Minute && rep.HeapGrowth > 0.05 {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("the live heap grew by %.1f %% after the warm-up", 100*rep.HeapGrowth))
+	}
+	rep.RecordBytes = rec.Len()
+	if opt.Recording != nil {
+		if _, err := opt.Recording.Write(rec.Bytes()); err != nil {
+			rep.Problems = append(rep.Problems, "writing the recording: "+err.Error())
+		}
+	}
+	replay(&rep, rec.Bytes())
+	return rep, nil
+}
+
+// recoverScene sends a reset and waits for a step that succeeds; when the
+// scene's own settings make it diverge again, it resets to the base scene
+// with the default settings, the user's other way back.
+func recoverScene(r *loop.Runner, base settings.Scenario) bool {
+	for _, cmds := range [][]frame.Command{
+		{frame.Reset{}, frame.Pause{Paused: false}},
+		{frame.SetAB{}, frame.SetScene{Config: base}, frame.Pause{Paused: false}},
+	} {
+		for _, c := range cmds {
+			send(r, c)
+		}
+		if waitFor(r, 10*time.Second, func(f *frame.Frame) bool { return f.Stats.Error == "" && !f.Stats.Paused }) {
+			return true
+		}
+	}
+	return false
+}
+
+// send queues c, waiting while the queue is full.
+func send(r *loop.Runner, c frame.Command) {
+	for !r.Send(c) {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// waitFor polls the frames for up to limit until ok holds for a fresh one.
+func waitFor(r *loop.Runner, limit time.Duration, ok func(*frame.Frame) bool) bool {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(2 * time.Millisecond) {
+		if f, fresh := r.Acquire(); f != nil && fresh && ok(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// sample puts the loop in one state, the base scene with the default
+// settings, paused, without A/B, so that two samples compare like with
+// like, and returns the goroutines and the live heap after a collection;
+// the loop runs on after it.
+func sample(r *loop.Runner, base settings.Scenario) (int, uint64) {
+	for _, c := range []frame.Command{frame.SetAB{}, frame.SetScene{Config: base}, frame.Pause{Paused: true}} {
+		send(r, c)
+	}
+	waitFor(r, 10*time.Second, func(f *frame.Frame) bool { return f.Stats.Paused && f.Time == 0 })
+	time.Sleep(100 * time.Millisecond) // let a stopped worker's goroutine end
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	n := runtime.NumGoroutine()
+	send(r, frame.Pause{Paused: false})
+	return n, m.HeapAlloc
+}
+
+// replay replays the recording and notes whether it reached the recorded
+// final state.
+func replay(rep *Report, data []byte) {
+	rec, err := record.Read(bytes.NewReader(data), "soak recording")
+	if err != nil {
+		rep.ReplayDetail = err.Error()
+		rep.Problems = append(rep.Problems, "the recording does not read back: "+err.Error())
+		return
+	}
+	p, err := loop.NewPlayer(rec)
+	if err != nil {
+		rep.ReplayDetail = err.Error()
+		rep.Problems = append(rep.Problems, "the recording does not replay: "+err.Error())
+		return
+	}
+	defer p.Close()
+	got, err := p.Run(nil)
+	rep.ReplaySteps = rec.Steps()
+	rep.Steps = rec.Steps() // the steps the loop attempted, by its own clock
+	rep.ReplayEqual = err == nil && got.Match()
+	if !rep.ReplayEqual {
+		rep.ReplayDetail = fmt.Sprintf("checksum %s, recorded %s, error %v",
+			record.FormatChecksum(got.Checksum), record.FormatChecksum(got.Recorded), err)
+		rep.Problems = append(rep.Problems, "the replay differs from the recorded run: "+rep.ReplayDetail)
+	}
+}
+
+// badValue names the first NaN or infinity in a frame's surface, bodies
+// or stats, "" when there is none.
+func badValue(f *frame.Frame) string {
+	for i, x := range f.Surface {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return fmt.Sprintf("surface coordinate %d is %v", i, x)
+		}
+	}
+	s := &f.Stats
+	for name, x := range map[string]float64{"penetration": s.Penetration, "slip": s.Slip, "grip force": s.GripForce, "time": f.Time} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Sprintf("%s is %v", name, x)
+		}
+	}
+	return ""
+}
+
+// appendOnce appends s unless it is already there (a failing invariant
+// would otherwise repeat every frame).
+func appendOnce(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// generator draws the commands.
+type generator struct {
+	rng    *rand.Rand
+	base   settings.Scenario
+	meshes []string
+}
+
+// bad returns a value out of any range: NaN, ±Inf, negative or huge.
+func (g *generator) bad() float64 {
+	return [...]float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 1e300}[g.rng.IntN(5)]
+}
+
+// between returns a uniform value in [lo, hi].
+func (g *generator) between(lo, hi float64) float64 { return lo + (hi-lo)*g.rng.Float64() }
+
+// next returns a command and its kind, for the mix.
+func (g *generator) next() (string, frame.Command) {
+	switch n := g.rng.IntN(100); {
+	case n < 25:
+		return g.settings()
+	case n < 33:
+		return g.scene()
+	case n < 37:
+		return "reset", frame.Reset{}
+	case n < 45:
+		return "pause", [...]frame.Command{frame.Pause{Paused: true}, frame.Pause{Paused: false}, frame.TogglePause{}, frame.SingleStep{}}[g.rng.IntN(4)]
+	case n < 50:
+		return "script", [...]frame.Command{frame.RunScript{}, frame.StopScript{}}[g.rng.IntN(2)]
+	case n < 55:
+		if g.rng.IntN(4) == 0 {
+			return "omega (bad)", frame.SetOmega{Omega: g.bad()}
+		}
+		return "omega", frame.SetOmega{Omega: g.between(-8*math.Pi, 8*math.Pi)}
+	case n < 60:
+		return "backend", frame.SetBackend{Backend: [...]string{frame.BackendCPU, frame.BackendGPU, "tpu"}[g.rng.IntN(3)]}
+	case n < 64:
+		changes := [...]string{"newton=1", "scheme=standard,pgs=60", "newton-elastic-tol=1e-5", "pgs=-3", "nonsense=1", ""}[g.rng.IntN(6)]
+		return "A/B", frame.SetAB{Enabled: g.rng.IntN(3) > 0, Changes: changes}
+	case n < 66:
+		return "stress field", frame.SetStressField{On: g.rng.IntN(2) == 0}
+	default:
+		return g.gripper()
+	}
+}
+
+// settings returns a change of one setting, out of range one time in
+// four.
+func (g *generator) settings() (string, frame.Command) {
+	s := settings.Default()
+	bad := g.rng.IntN(4) == 0
+	v := func(lo, hi float64) float64 {
+		if bad {
+			return g.bad()
+		}
+		return g.between(lo, hi)
+	}
+	switch g.rng.IntN(10) {
+	case 0:
+		s.TimeStep = v(0.002, 0.03)
+	case 1:
+		s.Friction = v(0, 2)
+	case 2:
+		s.NewtonIterations = int(v(1, 10))
+	case 3:
+		s.PGSIterations = int(v(1, 100))
+	case 4:
+		s.Scheme = [...]settings.Scheme{settings.Fast, settings.Standard}[g.rng.IntN(2)]
+	case 5:
+		s.Solver = [...]settings.Solver{settings.ExactSolver, settings.AsyncSolver}[g.rng.IntN(2)]
+	case 6:
+		s.ElasticTolerance = [...]float64{0, 1e-5, 1e-7}[g.rng.IntN(3)]
+		if bad {
+			s.ElasticTolerance = g.bad()
+		}
+	case 7:
+		s.Material.YoungModulus = v(5e3, 5e5)
+	case 8:
+		s.ContactBudget = int(v(0, 600))
+	default:
+		s.Gravity = r3.Vec{Z: -v(0, 30)}
+	}
+	if bad {
+		return "settings (bad)", frame.SetSettings{Settings: s}
+	}
+	return "settings", frame.SetSettings{Settings: s}
+}
+
+// scene returns a new scene: a scenario kind, and one time in two a mesh
+// file from the list.
+func (g *generator) scene() (string, frame.Command) {
+	cfg := g.base
+	cfg.Kind = [...]settings.Kind{settings.GraspRotate, settings.FastSpin, settings.Incline, settings.Drop, settings.Squeeze}[g.rng.IntN(5)]
+	if cfg.Kind == settings.FastSpin {
+		cfg = settings.DefaultScenario(settings.FastSpin)
+		cfg.TargetDOFs = g.base.TargetDOFs
+	}
+	if len(g.meshes) > 0 && g.rng.IntN(2) == 0 {
+		cfg.MeshFile = g.meshes[g.rng.IntN(len(g.meshes))]
+		return "scene with mesh", frame.SetScene{Config: cfg}
+	}
+	return "scene", frame.SetScene{Config: cfg}
+}
+
+// gripper returns a hand-driven gripper command, out of range one time in
+// eight.
+func (g *generator) gripper() (string, frame.Command) {
+	if g.rng.IntN(8) == 0 {
+		return "gripper (bad)", [...]frame.Command{
+			frame.MoveGripper{Delta: r3.Vec{X: g.bad()}},
+			frame.SpinGripper{Angle: g.bad()},
+			frame.SetOpening{Opening: g.bad()},
+		}[g.rng.IntN(3)]
+	}
+	switch g.rng.IntN(5) {
+	case 0:
+		d := 0.005
+		return "gripper", frame.MoveGripper{Delta: r3.Vec{X: g.between(-d, d), Y: g.between(-d, d), Z: g.between(-d, d)}}
+	case 1:
+		return "gripper", frame.SpinGripper{Angle: g.between(-0.3, 0.3)}
+	case 2:
+		return "gripper", frame.SetOpening{Opening: g.between(0, 0.08)}
+	default:
+		return "gripper", frame.ToggleJaws{}
+	}
+}
