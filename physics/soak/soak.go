@@ -199,11 +199,16 @@ func sample(r *loop.Runner, base settings.Scenario) (int, uint64) {
 		send(r, c)
 	}
 	waitFor(r, 10*time.Second, func(f *frame.Frame) bool { return f.Stats.Paused && f.Time == 0 })
-	time.Sleep(100 * time.Millisecond) // let a stopped worker's goroutine end
+	// The old scene's workers (the background factorisation, the element
+	// pool) end as their scene closes, which a loaded machine may take a
+	// while to schedule: the count is the least seen over two seconds.
+	n := runtime.NumGoroutine()
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		n = min(n, runtime.NumGoroutine())
+	}
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	n := runtime.NumGoroutine()
 	send(r, frame.Pause{Paused: false})
 	return n, m.HeapAlloc
 }
