@@ -20,6 +20,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"time"
 
@@ -86,8 +87,15 @@ func Run(opt Options) (Report, error) {
 	}
 	base := settings.DefaultScenario(settings.GraspRotate)
 	base.TargetDOFs = opt.DOFs
-	var rec bytes.Buffer
-	w := record.NewWriter(&rec)
+	// The recording streams to a temporary file, not into this process's
+	// heap, whose growth the soak measures.
+	tmp, err := os.CreateTemp("", "softgrasp-soak-*.rec")
+	if err != nil {
+		return rep, err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	w := record.NewWriter(tmp)
 	r, err := loop.Start(base, loop.Options{Record: w})
 	if err != nil {
 		return rep, err
@@ -145,13 +153,17 @@ func Run(opt Options) (Report, error) {
 	if opt.Duration >= 5*time.Minute && rep.HeapGrowth > 0.05 {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("the live heap grew by %.1f %% after the warm-up", 100*rep.HeapGrowth))
 	}
-	rep.RecordBytes = rec.Len()
+	data, err := os.ReadFile(tmp.Name())
+	if err != nil {
+		rep.Problems = append(rep.Problems, "reading the recording back: "+err.Error())
+	}
+	rep.RecordBytes = len(data)
 	if opt.Recording != nil {
-		if _, err := opt.Recording.Write(rec.Bytes()); err != nil {
+		if _, err := opt.Recording.Write(data); err != nil {
 			rep.Problems = append(rep.Problems, "writing the recording: "+err.Error())
 		}
 	}
-	replay(&rep, rec.Bytes())
+	replay(&rep, data)
 	return rep, nil
 }
 
@@ -199,14 +211,15 @@ func sample(r *loop.Runner, base settings.Scenario) (int, uint64) {
 		send(r, c)
 	}
 	waitFor(r, 10*time.Second, func(f *frame.Frame) bool { return f.Stats.Paused && f.Time == 0 })
-	// The old scene's workers (the background factorisation, the element
-	// pool) end as their scene closes, which a loaded machine may take a
-	// while to schedule: the count is the least seen over two seconds.
+	// The old scenes' element pools end when a collection finds their
+	// model unreachable (fem's cleanup), the background factorisation as
+	// its scene closes; a loaded machine may take a while to run either:
+	// the count is the least seen over two seconds of collections.
 	n := runtime.NumGoroutine()
-	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		runtime.GC()
 		n = min(n, runtime.NumGoroutine())
 	}
-	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	send(r, frame.Pause{Paused: false})
