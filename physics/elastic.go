@@ -68,7 +68,8 @@ func (c *step) elasticResidual(x, rhs []float64) error {
 // elasticStep runs the residual part of Newton iteration k (x and rhs the
 // corrective motion and contact force of the last contact solve, zero
 // before the first): R_k, its correction δ_k = Q·A⁻¹·Qᵀ·R_k with the
-// step's factor warped to q_k (linsolve.Solver.FactorSolveAt), and, while
+// step's factor warped to q_k (linsolve.Solver.RotationTo and
+// FactorSolveWarped; the rotation is kept in ws.rotK), and, while
 // its size e_k exceeds the tolerance, the move of the free motion by it.
 // It returns e_k.
 func (c *step) elasticStep(x, rhs []float64) (float64, error) {
@@ -76,7 +77,12 @@ func (c *step) elasticStep(x, rhs []float64) (float64, error) {
 	if err := c.elasticResidual(x, rhs); err != nil {
 		return 0, err
 	}
-	if err := c.solver.FactorSolveAt(ws.delta, ws.res, ws.qK); err != nil {
+	R, err := c.solver.RotationTo(ws.qK)
+	if err == nil {
+		ws.rotK = R
+		err = c.solver.FactorSolveWarped(ws.delta, ws.res, &ws.rotK)
+	}
+	if err != nil {
 		return 0, c.diverged(fmt.Sprintf("residual correction solve failed: %v", err))
 	}
 	h, e := c.set.TimeStep, 0.0
@@ -91,8 +97,10 @@ func (c *step) elasticStep(x, rhs []float64) (float64, error) {
 		// Backtrack: the previous correction made the residual worse. It
 		// is undone, and the step goes on with the internal forces
 		// linearised (ws.elasticOff) as without this iteration.
-		copy(ws.delta, ws.deltaPrev)
-		c.correctElastic(-1)
+		for i, d := range ws.deltaPrev {
+			ws.delta[i] = -d
+		}
+		c.correctElastic()
 		ws.elasticOff = true
 		ws.stats.ElasticBacktracks++
 		return e, nil
@@ -105,7 +113,7 @@ func (c *step) elasticStep(x, rhs []float64) (float64, error) {
 		for i := range ws.delta {
 			ws.delta[i] *= scale
 		}
-		c.correctElastic(1)
+		c.correctElastic()
 		copy(ws.deltaPrev, ws.delta)
 		ws.elasticMoved = true
 	}
@@ -127,16 +135,15 @@ func (c *step) elasticGrew(e float64) bool {
 	return false
 }
 
-// correctElastic moves the free motion by scale times the correction δ
-// (ws.delta):
+// correctElastic moves the free motion by the correction δ (ws.delta):
 // Δv_free −= δ, q_free −= h·δ, and the contact state's p_free and p by
 // −h·H·δ (the standard scheme's q_k too).
-func (c *step) correctElastic(scale float64) {
+func (c *step) correctElastic() {
 	ws := c.ws
 	h := c.set.TimeStep
 	for i, d := range ws.delta {
-		ws.dvFree[i] -= scale * d
-		ws.qFree[i] -= scale * h * d
+		ws.dvFree[i] -= d
+		ws.qFree[i] -= h * d
 	}
 	ct := &ws.ct
 	if len(ct.pairs) == 0 {
@@ -144,12 +151,12 @@ func (c *step) correctElastic(scale float64) {
 	}
 	ct.H.MulVec(ct.pPrev, ws.delta) // 3c scratch: H·δ
 	for i, d := range ct.pPrev[:3*len(ct.pairs)] {
-		ct.pFree[i] -= scale * h * d
-		ct.p[i] -= scale * h * d
+		ct.pFree[i] -= h * d
+		ct.p[i] -= h * d
 	}
 	if c.set.Scheme == settings.Standard {
 		for i, d := range ws.delta {
-			ws.standard.qK[i] -= scale * h * d
+			ws.standard.qK[i] -= h * d
 		}
 	}
 }

@@ -80,7 +80,7 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 			// Jacobian of the contact compliance too, turns with the body
 			// (docs/method.md, "Newton on the whole residual").
 			if ws.elasticMoved {
-				c.solver.WarpTo(ws.qK)
+				c.solver.SetWarp(ws.rotK)
 			}
 		}
 		if k > 0 {
@@ -108,16 +108,16 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 // re-linearisation and the last correction moved no proximity point by
 // more than NewtonPositionTolerance (docs/method.md, "When Newton stops":
 // the directions and p stop changing) and, with Newton on the whole
-// residual, the residual's bound rho is within ElasticTolerance. A
-// NewtonTolerance of 0 runs all K iterations.
-func (c *step) newtonConverged(turn, rho float64) bool {
+// residual, the move e its correction calls for is within
+// ElasticTolerance. A NewtonTolerance of 0 runs all K iterations.
+func (c *step) newtonConverged(turn, e float64) bool {
 	if c.set.NewtonTolerance <= 0 {
 		return false
 	}
 	log := c.ws.newtonLog
 	last := log[len(log)-1]
 	return turn <= c.set.NewtonTolerance && last.PositionChange <= c.set.NewtonPositionTolerance &&
-		rho <= c.set.ElasticTolerance
+		e <= c.set.ElasticTolerance
 }
 
 // iterate runs the timed stages of one Newton iteration: Rebuild W, PGS

@@ -25,7 +25,7 @@ import (
 // comparison with the fast scheme is fair. Its steps factor A exactly
 // (step.refactor), so J needs no change of frame, unless Newton on the
 // whole residual warps the factor to the iterate within the step
-// (linsolve.Solver.WarpTo): then W_k is built from the rows J_k·Q (the
+// (linsolve.Solver.SetWarp): then W_k is built from the rows J_k·Q (the
 // directions C_k·R, linsolve.Solver.FrameDirections) and x_k by the
 // warped factor, as the fast scheme does.
 type standardScheme struct {

@@ -4,6 +4,7 @@ import (
 	"softgrasp/physics/collide"
 	"softgrasp/physics/fem"
 	"softgrasp/physics/linsolve"
+	"softgrasp/physics/m3"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/settings"
 )
@@ -21,6 +22,7 @@ type workspace struct {
 	// the residual R_k (first the forces F(q_k, v_k)) and its correction.
 	qK, vK, res, delta []float64
 	deltaPrev          []float64 // the step's last correction made
+	rotK               m3.Mat3   // the body's rotation to q_k from the factor's configuration
 	elasticOff         bool      // the step backtracked: no more corrections
 	elasticMoved       bool      // the step made a correction
 	qNew, vNew         []float64 // end-of-step state, committed after the checks

@@ -20,13 +20,7 @@ func (s *Solver) precondition(z, r []float64) error {
 	if !s.warped {
 		return s.factor.Solve(z, r)
 	}
-	t := s.pcg.t
-	rotateNodes(t, r, &s.warp, true)
-	if err := s.factor.Solve(z, t); err != nil {
-		return err
-	}
-	rotateNodes(z, z, &s.warp, false)
-	return nil
+	return s.FactorSolveWarped(z, r, &s.warp)
 }
 
 // solvePCG solves A·x = b by conjugate gradient preconditioned with the

@@ -67,7 +67,7 @@ type Solver struct {
 	warp   m3.Mat3   // R: the body's rotation since the factor's A
 	warped bool      // R is not the identity
 	// qExact is the configuration the exact mode's factor was assembled
-	// at, for FactorSolveAt (the asynchronous worker keeps its own).
+	// at, for RotationTo (the asynchronous worker keeps its own).
 	qExact []float64
 	pcg    pcgWork
 	gRows  []float64 // scratch of nodeCompliance.assemble
@@ -212,49 +212,44 @@ func (s *Solver) Solve(x, b []float64) (iterations int, converged bool, err erro
 // operator that PairCompliance and Compliance are built with.
 func (s *Solver) FactorSolve(x, b []float64) error { return s.precondition(x, b) }
 
-// WarpTo warps the factor to the configuration q for the rest of the
-// step: FactorSolve, FrameDirections and the points' frame then use the
-// rotation R that best maps the configuration the factor's A was
-// assembled at onto q, in either mode. Newton on the whole residual calls
-// it with each iterate, so that the contact compliance turns with the
-// body within the step as the residual's correction does
-// (FactorSolveAt). The next Refactor measures the warp afresh.
-func (s *Solver) WarpTo(q []float64) {
+// RotationTo returns the rotation R that best maps the configuration
+// the factor's A was assembled at onto q (warp.go), in either mode.
+func (s *Solver) RotationTo(q []float64) (m3.Mat3, error) {
 	ref := s.qExact
 	if s.bg != nil {
 		ref = s.bg.qFactor
 	}
 	if len(ref) != len(q) {
-		return
+		return m3.Mat3{}, fmt.Errorf("linear solver: no factor to warp to a configuration of %d entries", len(q))
 	}
-	s.warp = globalRotation(ref, q, s.mass)
-	s.warped = true
+	return globalRotation(ref, q, s.mass), nil
 }
 
-// FactorSolveAt computes x = Q·P⁻¹·Qᵀ·b with the factor warped to the
-// configuration q: Q = blockdiag(R), R the rotation that best maps the
-// configuration the factor's A was assembled at onto q (warp.go). It is
-// the Jacobian of a quasi-Newton iteration at an iterate q that turned
-// within the step: A's corotational K turns with the body, and an
+// FactorSolveWarped computes x = Q·P⁻¹·Qᵀ·b with the factor warped by R
+// (Q = blockdiag(R)), whatever the step's own warp. With R = RotationTo(q)
+// it is the Jacobian of a quasi-Newton iteration at an iterate q that
+// turned within the step: A's corotational K turns with the body, and an
 // unwarped factor is soft along the rigid rotations of the old
 // configuration, which the current one resists (docs/method.md, "Newton
 // on the whole residual").
-func (s *Solver) FactorSolveAt(x, b, q []float64) error {
-	ref := s.qExact
-	if s.bg != nil {
-		ref = s.bg.qFactor
-	}
-	if len(ref) != len(q) {
-		return fmt.Errorf("linear solver: no factor to warp to a configuration of %d entries", len(q))
-	}
-	R := globalRotation(ref, q, s.mass)
+func (s *Solver) FactorSolveWarped(x, b []float64, R *m3.Mat3) error {
 	t := s.pcg.t
-	rotateNodes(t, b, &R, true)
+	rotateNodes(t, b, R, true)
 	if err := s.factor.Solve(x, t); err != nil {
 		return err
 	}
-	rotateNodes(x, x, &R, false)
+	rotateNodes(x, x, R, false)
 	return nil
+}
+
+// SetWarp warps the factor by R for the rest of the step: FactorSolve,
+// FrameDirections and the points' frame use it, in either mode. Newton on
+// the whole residual sets it to each iterate's RotationTo once a
+// correction has moved the free motion, so that the contact compliance
+// turns with the body within the step as the residual's correction does.
+// The next Refactor measures the warp afresh.
+func (s *Solver) SetWarp(R m3.Mat3) {
+	s.warp, s.warped = R, true
 }
 
 // Compliance computes W = X·P⁻¹·Xᵀ (dense, row-major, 3c×3c for the
