@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"softgrasp/physics/soak"
@@ -44,7 +45,7 @@ func runSoak(args []string, stdout, stderr io.Writer) int {
 	// and the replay could not be identical.
 	setBLASThreads(1)
 	var meshes []string
-	for _, pattern := range filepath.SplitList(stringsToList(f.meshes)) {
+	for _, pattern := range strings.Split(f.meshes, ",") {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			fmt.Fprintf(stderr, "softgrasp soak: -meshes %q: %v\n", pattern, err)
@@ -89,16 +90,4 @@ func runSoak(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// stringsToList turns a comma-separated list into the path-list form of
-// filepath.SplitList.
-func stringsToList(s string) string {
-	out := []rune(s)
-	for i, r := range out {
-		if r == ',' {
-			out[i] = filepath.ListSeparator
-		}
-	}
-	return string(out)
 }
