@@ -21,27 +21,9 @@ func octahedron() *TriSurface {
 	}
 }
 
-// subdivided splits each triangle of s into four, n times, the new points
-// on the unit sphere.
+// subdivided refines s n times on the unit sphere.
 func subdivided(s *TriSurface, n int) *TriSurface {
-	for ; n > 0; n-- {
-		mid := map[edgeKey]int{}
-		at := func(a, b int) int {
-			e := edgeOf(a, b)
-			if i, ok := mid[e]; ok {
-				return i
-			}
-			mid[e] = len(s.Nodes)
-			s.Nodes = append(s.Nodes, r3.Unit(r3.Add(s.Nodes[a], s.Nodes[b])))
-			return mid[e]
-		}
-		var next [][3]int
-		for _, t := range s.Tris {
-			ab, bc, ca := at(t[0], t[1]), at(t[1], t[2]), at(t[2], t[0])
-			next = append(next, [3]int{t[0], ab, ca}, [3]int{t[1], bc, ab}, [3]int{t[2], ca, bc}, [3]int{ab, bc, ca})
-		}
-		s.Tris = next
-	}
+	s.SubdivideOnSphere(n)
 	return s
 }
 

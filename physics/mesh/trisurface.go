@@ -199,3 +199,30 @@ func (s *TriSurface) Volume() float64 {
 
 // Bounds returns the bounding box of the surface's points.
 func (s *TriSurface) Bounds() r3.Box { return BoundsOf(s.Nodes) }
+
+// SubdivideOnSphere splits every triangle into four, n times, each new
+// point the midpoint of its edge (made once for the two triangles that
+// share the edge) pushed onto the unit sphere: a unit polyhedron refined
+// into a finer sphere, as test surfaces are made (meshtest.Icosphere).
+// Each triangle's four children come in its place, corner children first,
+// in the order of its corners, so that the numbering is reproducible.
+func (s *TriSurface) SubdivideOnSphere(n int) {
+	for range n {
+		mid := make(map[edgeKey]int)
+		at := func(a, b int) int {
+			e := edgeOf(a, b)
+			if i, ok := mid[e]; ok {
+				return i
+			}
+			mid[e] = len(s.Nodes)
+			s.Nodes = append(s.Nodes, r3.Unit(r3.Add(s.Nodes[a], s.Nodes[b])))
+			return mid[e]
+		}
+		next := make([][3]int, 0, 4*len(s.Tris))
+		for _, t := range s.Tris {
+			ab, bc, ca := at(t[0], t[1]), at(t[1], t[2]), at(t[2], t[0])
+			next = append(next, [3]int{t[0], ab, ca}, [3]int{t[1], bc, ab}, [3]int{t[2], ca, bc}, [3]int{ab, bc, ca})
+		}
+		s.Tris = next
+	}
+}

@@ -104,23 +104,6 @@ func Icosphere(level int) *mesh.TriSurface {
 	for i, p := range s.Nodes {
 		s.Nodes[i] = r3.Unit(p)
 	}
-	for range level {
-		mid := make(map[[2]int]int)
-		at := func(a, b int) int {
-			e := [2]int{min(a, b), max(a, b)}
-			if i, ok := mid[e]; ok {
-				return i
-			}
-			mid[e] = len(s.Nodes)
-			s.Nodes = append(s.Nodes, r3.Unit(r3.Add(s.Nodes[a], s.Nodes[b])))
-			return mid[e]
-		}
-		var next [][3]int
-		for _, t := range s.Tris {
-			ab, bc, ca := at(t[0], t[1]), at(t[1], t[2]), at(t[2], t[0])
-			next = append(next, [3]int{t[0], ab, ca}, [3]int{t[1], bc, ab}, [3]int{t[2], ca, bc}, [3]int{ab, bc, ca})
-		}
-		s.Tris = next
-	}
+	s.SubdivideOnSphere(level)
 	return s
 }
