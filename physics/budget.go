@@ -65,24 +65,23 @@ func (b *budgetScratch) share(pairs []collide.Pair, budget int) {
 }
 
 // groupKey packs a pair's group: its body (20 bits), its kind (1 bit) and
-// the support of its soft point (the group of surface points mapped onto
-// the same mesh nodes, Model.support; 32 bits). A soft-vertex pair's soft
-// point is its surface point; a rigid-vertex pair's is the corner of its
-// soft triangle with the largest barycentric weight (Nodes and Weights
-// still name surface points: the budget acts before MapPoints).
+// 32 bits naming what it stands for. A soft-vertex pair stands for its
+// surface point's support (the group of surface points mapped onto the
+// same mesh nodes, Model.support): those follow the surface's detail,
+// and one per support is the deepest that meets the rigid surface first.
+// A rigid-vertex pair stands for its rigid sample alone (Vertex): the
+// samples follow the rigid shape, not the soft surface, so they need no
+// thinning by the surface's detail, and on a coarse soft surface, whose
+// large triangles each meet many samples, grouping them by support kept
+// one of a row of jaw-edge samples and let the others sink (docs/method.md,
+// "Contact budget").
 func (m *Model) groupKey(pr *collide.Pair) uint64 {
-	pt := pr.Point
-	if pr.Kind != collide.SoftVertex {
-		best := 0
-		for i := 1; i < pr.Count; i++ {
-			if pr.Weights[i] > pr.Weights[best] {
-				best = i
-			}
-		}
-		pt = pr.Nodes[best]
+	id := uint32(pr.Vertex)
+	if pr.Kind == collide.SoftVertex {
+		id = uint32(m.support[pr.Point])
 	}
 	key := uint64(pr.Body)&(1<<20-1)<<1 | uint64(pr.Kind&1)
-	return key<<32 | uint64(uint32(m.support[pt]))
+	return key<<32 | uint64(id)
 }
 
 // applyBudget thins the step's pairs to ContactBudget on a surface mapped

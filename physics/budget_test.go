@@ -154,8 +154,8 @@ func TestGroupKey(t *testing.T) {
 	soft := func(body, pt int) *collide.Pair {
 		return &collide.Pair{Kind: collide.SoftVertex, Body: body, Count: 1, Point: pt}
 	}
-	rigid := func(body int, tri [3]int, w [3]float64) *collide.Pair {
-		pr := &collide.Pair{Kind: collide.RigidVertex, Body: body, Count: 3, Point: -1}
+	rigid := func(body, vertex int, tri [3]int, w [3]float64) *collide.Pair {
+		pr := &collide.Pair{Kind: collide.RigidVertex, Body: body, Count: 3, Point: -1, Vertex: vertex}
 		copy(pr.Nodes[:3], tri[:])
 		copy(pr.Weights[:3], w[:])
 		return pr
@@ -168,8 +168,10 @@ func TestGroupKey(t *testing.T) {
 		{"one support", soft(0, 0), soft(0, 1), true},
 		{"two supports", soft(0, 0), soft(0, 2), false},
 		{"two bodies", soft(0, 0), soft(1, 0), false},
-		{"two kinds", soft(0, 2), rigid(0, [3]int{2, 0, 3}, [3]float64{0.6, 0.2, 0.2}), false},
-		{"heaviest corner", rigid(0, [3]int{2, 0, 3}, [3]float64{0.2, 0.7, 0.1}), rigid(0, [3]int{1, 3, 2}, [3]float64{0.5, 0.3, 0.2}), true},
+		{"two kinds", soft(0, 2), rigid(0, 2, [3]int{2, 0, 3}, [3]float64{0.6, 0.2, 0.2}), false},
+		{"one triangle, two samples", rigid(0, 4, [3]int{2, 0, 3}, [3]float64{0.2, 0.7, 0.1}), rigid(0, 5, [3]int{2, 0, 3}, [3]float64{0.2, 0.7, 0.1}), false},
+		{"one sample", rigid(0, 4, [3]int{2, 0, 3}, [3]float64{0.2, 0.7, 0.1}), rigid(0, 4, [3]int{1, 3, 2}, [3]float64{0.5, 0.3, 0.2}), true},
+		{"one sample, two bodies", rigid(0, 4, [3]int{2, 0, 3}, [3]float64{0.2, 0.7, 0.1}), rigid(1, 4, [3]int{2, 0, 3}, [3]float64{0.2, 0.7, 0.1}), false},
 	} {
 		if got := m.groupKey(tc.a) == m.groupKey(tc.b); got != tc.same {
 			t.Errorf("%s: same group %v, want %v", tc.name, got, tc.same)

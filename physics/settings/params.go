@@ -399,7 +399,7 @@ var params = []*Param{
 	realParam(Param{Name: "MaxInvertedFraction", Key: "max-inverted", Lo: 0, Hi: 1},
 		func(c *Scenario) *float64 { return &c.Physics.MaxInvertedFraction }),
 	intParam(Param{Name: "ContactBudget", Key: "contact-budget", Lo: 0, Hi: 1000000,
-		Flag: true, Usage: "most proximity pairs per step on a surface mapped onto the mesh or a loaded mesh's boundary (the deepest per mesh element and body, the deepest of those first); 0 = every pair", AB: true},
+		Flag: true, Usage: "most proximity pairs per step on a surface mapped onto the mesh or a loaded mesh's boundary (the deepest soft point per mesh element and body and every jaw sample, the deepest of those first); 0 = every pair", AB: true},
 		func(c *Scenario) *int { return &c.Physics.ContactBudget }),
 
 	// The material (Material.Validate).

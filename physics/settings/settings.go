@@ -145,11 +145,11 @@ type Settings struct {
 	MaxInvertedFraction float64
 	// ContactBudget bounds the proximity pairs of a step on a surface
 	// mapped onto the mesh (mesh.Embedding): when detection finds more, one
-	// pair per rigid body, kind and support (the mesh nodes the soft point
-	// follows), the deepest, stands for its group, and the deepest of
-	// those stay, the budget shared among the bodies (docs/method.md,
-	// "Contact budget"). 0 keeps every pair. The boundary of a procedural
-	// mesh is never thinned.
+	// soft-vertex pair per rigid body and support (the mesh nodes the soft
+	// point follows), the deepest, stands for its group, each rigid-vertex
+	// pair for itself, and the deepest of those stay, the budget shared
+	// among the bodies (docs/method.md, "Contact budget"). 0 keeps every
+	// pair. The boundary of a procedural mesh is never thinned.
 	ContactBudget int
 
 	// FreezeMapping holds the geometric mapping G (the barycentric weights
