@@ -3,6 +3,7 @@
 #   make run    install system packages, build, open the demo
 #   make test   install system packages, vet, test (GL tests under Xvfb)
 #   make bench  the Table-1 benchmark (softgrasp bench)
+#   make viewer-fuzz    five minutes of random input to the viewer (xdotool)
 #   make run-cuda       build bin/softgrasp-cuda (the GPU backend) and open
 #                       the demo on it (needs an NVIDIA driver and NVRTC)
 #   make cuda-test      the GPU backend's tests on the CPU stand-in (part of
@@ -16,10 +17,12 @@ BIN   := bin/softgrasp
 # CHOLMOD and OpenBLAS for the sparse solver, the X11/GL headers for GLFW,
 # Xvfb and xauth for the GL tests and headless screenshots, TetGen (a
 # separate program, AGPL) to fill surface meshes with tetrahedra, ffmpeg
-# (and ffprobe) for the viewer's video recording (F9, -video).
+# (and ffprobe) for the viewer's video recording (F9, -video), xdotool to
+# drive the viewer's window in the random-input test.
 APT_PACKAGES := gcc g++ pkg-config libsuitesparse-dev libopenblas-dev \
 	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev \
-	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth tetgen ffmpeg
+	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth tetgen ffmpeg \
+	xdotool
 
 # Every package's tests run under the race detector, in three groups: the
 # packages whose tests start goroutines (the physics loop and its frames,
@@ -60,11 +63,19 @@ test: deps
 	$(GO) vet ./...
 	SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -race $(PLAIN_PKGS)
 	$(GO) test -count=1 -race $(RACE_PKGS)
-	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -race $(GL_PKGS)
+	SOFTGRASP_REQUIRE_XDOTOOL=1 xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -race $(GL_PKGS)
 	$(MAKE) --no-print-directory cuda-test
 
 bench: build
 	./$(BIN) bench
+
+# viewer-fuzz: the viewer under five minutes of random mouse, keyboard and
+# window input (xdotool under Xvfb); make test runs 20 s of it.
+# VIEWER_FUZZ_SEED=N repeats a sequence.
+.PHONY: viewer-fuzz
+viewer-fuzz: deps
+	SOFTGRASP_REQUIRE_XDOTOOL=1 SOFTGRASP_VIEWER_FUZZ=5m SOFTGRASP_VIEWER_FUZZ_SEED=$(VIEWER_FUZZ_SEED) \
+		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -timeout 20m -run '^TestViewerUnderRandomInput$$' -v ./app
 
 # accuracy: the grasp-and-spin grid against a fine-step reference (about
 # half an hour on two cores; ACCURACY_FLAGS=-quick for a one-minute run).

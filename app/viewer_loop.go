@@ -55,6 +55,34 @@ type viewer struct {
 	// stressField is what the loop was last asked about the frames' von
 	// Mises field: computed only while the colour map shows it.
 	stressField bool
+	// simulated sums the simulated time of the frames shown, across
+	// resets and scene changes, for the summary line.
+	simulated simClock
+}
+
+// simClock sums the simulated time the viewer has shown: a frame of the
+// same scene adds its advance over the previous one, a frame of a new
+// scene (or of a reset one, whose time starts again from 0) its own time,
+// which that scene ran from 0. The frame times alone would give a run with
+// a reset a negative real-time factor.
+type simClock struct {
+	total   float64
+	last    float64
+	version uint64
+	started bool
+}
+
+// observe takes a newly acquired frame's scene version and time.
+func (c *simClock) observe(version uint64, t float64) {
+	switch {
+	case !c.started:
+		c.started = true
+	case version != c.version || t < c.last:
+		c.total += t
+	default:
+		c.total += t - c.last
+	}
+	c.version, c.last = version, t
 }
 
 // newViewer opens the window, creates the renderers and starts the
@@ -175,10 +203,10 @@ func (v *viewer) run() error {
 			continue
 		}
 		if n == 1 && v.frame != nil {
-			start, t0 = time.Now(), v.frame.Time
+			start, t0 = time.Now(), v.simulated.total
 		}
 		if steady.start.IsZero() && n > 1 && time.Since(start) >= realtimeWarmup {
-			steady = span{start: time.Now(), t0: v.frame.Time, frames: n}
+			steady = span{start: time.Now(), t0: v.simulated.total, frames: n}
 		}
 		if last {
 			v.summarise(span{start: start, t0: t0, frames: 1}, steady, n)
@@ -196,7 +224,7 @@ func (v *viewer) run() error {
 }
 
 // span is a stretch of a -frames run: from wall time start, simulated
-// time t0 and frame number frames on.
+// time t0 (simClock's total) and frame number frames on.
 type span struct {
 	start  time.Time
 	t0     float64
@@ -214,7 +242,7 @@ func (v *viewer) summarise(all, steady span, n int) {
 	}
 	rates := func(s span) (fps, rtf float64, wall, sim float64) {
 		wall = time.Since(s.start).Seconds()
-		sim = v.frame.Time - s.t0
+		sim = v.simulated.total - s.t0
 		return float64(n-s.frames) / wall, sim / wall, wall, sim
 	}
 	fps, rtf, wall, sim := rates(all)
@@ -294,6 +322,9 @@ func (v *viewer) renderFrame(shot bool) (img *image.RGBA, drawn bool, err error)
 func (v *viewer) acquire() (fresh, newScene bool, err error) {
 	f, fresh := v.runner.Acquire()
 	v.frame = f
+	if fresh {
+		v.simulated.observe(f.SceneVersion, f.Time)
+	}
 	cfg := v.runner.Config()
 	if f.SceneVersion != v.version {
 		sc := v.runner.Scene()
@@ -338,7 +369,10 @@ func (v *viewer) draw(w, h int) error {
 }
 
 // readBack reads the back buffer when a screenshot is due (shot, or F12)
-// and writes the F12 one to its file.
+// and writes the F12 one to its file. It returns the image only for shot
+// (the -screenshot of the last frame): an F12 screenshot is written here,
+// and the render loop, given its image, would take the run for one of
+// -screenshot and end it.
 func (v *viewer) readBack(shot bool, w, h int) (*image.RGBA, error) {
 	if !shot && v.shotPath == "" {
 		return nil, nil
@@ -354,6 +388,9 @@ func (v *viewer) readBack(shot bool, w, h int) (*image.RGBA, error) {
 			fmt.Fprintln(v.stdout, "softgrasp: wrote", v.shotPath)
 		}
 		v.shotPath = ""
+	}
+	if !shot {
+		return nil, nil
 	}
 	return img, nil
 }

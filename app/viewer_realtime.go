@@ -94,7 +94,7 @@ func (v *viewer) checkRealtime() {
 	if v.frame == nil {
 		return
 	}
-	notice, ready := v.realtime.observe(time.Now(), v.frame.Time, v.frame.Stats.Paused, v.sceneDOFs)
+	notice, ready := v.realtime.observe(time.Now(), v.simulated.total, v.frame.Stats.Paused, v.sceneDOFs)
 	if ready && notice != "" {
 		fmt.Fprintln(v.stdout, "softgrasp:", notice)
 		v.state.Warn(notice)

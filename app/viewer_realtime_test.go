@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +62,28 @@ func TestRealtimeDOFs(t *testing.T) {
 	for _, c := range cases {
 		if got := realtimeDOFs(c.dofs, c.r); got != c.want {
 			t.Errorf("realtimeDOFs(%d, %g) = %d, want %d", c.dofs, c.r, got, c.want)
+		}
+	}
+}
+
+// TestSimClock checks the summary's simulated time across a reset and a
+// new scene: each adds the time it ran from 0, never a negative advance.
+func TestSimClock(t *testing.T) {
+	var c simClock
+	for _, f := range []struct {
+		version uint64
+		t, want float64
+	}{
+		{1, 0.50, 0},    // the first frame is the origin
+		{1, 0.75, 0.25}, // the same scene advances
+		{1, 0.75, 0.25}, // a paused frame adds nothing
+		{1, 0.10, 0.35}, // a reset: its time restarts from 0
+		{2, 0.20, 0.55}, // a new scene, also from 0
+		{2, 1.20, 1.55},
+	} {
+		c.observe(f.version, f.t)
+		if math.Abs(c.total-f.want) > 1e-12 {
+			t.Fatalf("after (%d, %g): total %g, want %g", f.version, f.t, c.total, f.want)
 		}
 	}
 }

@@ -138,6 +138,9 @@ func drawRates(s *State, f *frame.Frame) {
 	imgui.Text(fmt.Sprintf("steps/s %.1f   real-time factor %.3f", st.StepRate, st.RealtimeFactor))
 	imgui.Text(fmt.Sprintf("target %s   rendered frames/s %.0f", pace, s.RenderFPS))
 	imgui.Text(fmt.Sprintf("DOFs %d   surface %d triangles", s.mesh.dofs, s.mesh.tris))
+	if text := PausedText(st); text != "" {
+		colouredText(colourWarn, text)
+	}
 	imgui.Text(fmt.Sprintf("contacts %d   max penetration %.1f um", st.Contacts, 1e6*st.Penetration))
 	imgui.Text(fmt.Sprintf("slip %.2f mm   grip force %.2f N", 1e3*st.Slip, st.GripForce))
 	imgui.SameLine()
@@ -153,6 +156,17 @@ func drawRates(s *State, f *frame.Frame) {
 		colouredText(colourWarn, text)
 		tooltip("the scene's own friction; the configured μ (Simulation panel) applies once it ends")
 	}
+}
+
+// PausedText is the Stats panel's line over the contact measurements
+// while the loop is paused, "" while it runs: commands applied in a pause
+// (an aim, a new opening) move the gripper's target and its preview, not
+// the jaws, and the numbers below still describe the last step run.
+func PausedText(st *frame.Stats) string {
+	if !st.Paused {
+		return ""
+	}
+	return "paused: the measurements below are the last step's"
 }
 
 // FrictionOverrideText is the Stats panel's line on a friction μ the

@@ -255,3 +255,20 @@ func TestStatsShowFrictionOverride(t *testing.T) {
 		t.Fatalf("override line %q does not show μ 1.03", text)
 	}
 }
+
+// TestStatsSayWhenPaused: while the loop is paused the Stats panel says
+// that its contact measurements are the last step's (a pause keeps them
+// while commands move the gripper's target), and says nothing running.
+func TestStatsSayWhenPaused(t *testing.T) {
+	h := newHarness(t)
+	h.step(2)
+	if text := PausedText(&h.frame.Stats); text != "" {
+		t.Fatalf("paused line %q while running", text)
+	}
+	st := &h.frame.Stats
+	st.Paused = true
+	h.step(2)
+	if text := PausedText(st); !strings.Contains(text, "last step") {
+		t.Fatalf("paused line %q does not say the numbers are the last step's", text)
+	}
+}
