@@ -64,6 +64,11 @@ func runSoak(args []string, stdout, stderr io.Writer) int {
 		defer file.Close()
 		opt.Recording = file
 	}
+	// SIGINT or SIGTERM ends the soak early, with the report of what ran
+	// (signals.go).
+	intr := catchInterrupts()
+	defer intr.stop()
+	opt.Stop = func() bool { _, stop := intr.received(); return stop }
 	rep, err := soak.Run(opt)
 	fmt.Fprintln(stderr)
 	if err != nil {
@@ -78,15 +83,23 @@ func runSoak(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "divergences %d, recovered %d; bad frames %d; goroutines %d -> %d; live heap %.1f -> %.1f MB (%+.1f %%)\n",
 			rep.Diverged, rep.Recovered, rep.BadFrames, rep.Goroutines[0], rep.Goroutines[1],
 			float64(rep.HeapBytes[0])/1e6, float64(rep.HeapBytes[1])/1e6, 100*rep.HeapGrowth)
-		fmt.Fprintf(stdout, "replay of the recording (%d steps): identical %v %s\n", rep.ReplaySteps, rep.ReplayEqual, rep.ReplayDetail)
+		if rep.Stopped {
+			fmt.Fprintln(stdout, rep.ReplayDetail)
+		} else {
+			fmt.Fprintf(stdout, "replay of the recording (%d steps): identical %v %s\n", rep.ReplaySteps, rep.ReplayEqual, rep.ReplayDetail)
+		}
 		for k, n := range rep.Mix {
 			fmt.Fprintf(stdout, "  %-16s %d\n", k, n)
 		}
 	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(stderr, "softgrasp soak:", p)
+	}
+	if sig, stopped := intr.received(); stopped && rep.Stopped {
+		fmt.Fprintf(stderr, "softgrasp soak: stopped by %s after %.0f s\n", signalName(sig), rep.Seconds)
+		return exitStatus(sig)
+	}
 	if len(rep.Problems) > 0 {
-		for _, p := range rep.Problems {
-			fmt.Fprintln(stderr, "softgrasp soak:", p)
-		}
 		return 1
 	}
 	return 0

@@ -48,12 +48,17 @@ type Options struct {
 	// Recording, when set, receives the run's recording (softgrasp replay
 	// reads it).
 	Recording io.Writer
+	// Stop, when set, is asked between commands: true ends the soak
+	// early (a signal), with the report of what ran and the recording
+	// written but not replayed, which would take about as long again.
+	Stop func() bool
 }
 
 // Report is what a soak saw.
 type Report struct {
 	Seed      uint64         `json:"seed"`
 	Seconds   float64        `json:"seconds"`
+	Stopped   bool           `json:"stopped,omitempty"` // ended early by Options.Stop
 	Steps     int            `json:"steps"`
 	Frames    int            `json:"frames"`
 	Commands  int            `json:"commands"`
@@ -105,6 +110,10 @@ func Run(opt Options) (Report, error) {
 	lastMsg, lastProgress := "", start
 	baseline := false
 	for time.Since(start) < opt.Duration {
+		if opt.Stop != nil && opt.Stop() {
+			rep.Stopped = true
+			break
+		}
 		kind, c := g.next()
 		send(r, c)
 		rep.Commands++
@@ -147,6 +156,10 @@ func Run(opt Options) (Report, error) {
 	if rep.HeapBytes[0] > 0 {
 		rep.HeapGrowth = float64(rep.HeapBytes[1])/float64(rep.HeapBytes[0]) - 1
 	}
+	if !baseline {
+		// Stopped during the warm-up: there is nothing to compare with.
+		rep.Goroutines[0], rep.HeapBytes[0] = rep.Goroutines[1], rep.HeapBytes[1]
+	}
 	if rep.Goroutines[1] > rep.Goroutines[0] {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("goroutines grew from %d to %d", rep.Goroutines[0], rep.Goroutines[1]))
 	}
@@ -162,6 +175,10 @@ func Run(opt Options) (Report, error) {
 		if _, err := opt.Recording.Write(data); err != nil {
 			rep.Problems = append(rep.Problems, "writing the recording: "+err.Error())
 		}
+	}
+	if rep.Stopped {
+		rep.ReplayDetail = "not replayed: the soak was stopped early (softgrasp replay replays its -record file)"
+		return rep, nil
 	}
 	replay(&rep, data)
 	return rep, nil
