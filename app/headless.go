@@ -22,6 +22,7 @@ import (
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
 	scenario, object, jaws, mesh, csv string
+	contacts                          string
 	cpuprofile, record, backend, ab   string
 	steps, threads                    int
 	json, lambda                      bool
@@ -44,6 +45,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.jaws, "jaws", "round", "gripper jaws: round (cylindrical fingertips) or flat")
 	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
+	fs.StringVar(&f.contacts, "contacts", "", "write one CSV row per contact per step to this file: step, time, the two bodies, the point, the normal, the normal force, the friction force, the gap, the state (SI units)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
@@ -121,8 +123,8 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	}
 	setBLASThreads(blasThreads(cfg.Physics.Solver, f.threads))
 	if f.ab != "" {
-		if f.record != "" || f.csv != "" || f.lambda {
-			fmt.Fprintln(stderr, "softgrasp headless: -ab runs two scenes; -record, -csv and -lambda describe one: use them without -ab")
+		if f.record != "" || f.csv != "" || f.contacts != "" || f.lambda {
+			fmt.Fprintln(stderr, "softgrasp headless: -ab runs two scenes; -record, -csv, -contacts and -lambda describe one: use them without -ab")
 			return 2
 		}
 		return runAB(cfg, f.ab, f.steps, f.json, stdout, stderr)
@@ -146,9 +148,15 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	if steps == 0 {
 		steps = sc.DefaultSteps()
 	}
-	var log *stepLog
+	var log stepLogs
 	if f.csv != "" {
-		if log, err = newStepLog(f.csv); err != nil {
+		if log.steps, err = newStepLog(f.csv); err != nil {
+			fmt.Fprintln(stderr, "softgrasp headless:", err)
+			return 1
+		}
+	}
+	if f.contacts != "" {
+		if log.contacts, err = newContactsLog(f.contacts); err != nil {
 			fmt.Fprintln(stderr, "softgrasp headless:", err)
 			return 1
 		}
@@ -163,11 +171,9 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	}
 	intr := catchInterrupts()
 	defer intr.stop()
-	ran, runErr := runSteps(sc, steps, log, rec, intr)
-	if log != nil {
-		if err := log.close(); err != nil && runErr == nil {
-			runErr = err
-		}
+	ran, runErr := runSteps(sc, steps, &log, rec, intr)
+	if err := log.close(); err != nil && runErr == nil {
+		runErr = err
 	}
 	checksum := sc.StateChecksum()
 	if rec != nil {
@@ -203,7 +209,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 // runSteps advances the scene, logging and recording each step, and stops
 // at the first error (a divergence) or when intr caught a signal; ran
 // counts the steps attempted.
-func runSteps(sc *scenario.Scene, steps int, log *stepLog, rec *record.Writer, intr *interrupts) (ran int, err error) {
+func runSteps(sc *scenario.Scene, steps int, log *stepLogs, rec *record.Writer, intr *interrupts) (ran int, err error) {
 	for i := 0; i < steps; i++ {
 		if _, stop := intr.received(); stop {
 			return i, nil
@@ -215,13 +221,44 @@ func runSteps(sc *scenario.Scene, steps int, log *stepLog, rec *record.Writer, i
 		if err != nil {
 			return i + 1, err
 		}
-		if log != nil {
-			if err := log.write(sc, st); err != nil {
-				return i + 1, err
-			}
+		if err := log.write(sc, st); err != nil {
+			return i + 1, err
 		}
 	}
 	return steps, nil
+}
+
+// stepLogs are a run's per-step outputs, each optional: the -csv row per
+// step and the -contacts rows per contact.
+type stepLogs struct {
+	steps    *stepLog
+	contacts *contactsLog
+}
+
+func (l *stepLogs) write(sc *scenario.Scene, st *physics.StepStats) error {
+	if l.steps != nil {
+		if err := l.steps.write(sc, st); err != nil {
+			return err
+		}
+	}
+	if l.contacts != nil {
+		return l.contacts.write(sc.Sim, st)
+	}
+	return nil
+}
+
+// close closes each log and returns the first error.
+func (l *stepLogs) close() error {
+	var first error
+	if l.steps != nil {
+		first = l.steps.close()
+	}
+	if l.contacts != nil {
+		if err := l.contacts.close(); first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // parseFlags parses args; done is true when the caller should return code

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -188,5 +189,69 @@ func TestHeadlessBadInputIsOneLine(t *testing.T) {
 				t.Fatalf("stderr holds a stack trace: %q", errs)
 			}
 		})
+	}
+}
+
+// TestHeadlessContactsCSV checks -contacts: a header, one row per contact
+// for every step with contacts, and the last step's rows giving the same
+// normal forces, in the same order, as -lambda's λn of that step; a bad
+// path is one line and exit 1.
+func TestHeadlessContactsCSV(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "contacts.csv")
+	const steps = 60
+	code, out, errs := headless("-dofs", "300", "-steps", strconv.Itoa(steps), "-json", "-lambda", "-contacts", path)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var rep struct {
+		Lambda []float64 `json:"lambda"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rows[0], contactsHeader) {
+		t.Fatalf("header %v", rows[0])
+	}
+	col := func(name string) int { return slices.Index(contactsHeader, name) }
+	var last [][]string
+	perStep := map[string]int{}
+	for _, r := range rows[1:] {
+		perStep[r[col("step")]]++
+		if r[col("step")] == strconv.Itoa(steps-1) {
+			last = append(last, r)
+		}
+		if r[col("body_a")] != "soft" || r[col("body_b")] == "" {
+			t.Fatalf("row %v does not name both bodies", r)
+		}
+		if s := r[col("state")]; s != "separated" && s != "stick" && s != "slip" {
+			t.Fatalf("state %q", s)
+		}
+	}
+	if len(last) == 0 || 3*len(last) != len(rep.Lambda) {
+		t.Fatalf("%d rows for the last step, -lambda has %d values (3 per contact)", len(last), len(rep.Lambda))
+	}
+	for a, r := range last {
+		got, err := strconv.ParseFloat(r[col("normal_force_n")], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := rep.Lambda[3*a]; got != want && math.Abs(got-want) > 1e-9*math.Abs(want) {
+			t.Fatalf("contact %d: normal force %g in the CSV, λn %g", a, got, want)
+		}
+	}
+	if len(perStep) < steps/2 {
+		t.Fatalf("contacts in only %d of %d steps", len(perStep), steps)
+	}
+	code, _, errs = headless("-dofs", "300", "-steps", "2", "-contacts", filepath.Join(t.TempDir(), "no", "such", "dir.csv"))
+	if code != 1 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "-contacts") {
+		t.Fatalf("a bad -contacts path: exit %d, stderr %q", code, errs)
 	}
 }

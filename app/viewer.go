@@ -33,6 +33,7 @@ type viewerOptions struct {
 	maxFPS     float64 // cap on rendered frames per second, 0 = none
 	vsync      bool
 	record     string // record the session to this file (-record)
+	contacts   string // write one CSV row per contact per step to this file (-contacts)
 	backend    string // where the fast scheme starts: cpu or gpu (-backend; the Simulation panel switches it)
 }
 
@@ -98,7 +99,7 @@ func (f *viewerFlags) options() (viewerOptions, error) {
 		return o, err
 	}
 	o.config = cfg
-	o.record, o.backend = f.scene.record, f.scene.backend
+	o.record, o.backend, o.contacts = f.scene.record, f.scene.backend, f.scene.contacts
 	if o.frames < 0 {
 		return o, fmt.Errorf("-frames = %d: must be ≥ 0", o.frames)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/inkyblackness/imgui-go/v4"
 
+	"softgrasp/physics"
 	"softgrasp/physics/frame"
 	"softgrasp/physics/loop"
 	"softgrasp/physics/record"
@@ -32,8 +33,10 @@ type viewer struct {
 	panels redrawPolicy // newPanelPolicy
 	fps    fpsMeter
 	runner *loop.Runner
-	// recording is the -record file, closed after the runner stopped.
+	// recording is the -record file, contacts the -contacts CSV, both
+	// closed after the runner stopped.
 	recording *record.Writer
+	contacts  *contactsLog
 	cam       *render.Camera
 	state     *ui.State
 	input     *inputMapper
@@ -123,6 +126,13 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 		}
 		lopt.Record = v.recording
 	}
+	if opt.contacts != "" {
+		if v.contacts, err = newContactsLog(opt.contacts); err != nil {
+			return v, err
+		}
+		log := v.contacts // written on the physics goroutine only, closed after it stops
+		lopt.AfterStep = func(sim *physics.Simulation, st *physics.StepStats) error { return log.write(sim, st) }
+	}
 	if v.runner, err = loop.Start(opt.config, lopt); err != nil {
 		return v, fmt.Errorf("build the scene: %w", err)
 	}
@@ -152,6 +162,12 @@ func (v *viewer) close() {
 			fmt.Fprintln(v.stdout, "softgrasp:", err)
 		}
 		v.recording = nil
+	}
+	if v.contacts != nil { // the loop that wrote it has stopped
+		if err := v.contacts.close(); err != nil {
+			fmt.Fprintln(v.stdout, "softgrasp:", err)
+		}
+		v.contacts = nil
 	}
 	if v.layer != nil {
 		v.layer.Dispose()

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
+	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,4 +62,41 @@ func TestViewerTakesTheRecordFlag(t *testing.T) {
 	if err != nil || opt.record != "s.rec" {
 		t.Fatalf("options %q, %v: want the record file", opt.record, err)
 	}
+}
+
+// TestViewerWritesContacts: the viewer's -contacts writes the contact rows
+// of the steps it ran, up to the last one, closed when the viewer closes.
+func TestViewerWritesContacts(t *testing.T) {
+	var v viewerFlags
+	fs := newFlagSet("v")
+	v.register(fs)
+	path := filepath.Join(t.TempDir(), "contacts.csv")
+	if err := fs.Parse([]string{"-contacts", path}); err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := v.options()
+	if err != nil || parsed.contacts != path {
+		t.Fatalf("options %q, %v: want the contacts file", parsed.contacts, err)
+	}
+	opt := testOptions()
+	opt.contacts = path
+	withViewer(t, opt, func(v *viewer) {
+		renderUntil(t, v, 5000, func(f *frame.Frame) bool { return f.Stats.Contacts > 0 && f.Seq >= 20 })
+	})
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 2 || !slices.Equal(rows[0], contactsHeader) {
+		t.Fatalf("%d rows, header %v", len(rows), rows[0])
+	}
+	last, err := strconv.Atoi(rows[len(rows)-1][0])
+	if err != nil || last < 10 {
+		t.Fatalf("the last row is of step %q (%v); the viewer ran at least 20 frames with contacts", rows[len(rows)-1][0], err)
+	}
+	t.Logf("%d contact rows, the last of step %d", len(rows)-1, last)
 }

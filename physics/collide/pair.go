@@ -5,6 +5,8 @@
 package collide
 
 import (
+	"fmt"
+
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/mesh"
@@ -21,6 +23,17 @@ const (
 	// soft surface triangle (barycentric weights on its three nodes).
 	RigidVertex
 )
+
+// String returns "soft-vertex" or "rigid-vertex".
+func (k Kind) String() string {
+	switch k {
+	case SoftVertex:
+		return "soft-vertex"
+	case RigidVertex:
+		return "rigid-vertex"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
 
 // MaxNodes bounds the soft nodes of one pair: a rigid vertex against a
 // triangle of a mapped surface (mesh.Embedding) whose three points each

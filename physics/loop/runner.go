@@ -44,6 +44,12 @@ type Options struct {
 	// the footer when the loop stops. The asynchronous solver then runs
 	// at a fixed factor lag (record.Deterministic).
 	Record *record.Writer
+	// AfterStep, when set, is called on the physics goroutine after each
+	// step that succeeded, with the simulation that took it (a reset or a
+	// new scene brings another): the application writes per-step output
+	// there (the viewer's -contacts). An error is shown in the frames'
+	// message and ends the calls; the loop runs on.
+	AfterStep func(sim *physics.Simulation, st *physics.StepStats) error
 }
 
 // Runner owns a scene on its own goroutine. Viewers send it commands and
@@ -193,6 +199,12 @@ func (r *Runner) run() {
 			continue
 		}
 		r.stepAB()
+		if r.opt.AfterStep != nil {
+			if err := r.opt.AfterStep(r.sc.Sim, st); err != nil {
+				r.message = err.Error() + " (no more rows are written)"
+				r.opt.AfterStep = nil
+			}
+		}
 		r.rate.add(time.Now(), r.sc.Sim.Time())
 		r.publish(st)
 		if !r.wait(timer, &next) {

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"errors"
 	"math"
 	"math/rand"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"softgrasp/physics"
 	"softgrasp/physics/frame"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/settings"
@@ -242,4 +244,30 @@ func TestStressFieldOnlyWhenAsked(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	waitFrame(t, r, "frames without von Mises again", func(f *frame.Frame) bool { return len(f.VonMises) == 0 })
+}
+
+// TestAfterStepErrorIsShownOnce: a failing AfterStep hook (a full disk
+// under -contacts) is said in the frames' message, is not called again,
+// and the loop steps on.
+func TestAfterStepErrorIsShownOnce(t *testing.T) {
+	calls := 0
+	opt := Options{Pace: 0, AfterStep: func(sim *physics.Simulation, st *physics.StepStats) error {
+		calls++
+		if calls == 3 {
+			return errors.New("contacts.csv: no space left on device")
+		}
+		return nil
+	}}
+	r, err := Start(smallConfig(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	f := waitFrame(t, r, "the hook's error", func(f *frame.Frame) bool { return strings.Contains(f.Message, "no space left") })
+	seq := f.Seq
+	waitFrame(t, r, "steps after the error", func(f *frame.Frame) bool { return f.Seq > seq+10 && f.Stats.Error == "" })
+	r.Stop()
+	if calls != 3 {
+		t.Fatalf("the hook was called %d times, want 3 (none after its error)", calls)
+	}
 }

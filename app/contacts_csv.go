@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"strconv"
+
+	"softgrasp/physics"
+)
+
+// contactsLog writes the -contacts CSV: one row per contact per step, the
+// contact forces as users of contact simulators read them out (README,
+// "Contact forces out"). Units are SI: metres, newtons, seconds.
+type contactsLog struct {
+	f    *os.File
+	w    *csv.Writer
+	recs []physics.ContactRecord
+	row  []string
+}
+
+// contactsHeader names the columns. body_a is the soft body, body_b the
+// rigid one; the normal points from body_b towards body_a, and the forces
+// are those on body_a (body_b gets the opposite).
+var contactsHeader = []string{"step", "time_s", "body_a", "body_b", "kind",
+	"x_m", "y_m", "z_m", "nx", "ny", "nz", "normal_force_n",
+	"friction_x_n", "friction_y_n", "friction_z_n", "gap_m", "state"}
+
+func newContactsLog(path string) (*contactsLog, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-contacts: %w", err)
+	}
+	l := &contactsLog{f: f, w: csv.NewWriter(f), row: make([]string, len(contactsHeader))}
+	if err := l.w.Write(contactsHeader); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("-contacts: %w", err)
+	}
+	return l, nil
+}
+
+// write appends the rows of the step st just taken by sim.
+func (l *contactsLog) write(sim *physics.Simulation, st *physics.StepStats) error {
+	l.recs = sim.AppendContacts(l.recs[:0])
+	bodies := sim.Bodies()
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+	for _, r := range l.recs {
+		name := strconv.Itoa(r.Body)
+		if r.Body < len(bodies) && bodies[r.Body].Name != "" {
+			name = bodies[r.Body].Name
+		}
+		row := l.row[:0]
+		row = append(row, strconv.Itoa(st.Step), g(st.Time), "soft", name, r.Kind.String(),
+			g(r.Point.X), g(r.Point.Y), g(r.Point.Z), g(r.Normal.X), g(r.Normal.Y), g(r.Normal.Z),
+			g(r.NormalForce), g(r.Friction.X), g(r.Friction.Y), g(r.Friction.Z), g(r.Gap), r.State.String())
+		if err := l.w.Write(row); err != nil {
+			return fmt.Errorf("-contacts: %w", err)
+		}
+	}
+	return nil
+}
+
+// close flushes the rows and closes the file.
+func (l *contactsLog) close() error {
+	l.w.Flush()
+	if err := l.w.Error(); err != nil {
+		l.f.Close()
+		return fmt.Errorf("-contacts: %w", err)
+	}
+	return l.f.Close()
+}

@@ -1,0 +1,58 @@
+package physics
+
+import (
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/collide"
+	"softgrasp/physics/contact"
+)
+
+// ContactRecord is one contact of the last step as users read it out
+// (softgrasp's -contacts CSV): where it is, which rigid body it is
+// against, its normal, the forces on the soft body and the gap.
+type ContactRecord struct {
+	Body int          // the rigid body (index into Simulation.Bodies)
+	Kind collide.Kind // a soft surface point against the body, or a body's sample against the soft surface
+	// Point is the soft proximity point p at the end of the step, m.
+	Point r3.Vec
+	// Normal is the contact normal of the last Newton iteration, from the
+	// rigid body towards the soft one.
+	Normal r3.Vec
+	// NormalForce is λn ≥ 0, N; Friction the tangential force
+	// λt1·t1 + λt2·t2, N; both act on the soft body (the rigid body
+	// gets the opposite).
+	NormalForce float64
+	Friction    r3.Vec
+	// Gap is the normal gap n·(p − r) at the end of the step against the
+	// reference point r of the last linearisation on the rigid body at
+	// its end pose, m: the contact law keeps it at least
+	// Settings.ContactDistance, and exactly that while the contact pushes.
+	Gap   float64
+	State contact.State
+}
+
+// AppendContacts appends the contacts of the last step to out and returns
+// it; it allocates only to grow out.
+func (s *Simulation) AppendContacts(out []ContactRecord) []ContactRecord {
+	ct := &s.ws.ct
+	c := len(ct.pairs)
+	if len(ct.lambda) < 3*c || len(ct.C) < c || len(ct.p) < 3*c || len(ct.rN) < c {
+		return out
+	}
+	for a := range ct.pairs {
+		C := &ct.C[a]
+		n, p := C.Row(0), point(ct.p, a)
+		rec := ContactRecord{
+			Body: ct.pairs[a].Body, Kind: ct.pairs[a].Kind,
+			Point: p, Normal: n,
+			NormalForce: ct.lambda[3*a],
+			Friction:    r3.Add(r3.Scale(ct.lambda[3*a+1], C.Row(1)), r3.Scale(ct.lambda[3*a+2], C.Row(2))),
+			Gap:         r3.Dot(n, r3.Sub(p, ct.rN[a])),
+		}
+		if a < len(ct.states) {
+			rec.State = ct.states[a]
+		}
+		out = append(out, rec)
+	}
+	return out
+}

@@ -1,0 +1,76 @@
+package scenario
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/settings"
+)
+
+// TestContactRecordsAtRest reads out the contacts of a soft box at rest on
+// the floor: their normal forces sum to the floor's force in the step's
+// stats and to the box's weight, each pushing contact sits at the contact
+// distance with the floor's normal, each friction force lies in Coulomb's
+// cone, and the friction forces cancel (no net sideways force at rest).
+func TestContactRecordsAtRest(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.Drop)
+	cfg.TargetDOFs = 800
+	sc, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	for i, n := 0, sc.DefaultSteps(); i < n; i++ {
+		if _, err := sc.Step(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	recs := sc.Sim.AppendContacts(nil)
+	if len(recs) != len(sc.Sim.Pairs()) || len(recs) == 0 {
+		t.Fatalf("%d records for %d pairs", len(recs), len(sc.Sim.Pairs()))
+	}
+	d := cfg.Physics.ContactDistance
+	mu := cfg.Physics.Friction
+	sum, worstGap, pushing := 0.0, 0.0, 0
+	var friction r3.Vec
+	for _, r := range recs {
+		if r.Body != FloorBody {
+			t.Fatalf("a contact against body %d at rest on the floor", r.Body)
+		}
+		sum += r.NormalForce
+		friction = r3.Add(friction, r.Friction)
+		if f := r3.Norm(r.Friction); f > mu*r.NormalForce*(1+1e-9)+1e-15 {
+			t.Fatalf("friction %.4g N outside the cone μ·λn = %.4g N", f, mu*r.NormalForce)
+		}
+		if r.NormalForce > 0 {
+			pushing++
+			worstGap = math.Max(worstGap, math.Abs(r.Gap-d))
+			if r.Normal.Z < 1-1e-9 {
+				t.Fatalf("a floor contact's normal %v is not +z", r.Normal)
+			}
+		} else if r.Gap < d*(1-1e-6) {
+			t.Fatalf("a contact without force is closer (%.3g m) than the contact distance %.3g m", r.Gap, d)
+		}
+	}
+	st := sc.Sim.Stats()
+	weight := sc.Summary().Drop.Weight
+	t.Logf("%d contacts, %d pushing: Σλn %.6f N (stats %.6f N, weight %.6f N), |Σ friction| %.3g N, worst |gap − d| %.3g m",
+		len(recs), pushing, sum, st.BodyNormalForce[FloorBody], weight, r3.Norm(friction), worstGap)
+	if math.Abs(sum-st.BodyNormalForce[FloorBody]) > 1e-12*sum {
+		t.Fatalf("Σλn = %.12g N, the step's floor force %.12g N", sum, st.BodyNormalForce[FloorBody])
+	}
+	if math.Abs(sum-weight) > 0.02*weight {
+		t.Fatalf("Σλn = %.5f N for a weight of %.5f N", sum, weight)
+	}
+	// Measured: gaps within 1.5e-17 m of d, a net friction of 2e-15 N;
+	// the bounds are PGS's relative tolerance (1e-6) on the gap and 1e-9
+	// of the load on the net friction.
+	if worstGap > 1e-6*d {
+		t.Fatalf("a pushing contact's gap is %.3g m off the contact distance %.3g m", worstGap, d)
+	}
+	if f := r3.Norm(friction); f > 1e-9*sum {
+		t.Fatalf("a net friction force of %.3g N at rest, normal force %.3g N", f, sum)
+	}
+}
