@@ -37,6 +37,7 @@ func (c *step) detect() {
 	for a := range ws.ct.pairs {
 		c.model.mapPair(&ws.ct.pairs[a])
 	}
+	c.splitPairs()
 	ws.stats.Contacts = len(ws.ct.pairs)
 }
 

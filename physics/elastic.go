@@ -62,6 +62,13 @@ func (c *step) elasticResidual(x, rhs []float64) error {
 			ws.res[j] = m*(ws.dvFree[j]+h*x[j]-h*grav[d]) + h*(ws.res[j]-rhs[j])
 		}
 	}
+	if at := c.attach; at != nil {
+		// An attached node's motion is prescribed, not solved for: its
+		// supports take whatever force it needs (attach.go).
+		for _, n := range at.nodes {
+			ws.res[3*n], ws.res[3*n+1], ws.res[3*n+2] = 0, 0, 0
+		}
+	}
 	return nil
 }
 

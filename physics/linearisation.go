@@ -19,6 +19,11 @@ import (
 type contactState struct {
 	pairs []collide.Pair
 	H, J  sparse.CSR // H (3c×3N) and J = C·H
+	// fix and Hfix are the pairs' shares on attached nodes (attach.go),
+	// which H leaves out: p = H·q + Hfix·q. Both are empty without
+	// attachments.
+	fix  []fixedPart
+	Hfix sparse.CSR
 	// C holds the directions of the current linearisation, Cnext the
 	// candidate of the next Newton iteration and C0 those of collision
 	// detection (start of step).
@@ -73,8 +78,26 @@ func (c *step) buildMapping() {
 		}
 		ct.C[a] = ct.C0[a]
 	}
-	ct.H.MulVec(ct.pT, state.q)
-	ct.H.MulVec(ct.pFree, c.ws.qFree)
+	ct.positions(ct.pT, state.q)
+	ct.positions(ct.pFree, c.ws.qFree)
+}
+
+// positions evaluates the proximity points p = H·q + Hfix·q at q into dst
+// (3c).
+func (ct *contactState) positions(dst, q []float64) {
+	ct.H.MulVec(dst, q)
+	if len(ct.fix) == 0 {
+		return
+	}
+	for a := range ct.pairs {
+		f := &ct.fix[a]
+		for i := 0; i < f.count; i++ {
+			w, n := f.weights[i], 3*f.nodes[i]
+			dst[3*a] += w * q[n]
+			dst[3*a+1] += w * q[n+1]
+			dst[3*a+2] += w * q[n+2]
+		}
+	}
 }
 
 // buildH writes H for a body of dofs degrees of freedom: rows 3a..3a+2 of

@@ -48,7 +48,7 @@ func (c *step) measure() error {
 		return err
 	}
 	if len(ct.pairs) > 0 {
-		ct.H.MulVec(ct.p, ws.qNew)
+		ct.positions(ct.p, ws.qNew)
 	}
 	return nil
 }

@@ -96,7 +96,7 @@ func (sc *standardScheme) correct(c *step, h2 float64) error {
 	for i := range sc.qK {
 		sc.qK[i] = ws.qFree[i] + h2*ws.x[i]
 	}
-	ct.H.MulVec(ct.p, sc.qK)
+	ct.positions(ct.p, sc.qK)
 	return nil
 }
 
@@ -147,17 +147,24 @@ func (sc *standardScheme) refindMapping(c *step) {
 		}
 		tri := m.surf.Tris[pr.Tri]
 		_, w := collide.ClosestOnTriangle(ct.rEnd[a], m.surfacePoint(sc.qK, tri[0]), m.surfacePoint(sc.qK, tri[1]), m.surfacePoint(sc.qK, tri[2]))
+		before := *pr
 		pr.Count = 3
 		copy(pr.Nodes[:3], tri[:])
 		copy(pr.Weights[:3], w[:])
 		m.mapPair(pr)
+		if c.attach != nil && !c.attach.splitFixed(pr, &ct.fix[a]) {
+			// The point moved onto attached nodes only: it would have no
+			// compliance; it keeps its place on the triangle.
+			*pr = before
+			c.attach.splitFixed(pr, &ct.fix[a])
+		}
 		changed = true
 	}
 	if !changed {
 		return
 	}
 	ct.buildH(c.model.DOFs())
-	ct.H.MulVec(ct.pT, c.state.q)
-	ct.H.MulVec(ct.pFree, ws.qFree)
-	ct.H.MulVec(ct.p, sc.qK)
+	ct.positions(ct.pT, c.state.q)
+	ct.positions(ct.pFree, ws.qFree)
+	ct.positions(ct.p, sc.qK)
 }

@@ -106,6 +106,7 @@ func (c *step) assemble() error {
 	if rep.Err != nil {
 		return fmt.Errorf("assembly: %w", rep.Err)
 	}
+	c.holdAttached()
 	ws.stats.Inverted = rep.Inverted
 	if n := len(c.model.mesh.Tets); n > 0 {
 		// Elements that lie partly outside the solid (a grid mesh around a
@@ -129,6 +130,7 @@ func (c *step) freeMotion() error {
 	if err := c.solve(ws.dvFree, ws.b); err != nil {
 		return c.diverged(fmt.Sprintf("free motion solve failed: %v", err))
 	}
+	c.prescribe(ws.dvFree, true)
 	h := c.set.TimeStep
 	for i := range ws.qFree {
 		ws.qFree[i] = state.q[i] + h*(state.v[i]+ws.dvFree[i])
@@ -165,6 +167,7 @@ func (c *step) finalCorrection(sc scheme) error {
 			return err
 		}
 	}
+	c.prescribe(ws.x, false)
 	h := c.set.TimeStep
 	for i := range ws.vNew {
 		v := state.v[i] + ws.dvFree[i] + h*ws.x[i]

@@ -82,4 +82,6 @@ type step struct {
 	// mu is the Coulomb coefficient of the step's contacts: the settings'
 	// Friction, or a scene's override while one is on (override.go).
 	mu float64
+	// attach holds the attached nodes (attach.go), nil without any.
+	attach *attachments
 }
