@@ -30,6 +30,7 @@ type headlessFlags struct {
 	// -dt, -mu, -newton and the others.
 	params    []*paramFlag
 	meshUnits meshFlags
+	attach    attachFlag
 	// given names the flags set on the command line (noteGiven), so that
 	// a scenario's preset keeps the values the user did not give.
 	given map[string]bool
@@ -53,6 +54,30 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ab, "ab", "", "also run a second scene B with these changes (e.g. \"newton=1\" or \"scheme=standard,pgs=60\": "+strings.Join(settings.ABKeys(), ", ")+") step for step with the same inputs, and report both and how far apart they went")
 	fs.BoolVar(&f.lambda, "lambda", false, "with -json: add the contact forces λ of the last step (\"lambda\", 3 per contact)")
 	f.meshUnits.register(fs)
+	fs.Var(&f.attach, "attach", "hold soft nodes in place, repeatable: "+settings.AttachSyntax)
+}
+
+// attachFlag is the repeatable -attach: each one more attachment.
+type attachFlag []settings.AttachSpec
+
+func (a *attachFlag) String() string {
+	if a == nil {
+		return ""
+	}
+	parts := make([]string, len(*a))
+	for i, s := range *a {
+		parts[i] = s.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+func (a *attachFlag) Set(s string) error {
+	spec, err := settings.ParseAttach(s)
+	if err != nil {
+		return err
+	}
+	*a = append(*a, spec)
+	return nil
 }
 
 // config turns the flags into a scenario configuration: the scenario's
@@ -73,6 +98,7 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 		return cfg, fmt.Errorf("-jaws: %w", err)
 	}
 	cfg.MeshFile, cfg.Object = f.mesh, settings.Object(f.object)
+	cfg.Attach = append([]settings.AttachSpec(nil), f.attach...)
 	if f.steps < 0 {
 		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)
 	}

@@ -171,3 +171,25 @@ func TestReplayFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayKeepsAttachments: a run recorded with -attach replays to its
+// recorded final state: the recording's configuration carries the
+// attachment, without which the replay would differ at once.
+func TestReplayKeepsAttachments(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "attached.rec")
+	code, _, errs := headless("-dofs", "300", "-steps", "80", "-attach", "above:x=0.015", "-record", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rec, err := record.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Config.Attach) != 1 || rec.Config.Attach[0].String() != "plane:-1,0,0,-0.015" {
+		t.Fatalf("recorded attachments %v", rec.Config.Attach)
+	}
+	code, out, errs := replayCmd(path)
+	if code != 0 || !strings.Contains(out, "identical true") {
+		t.Fatalf("replay exit %d, stderr %q, stdout:\n%s", code, errs, out)
+	}
+}

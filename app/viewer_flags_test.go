@@ -82,7 +82,7 @@ func TestViewerFlagsBuildTheHeadlessConfig(t *testing.T) {
 				t.Fatalf("-async-refresh %d in the viewer, %d headless; want %d and 0", v.Physics.AsyncRefresh, h.Physics.AsyncRefresh, viewerAsyncRefresh)
 			}
 			v.Physics.Solver, v.Physics.AsyncRefresh = h.Physics.Solver, h.Physics.AsyncRefresh
-			if v != h {
+			if !v.Equal(h) {
 				t.Fatalf("viewer config %+v differs from the headless one %+v for the same flags", v, h)
 			}
 		})

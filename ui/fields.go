@@ -130,7 +130,7 @@ func (s *State) commit(f *numberField, text string, out Sender) error {
 	}
 	cfg := s.Config
 	f.p.Set(&cfg, v)
-	if cfg == s.Config {
+	if cfg.Equal(s.Config) {
 		f.text = f.format(&cfg)
 		return nil // unchanged: nothing to apply
 	}

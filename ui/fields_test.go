@@ -47,7 +47,7 @@ func TestCommitFieldRejectsBadValues(t *testing.T) {
 			if len(out.cmds) != 0 {
 				t.Fatalf("a refused value sent %v", out.cmds)
 			}
-			if s.Config != before {
+			if !s.Config.Equal(before) {
 				t.Fatal("a refused value changed the working configuration")
 			}
 			if text, shown := s.FieldText(tc.field); text != tc.text || shown != err.Error() {
@@ -136,7 +136,7 @@ func TestCommitFieldQueueFull(t *testing.T) {
 	if !errors.Is(err, errBusy) {
 		t.Fatalf("CommitField with a full queue: %v, want errBusy", err)
 	}
-	if s.Config != before {
+	if !s.Config.Equal(before) {
 		t.Fatal("a command that was not sent changed the working configuration")
 	}
 }
@@ -154,7 +154,7 @@ func TestFieldsShowTheRunningConfig(t *testing.T) {
 			t.Errorf("field %s shows %q, want %q", fieldParams[c.id].Key, got, c.want)
 		}
 	}
-	if s.Config != cfg {
+	if !s.Config.Equal(cfg) {
 		t.Fatal("the working copy did not adopt the running configuration")
 	}
 }

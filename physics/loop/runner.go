@@ -248,7 +248,7 @@ func (r *Runner) exec(c frame.Command) {
 func (r *Runner) publishConfig() {
 	cfg := r.sc.Config()
 	last := r.config.Load()
-	if last != nil && cfg == last.Scenario {
+	if last != nil && cfg.Equal(last.Scenario) {
 		return
 	}
 	v := uint64(1)

@@ -192,7 +192,7 @@ func TestDampingRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Config != cfg {
+	if !rec.Config.Equal(cfg) {
 		t.Fatalf("configuration read back as %+v, want %+v", rec.Config.Physics.Material, cfg.Physics.Material)
 	}
 	if len(rec.Commands) != 1 {

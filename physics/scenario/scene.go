@@ -3,6 +3,8 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
@@ -136,6 +138,10 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 		return nil, err
 	}
 	sc.Sim = sim
+	if err := attach(sim, obj.mesh, bodies, cfg.Attach); err != nil {
+		sim.Close()
+		return nil, err
+	}
 	if cfg.Kind == settings.Incline {
 		if err := sc.holdIncline(); err != nil {
 			sim.Close()
@@ -431,4 +437,49 @@ func (sc *Scene) ObjectInGripper() r3.Vec {
 		return r3.Vec{}
 	}
 	return sc.Driver.Gripper.Pose.ApplyInverse(sc.CentreOfMass())
+}
+
+// attach resolves the scene's attachment specs against the mesh's nodes
+// where they stand at rest in the scene and the bodies' names, and holds
+// the nodes (physics.Simulation.SetAttachments). A spec that selects no
+// node, or names no body of the scene, is an error naming it.
+func attach(sim *physics.Simulation, m *mesh.TetMesh, bodies []rigid.Body, specs []settings.AttachSpec) error {
+	if len(specs) == 0 {
+		return nil
+	}
+	list := make([]physics.Attachment, 0, len(specs))
+	for i, a := range specs {
+		at := physics.Attachment{Body: -1}
+		if a.Body != "" {
+			var names []string
+			for b := range bodies {
+				if bodies[b].Name == a.Body {
+					at.Body = b
+				}
+				names = append(names, strconv.Quote(bodies[b].Name))
+			}
+			if at.Body < 0 {
+				return fmt.Errorf("attachment %d (%s): the scene has no body %q (it has %s)", i, a, a.Body, strings.Join(names, ", "))
+			}
+		}
+		if a.Nodes != nil {
+			at.Nodes = a.Nodes
+		} else {
+			for n, x := range m.Nodes {
+				if a.Selects(x) {
+					at.Nodes = append(at.Nodes, n)
+				}
+			}
+		}
+		if len(at.Nodes) == 0 {
+			b := m.Bounds()
+			return fmt.Errorf("attachment %d (%s) selects no node of the object, which spans %.4g…%.4g m in x, %.4g…%.4g in y, %.4g…%.4g in z",
+				i, a, b.Min.X, b.Max.X, b.Min.Y, b.Max.Y, b.Min.Z, b.Max.Z)
+		}
+		list = append(list, at)
+	}
+	if err := sim.SetAttachments(list); err != nil {
+		return fmt.Errorf("attachments: %w", err)
+	}
+	return nil
 }

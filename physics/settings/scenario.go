@@ -173,6 +173,10 @@ type Scenario struct {
 	// above the floor (m).
 	InclineAngle float64
 	DropHeight   float64
+
+	// Attach holds soft nodes in place: to the world, or to a rigid body
+	// they then follow (AttachSpec). None by default.
+	Attach []AttachSpec `json:",omitempty"`
 }
 
 // DefaultScenario returns the default configuration of a scenario: the
@@ -215,6 +219,11 @@ func (c Scenario) Validate() error {
 	}
 	if c.Object != BoxObject && c.Object != CylinderObject {
 		return fmt.Errorf("Object = %q: want box or cylinder", c.Object)
+	}
+	for i, a := range c.Attach {
+		if err := a.Validate(); err != nil {
+			return fmt.Errorf("Attach[%d] (%s): %w", i, a, err)
+		}
 	}
 	return checkScope(&c, SceneScope)
 }
