@@ -89,7 +89,7 @@ func runSoak(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "replay of the recording (%d steps): identical %v %s\n", rep.ReplaySteps, rep.ReplayEqual, rep.ReplayDetail)
 		}
 		for k, n := range rep.Mix {
-			fmt.Fprintf(stdout, "  %-16s %d\n", k, n)
+			fmt.Fprintf(stdout, "  %-22s %d\n", k, n)
 		}
 	}
 	for _, p := range rep.Problems {

@@ -394,6 +394,18 @@ func (g *generator) scene() (string, frame.Command) {
 		cfg = settings.DefaultScenario(settings.FastSpin)
 		cfg.TargetDOFs = g.base.TargetDOFs
 	}
+	if g.rng.IntN(4) == 0 {
+		// Attachments, good and bad: a layer, a side, a layer following a
+		// jaw, the whole object, and three that the scene refuses (no
+		// node selected, a node out of range, a body it does not have).
+		specs := [...]string{"below:z=0.004", "above:x=0.01", "below:z=0.004@left jaw", "box:-1,-1,-1,1,1,1",
+			"above:z=1", "nodes:0,99999999", "below:z=0.004@nothing"}
+		spec, err := settings.ParseAttach(specs[g.rng.IntN(len(specs))])
+		if err == nil {
+			cfg.Attach = []settings.AttachSpec{spec}
+			return "scene with attachment", frame.SetScene{Config: cfg}
+		}
+	}
 	if len(g.meshes) > 0 && g.rng.IntN(2) == 0 {
 		cfg.MeshFile = g.meshes[g.rng.IntN(len(g.meshes))]
 		return "scene with mesh", frame.SetScene{Config: cfg}
