@@ -22,7 +22,7 @@ import (
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
 	scenario, object, jaws, mesh, csv string
-	contacts                          string
+	contacts, sceneFile               string
 	cpuprofile, record, backend, ab   string
 	steps, threads                    int
 	json, lambda                      bool
@@ -31,9 +31,11 @@ type headlessFlags struct {
 	params    []*paramFlag
 	meshUnits meshFlags
 	attach    attachFlag
-	// given names the flags set on the command line (noteGiven), so that
-	// a scenario's preset keeps the values the user did not give.
-	given map[string]bool
+	// given names the flags set on the command line or the -scene file
+	// (noteGiven), so that a scenario's preset keeps the values the user
+	// did not give; fromScene the file's keys.
+	given     map[string]bool
+	fromScene sceneKeys
 }
 
 func (f *headlessFlags) register(fs *flag.FlagSet) {
@@ -55,6 +57,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lambda, "lambda", false, "with -json: add the contact forces λ of the last step (\"lambda\", 3 per contact)")
 	f.meshUnits.register(fs)
 	fs.Var(&f.attach, "attach", "hold soft nodes in place, repeatable: "+settings.AttachSyntax)
+	fs.StringVar(&f.sceneFile, "scene", "", "a scene file (TOML, version 1: the scene flags as keys, SI units; README, Scene files); flags given on the command line override it")
 }
 
 // attachFlag is the repeatable -attach: each one more attachment.
@@ -91,7 +94,7 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	cfg := settings.DefaultScenario(kind)
 	for _, pf := range f.params {
 		if err := pf.apply(&cfg, f.given); err != nil {
-			return cfg, err
+			return cfg, f.fromScene.where(err)
 		}
 	}
 	if cfg.JawStyle, err = rigid.ParseJawStyle(f.jaws); err != nil {
@@ -112,7 +115,7 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 		return cfg, err
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, withFlag(err)
+		return cfg, f.fromScene.where(withFlag(err))
 	}
 	return cfg, nil
 }
@@ -127,10 +130,17 @@ func withFlag(err error) error {
 	return err
 }
 
-// noteGiven records which flags of fs the command line set.
-func (f *headlessFlags) noteGiven(fs *flag.FlagSet) {
+// noteGiven records which flags of fs the command line set, then sets
+// the others that a -scene file gives (loadSceneFile).
+func (f *headlessFlags) noteGiven(fs *flag.FlagSet) error {
 	f.given = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.given[fl.Name] = true })
+	if f.sceneFile == "" {
+		return nil
+	}
+	var err error
+	f.fromScene, err = loadSceneFile(fs, f.sceneFile, f.given)
+	return err
 }
 
 // runHeadless runs a scenario without a window and reports its summary.
@@ -141,7 +151,10 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
-	f.noteGiven(fs)
+	if err := f.noteGiven(fs); err != nil {
+		fmt.Fprintln(stderr, "softgrasp headless:", err)
+		return 2
+	}
 	cfg, err := f.config()
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp headless:", err)

@@ -131,7 +131,10 @@ func runViewer(args []string, stdout, stderr io.Writer) int {
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
-	f.scene.noteGiven(fs)
+	if err := f.scene.noteGiven(fs); err != nil {
+		fmt.Fprintln(stderr, "softgrasp:", err)
+		return 2
+	}
 	opt, err := f.options()
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp:", err)

@@ -147,6 +147,7 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	v.video.pending = opt.video
 	v.platform.SetHandlers(v.input.handlers())
 	v.installMeshUI()
+	v.state.LoadScene = viewerSceneConfig
 	return v, nil
 }
 

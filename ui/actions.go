@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 
 	"softgrasp/physics/frame"
@@ -121,12 +122,23 @@ func (s *State) SetMeshFileText(path string) { s.meshFile = path }
 func (s *State) MeshFileText() string { return s.meshFile }
 
 // LoadMesh rebuilds the scene with the mesh file of the field ("" goes
-// back to the procedural object). Whether the file loads is known only
+// back to the procedural object), or, for a scene file (.toml, read by
+// LoadScene), with the scene it describes; a scene file that does not
+// read is refused here, in one line. Whether a mesh loads is known only
 // when the physics loop builds it: a failure comes back in the frame's
 // message and the running scene stays.
 func (s *State) LoadMesh(out Sender) error {
+	path := strings.TrimSpace(s.meshFile)
+	if s.LoadScene != nil && strings.EqualFold(filepath.Ext(path), ".toml") {
+		cfg, err := s.LoadScene(path)
+		if err != nil {
+			s.actionErr = err.Error()
+			return err
+		}
+		return s.rebuild(cfg, out)
+	}
 	cfg := s.Config
-	cfg.MeshFile = strings.TrimSpace(s.meshFile)
+	cfg.MeshFile = path
 	return s.rebuild(cfg, out)
 }
 

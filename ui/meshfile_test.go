@@ -96,3 +96,26 @@ func TestRecentMeshes(t *testing.T) {
 		t.Errorf("reloaded recent = %q, want %q", again.RecentMeshes(), want)
 	}
 }
+
+// TestDropSceneFile: a dropped .toml is read by LoadScene and its scene
+// sent; one that does not read is refused with its message, and nothing
+// is sent.
+func TestDropSceneFile(t *testing.T) {
+	s, out := newTestState()
+	want := settings.DefaultScenario(settings.Drop)
+	s.LoadScene = func(path string) (settings.Scenario, error) {
+		if path == "/scenes/bad.toml" {
+			return settings.Scenario{}, fmt.Errorf("/scenes/bad.toml:2: mu: out of range")
+		}
+		return want, nil
+	}
+	if err := s.DropMesh([]string{"/scenes/drop.TOML"}, out); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := out.only(t).(frame.SetScene); !ok || !c.Config.Equal(want) {
+		t.Fatalf("sent %#v, want the scene file's configuration", out.cmds)
+	}
+	if err := s.DropMesh([]string{"/scenes/bad.toml"}, out); err == nil || len(out.cmds) != 1 || !strings.Contains(s.ActionError(), ":2: mu") {
+		t.Fatalf("a bad scene file: error %v, %d commands, message %q", err, len(out.cmds), s.ActionError())
+	}
+}

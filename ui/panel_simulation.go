@@ -205,7 +205,7 @@ func drawScene(s *State, out Sender) {
 	drawGrid(s, out, "scene", []gridCell{{"object", "the procedural object (a mesh file replaces it)", func() { drawObjectCombo(s, out) }}},
 		fieldsOn(settings.ScenePanel))
 	imgui.SetNextItemWidth(200)
-	if imgui.InputTextWithHint("##mesh", ".msh .vtk .vtu .vtp .stl .obj file", &s.meshFile) {
+	if imgui.InputTextWithHint("##mesh", ".msh .vtk .vtu .vtp .stl .obj file, or a .toml scene", &s.meshFile) {
 		s.SetMeshFileText(s.meshFile)
 	}
 	imgui.SameLine()

@@ -44,6 +44,11 @@ type State struct {
 	// (settings.ApplyAB), DefaultABChanges at start.
 	ABChanges string
 
+	// LoadScene, when set, reads a scene file (a path ending in .toml
+	// typed in the mesh-file field or dropped onto the window) into the
+	// configuration it describes; the application supplies it.
+	LoadScene func(path string) (settings.Scenario, error)
+
 	// History holds the per-step time series of the plots.
 	History History
 	// Layout records where the panels and their main widgets were drawn

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sceneConfigOf parses args as headless does (a -scene file included) and
+// returns the flags after config.
+func sceneConfigOf(t *testing.T, args ...string) (*headlessFlags, error) {
+	t.Helper()
+	var f headlessFlags
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return &f, err
+	}
+	if err := f.noteGiven(fs); err != nil {
+		return &f, err
+	}
+	_, err := f.config()
+	return &f, err
+}
+
+// TestShippedScenes loads every scene file in assets/scenes and runs it
+// for 60 steps; grasp-rotate.toml is today's default demo key for key
+// (the same configuration as no flag at all, hence the same goldens).
+func TestShippedScenes(t *testing.T) {
+	files, err := filepath.Glob("../assets/scenes/*.toml")
+	if err != nil || len(files) < 3 {
+		t.Fatalf("shipped scenes %v, %v", files, err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			code, _, errs := headless("-scene", file, "-steps", "60")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+		})
+	}
+	f, err := sceneConfigOf(t, "-scene", "../assets/scenes/grasp-rotate.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFile, _ := f.config()
+	g, err := sceneConfigOf(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, _ := g.config()
+	if !fromFile.Equal(def) {
+		t.Fatalf("grasp-rotate.toml gives %+v, the default is %+v", fromFile, def)
+	}
+}
+
+// TestSceneFileOverriddenByFlags: a flag on the command line wins over
+// the file's key; the file's other keys stay.
+func TestSceneFileOverriddenByFlags(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.toml")
+	if err := os.WriteFile(path, []byte("version = 1\nmu = 0.3\ndt = 0.005\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := sceneConfigOf(t, "-scene", path, "-mu", "0.6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := f.config()
+	if cfg.Physics.Friction != 0.6 || cfg.Physics.TimeStep != 0.005 {
+		t.Fatalf("μ %g (want the flag's 0.6), h %g (want the file's 0.005)", cfg.Physics.Friction, cfg.Physics.TimeStep)
+	}
+}
+
+// TestSceneFileErrors: every bad scene file is one line naming the file,
+// the line and the key (or what is wrong with the file as a whole).
+func TestSceneFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"no version", "mu = 0.5\n", "no version"},
+		{"version 2", "version = 2\n", ":1: version: version = 2"},
+		{"syntax", "version = 1\nmu = \n", ":2: "},
+		{"unknown key", "version = 1\n\nfriction = 0.5\n", ":3: friction: not a scene key"},
+		{"run flag", "version = 1\nsteps = 10\n", ":2: steps: not a scene key"},
+		{"out of range", "version = 1\nmu = -1\n", ":2: mu: Friction = -1 is out of range: must be in [0, 10]"},
+		{"bad value", "version = 1\nnewton = \"five\"\n", ":2: newton: invalid value"},
+		{"list for a scalar", "version = 1\ndt = [0.01]\n", ":2: dt: takes one value"},
+		{"table", "version = 1\n[object]\nsize = 1\n", ":2: object: a table"},
+		{"bad attachment", "version = 1\nattach = [\"below:q=1\"]\n", `:2: attach: invalid value "below:q=1"`},
+		{"attachment selecting nothing", "version = 1\nattach = [\"above:z=1\"]\n", "selects no node"},
+		{"missing mesh", "version = 1\nmesh = \"nowhere.stl\"\n", "nowhere.stl"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".toml")
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, errs := headless("-scene", path, "-steps", "1")
+			if code == 0 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, tc.want) {
+				t.Fatalf("exit %d, stderr %q; want one line with %q", code, errs, tc.want)
+			}
+			if !strings.Contains(tc.want, "selects") && !strings.Contains(tc.want, "nowhere") && !strings.Contains(errs, path) {
+				t.Fatalf("stderr %q does not name the file", errs)
+			}
+		})
+	}
+}
+
+// FuzzSceneFile feeds arbitrary text to the scene-file reader and the
+// configuration after it: an error or a configuration, never a panic.
+func FuzzSceneFile(f *testing.F) {
+	for _, s := range []string{
+		"version = 1\nmu = 0.5\n", "version = 1\nattach = [\"below:z=0.004\", \"nodes:1,2\"]\n",
+		"version = 1\n[x]\n", "version = 1\ndt = 1e400\n", "version = 1\nnewton = 9999999999999999999\n",
+		"version = 1\nscenario = \"drop\"\nobject = \"cylinder\"\n", "\x00", "version = 1\nmesh-up = \"y\"\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var h headlessFlags
+		fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		h.register(fs)
+		h.given = map[string]bool{}
+		var err error
+		if h.fromScene, err = applySceneFile(fs, "fuzz.toml", text, h.given); err != nil {
+			return
+		}
+		_, _ = h.config()
+	})
+}
+
+// TestViewerReadsSceneFiles: the viewer's loader reads a shipped scene
+// with the viewer's defaults (the asynchronous solver) for the keys it
+// does not set, the mesh path relative to the file.
+func TestViewerReadsSceneFiles(t *testing.T) {
+	cfg, err := viewerSceneConfig("../assets/scenes/organ.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.MeshFile != filepath.Join("../assets/scenes", "../bean.msh") || len(cfg.Attach) != 1 || cfg.Physics.Solver.String() != "async" {
+		t.Fatalf("mesh %q, attachments %v, solver %s", cfg.MeshFile, cfg.Attach, cfg.Physics.Solver)
+	}
+	if _, err := viewerSceneConfig("../assets/scenes/none.toml"); err == nil {
+		t.Fatal("a missing scene file read")
+	}
+}
