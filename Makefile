@@ -69,6 +69,12 @@ test: deps
 bench: build
 	./$(BIN) bench
 
+# bench-scale: how the step grows with the DOFs (1k-36k, h = 10 and 20 ms,
+# asynchronous solver, over the spin), a few minutes.
+.PHONY: bench-scale
+bench-scale: build
+	./$(BIN) bench -scale -csv docs/scale.csv -plot docs/scale.png
+
 # viewer-fuzz: the viewer under five minutes of random mouse, keyboard and
 # window input (xdotool under Xvfb); make test runs 20 s of it.
 # VIEWER_FUZZ_SEED=N repeats a sequence.

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/pprof"
 	"strconv"
@@ -26,6 +27,9 @@ type benchFlags struct {
 	csv, plot, cpuOut string
 	mesh              benchMesh
 	backend           string
+	scale             bool
+	scaleSizes        string
+	scaleDTs          string
 }
 
 // Defaults of the full run and of -quick.
@@ -47,6 +51,9 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.plot, "plot", "", "also plot the stage times against DOFs for both schemes to this PNG file")
 	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
 	fs.StringVar(&f.cpuOut, "cpuprofile", "", "write a pprof CPU profile of the run to this file")
+	fs.BoolVar(&f.scale, "scale", false, "instead of Table 1: the default grasp-and-rotate with the asynchronous solver timed stage by stage over 0.5 s of its spin at each of -scale-sizes and -scale-dts, with each stage's growth exponent (README, How the step grows)")
+	fs.StringVar(&f.scaleSizes, "scale-sizes", scaleSizes, "with -scale: comma-separated target DOFs (-quick: "+scaleQuickSizes+")")
+	fs.StringVar(&f.scaleDTs, "scale-dts", scaleDTs, "with -scale: comma-separated time steps, s")
 	f.mesh.register(fs)
 }
 
@@ -135,6 +142,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if f.scale {
+		return runScale(&f, set, stdout, stderr)
+	}
 	opt, err := f.options(set)
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
@@ -342,4 +352,53 @@ func measureStep(sim *physics.Simulation, set settings.Settings) (benchSample, e
 		return benchSample{}, fmt.Errorf("%d Newton iterations run, want exactly %d", len(st.Newton), set.NewtonIterations)
 	}
 	return sampleOf(st), nil
+}
+
+// runScale runs bench -scale and writes its outputs.
+func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int {
+	if f.quick && !set["scale-sizes"] {
+		f.scaleSizes = scaleQuickSizes
+	}
+	dofs, err := parseList("scale-sizes", f.scaleSizes)
+	if err == nil {
+		var dts []float64
+		if dts, err = parseList("scale-dts", f.scaleDTs); err == nil {
+			sizes := make([]int, len(dofs))
+			for i, d := range dofs {
+				sizes[i] = int(math.Round(d))
+			}
+			var rep *scaleReport
+			if rep, err = measureScale(sizes, dts, stderr); err == nil {
+				err = writeScaleOutputs(f, rep, stdout)
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
+		return 1
+	}
+	return 0
+}
+
+// writeScaleOutputs prints the scale table (or its JSON) and writes the
+// CSV and plot files asked for.
+func writeScaleOutputs(f *benchFlags, rep *scaleReport, stdout io.Writer) error {
+	if f.json {
+		if err := writeJSON(stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		rep.writeMarkdown(stdout)
+	}
+	if f.csv != "" {
+		if err := writeFileWith(f.csv, rep.writeCSV); err != nil {
+			return fmt.Errorf("-csv: %w", err)
+		}
+	}
+	if f.plot != "" {
+		if err := rep.savePlot(f.plot); err != nil {
+			return fmt.Errorf("-plot: %w", err)
+		}
+	}
+	return nil
 }

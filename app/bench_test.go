@@ -166,3 +166,45 @@ func TestBenchBadFlags(t *testing.T) {
 		t.Fatalf("-h: exit %d, output %q: want 0 and the column definitions", code, stdout.String())
 	}
 }
+
+// TestBenchScale runs bench -scale on two small sizes at two time steps:
+// one JSON object with a row per size and step (the spin measured, every
+// stage timed) and each stage's growth exponent per step; the CSV has a
+// row per size and step, the plot is a PNG; a bad list is one line.
+func TestBenchScale(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, plotPath := filepath.Join(dir, "scale.csv"), filepath.Join(dir, "scale.png")
+	var out, errb bytes.Buffer
+	code := runBench([]string{"-scale", "-scale-sizes", "300,600", "-scale-dts", "0.01,0.02", "-json", "-csv", csvPath, "-plot", plotPath}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, &errb)
+	}
+	var rep scaleReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 4 || len(rep.Exponents) != 2 {
+		t.Fatalf("%d rows, exponents for %d steps; want 4 and 2", len(rep.Rows), len(rep.Exponents))
+	}
+	for _, r := range rep.Rows {
+		if r.Error != "" || r.Steps == 0 || r.RealtimeFactor <= 0 || r.Contacts <= 0 || r.MS["step"] <= 0 || r.MS["newton_iter"] <= 0 {
+			t.Fatalf("row %+v", r)
+		}
+	}
+	for dt, e := range rep.Exponents {
+		if _, ok := e["step"]; !ok {
+			t.Fatalf("h = %s: no exponent of the step (%v)", dt, e)
+		}
+	}
+	data, err := os.ReadFile(csvPath)
+	if err != nil || strings.Count(string(data), "\n") != 5 {
+		t.Fatalf("CSV: %v\n%s", err, data)
+	}
+	if png, err := os.ReadFile(plotPath); err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatalf("plot: %v", err)
+	}
+	errb.Reset()
+	if code := runBench([]string{"-scale", "-scale-dts", "0.01,x"}, &out, &errb); code == 0 || !strings.Contains(errb.String(), "-scale-dts") {
+		t.Fatalf("a bad -scale-dts: exit %d, %q", code, &errb)
+	}
+}
