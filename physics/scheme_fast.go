@@ -40,6 +40,7 @@ func (f *fastScheme) prepare(c *step) (stage.Stage, error) {
 	if err := c.solver.PairCompliance(ct.WH, ct.pairs, &ct.H); err != nil {
 		return stage.BuildWH, c.diverged(fmt.Sprintf("building W_H failed: %v", err))
 	}
+	c.addRigidCompliance(ct.WH)
 	if err := c.backend.Load(ct.WH, n, c.set.PGSIterations, c.set.PGSTolerance); err != nil {
 		return stage.BuildWH, fmt.Errorf("backend %s: %w", c.backend.Name(), err)
 	}

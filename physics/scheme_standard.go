@@ -64,6 +64,7 @@ func (sc *standardScheme) rebuildW(c *step) error {
 	if err := c.solver.Compliance(&ct.J, ct.W); err != nil {
 		return c.diverged(fmt.Sprintf("building W failed: %v", err))
 	}
+	c.addRigidW(ct.W)
 	return nil
 }
 
@@ -97,6 +98,7 @@ func (sc *standardScheme) correct(c *step, h2 float64) error {
 		sc.qK[i] = ws.qFree[i] + h2*ws.x[i]
 	}
 	ct.positions(ct.p, sc.qK)
+	c.shiftRigid(ct.p, h2)
 	return nil
 }
 
@@ -167,4 +169,6 @@ func (sc *standardScheme) refindMapping(c *step) {
 	ct.positions(ct.pT, c.state.q)
 	ct.positions(ct.pFree, ws.qFree)
 	ct.positions(ct.p, sc.qK)
+	h := c.set.TimeStep
+	c.shiftRigid(ct.p, h*h)
 }

@@ -31,7 +31,8 @@ type Simulation struct {
 	solver   *linsolve.Solver // the linear solver of A
 	backend  Backend          // the fast scheme's per-iteration work
 	ws       *workspace
-	attach   *attachments // the attached nodes (attach.go), nil without any
+	attach   *attachments   // the attached nodes (attach.go), nil without any
+	dyn      []*dynamicBody // the dynamic bodies (dynamic.go), empty without any
 	// run is the view of the fields above that a step's stages and the
 	// schemes take (stepper). It is a field, not a value of Step's frame,
 	// because the schemes receive it through an interface call, which
@@ -92,7 +93,7 @@ func NewEmbedded(msh *mesh.TetMesh, emb *mesh.Embedding, bodies []rigid.Body, se
 // take, refreshed from its fields (a new backend, new settings).
 func (s *Simulation) stepper() *step {
 	s.run = step{set: &s.set, model: s.model, state: s.state, bodies: s.bodies,
-		solver: s.solver, backend: s.backend, ws: s.ws, mu: s.friction(), attach: s.attach}
+		solver: s.solver, backend: s.backend, ws: s.ws, mu: s.friction(), attach: s.attach, dyn: s.dyn}
 	return &s.run
 }
 

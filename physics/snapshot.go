@@ -14,6 +14,7 @@ import (
 type Snapshot struct {
 	state  State
 	bodies []rigid.Body
+	dyn    []*RigidDynamics // the dynamic bodies' velocities, nil for kinematic ones
 }
 
 // Snapshot copies the current state into snap (reusing its storage) and
@@ -24,6 +25,15 @@ func (s *Simulation) Snapshot(snap *Snapshot) *Snapshot {
 	}
 	snap.state.CopyFrom(s.state)
 	snap.bodies = append(snap.bodies[:0], s.bodies...)
+	snap.dyn = snap.dyn[:0]
+	for _, d := range s.dyn {
+		var copyOf *RigidDynamics
+		if d != nil {
+			r := d.RigidDynamics
+			copyOf = &r
+		}
+		snap.dyn = append(snap.dyn, copyOf)
+	}
 	return snap
 }
 
@@ -38,5 +48,10 @@ func (s *Simulation) Restore(snap *Snapshot) error {
 	}
 	s.state.CopyFrom(&snap.state)
 	copy(s.bodies, snap.bodies)
+	for i, d := range snap.dyn {
+		if i < len(s.dyn) && s.dyn[i] != nil && d != nil {
+			s.dyn[i].RigidDynamics = *d
+		}
+	}
 	return nil
 }

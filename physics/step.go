@@ -44,6 +44,7 @@ func (c *step) run() (*StepStats, error) {
 	stepStart := time.Now()
 	sw.begin()
 
+	c.predictDynamic()
 	c.detect()
 	sw.lap(stage.Detect)
 	if err := c.assemble(); err != nil {
@@ -168,6 +169,7 @@ func (c *step) finalCorrection(sc scheme) error {
 		}
 	}
 	c.prescribe(ws.x, false)
+	c.advanceDynamic()
 	h := c.set.TimeStep
 	for i := range ws.vNew {
 		v := state.v[i] + ws.dvFree[i] + h*ws.x[i]
@@ -185,6 +187,7 @@ func (c *step) commit() {
 	for i := range c.bodies {
 		c.bodies[i].Start = c.bodies[i].End
 	}
+	c.commitDynamic()
 	c.saveWarmStart()
 	state.steps++
 	state.time += c.set.TimeStep

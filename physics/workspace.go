@@ -84,4 +84,7 @@ type step struct {
 	mu float64
 	// attach holds the attached nodes (attach.go), nil without any.
 	attach *attachments
+	// dyn holds the dynamic bodies (dynamic.go), indexed like bodies, nil
+	// entries for kinematic ones; empty without any.
+	dyn []*dynamicBody
 }

@@ -1,0 +1,275 @@
+package physics
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/m3"
+	"softgrasp/physics/rigid"
+)
+
+// Dynamic rigid bodies (docs/method.md, "Dynamic rigid bodies"): a body
+// with a mass and an inertia, moved by gravity and by the contact forces,
+// integrated by backward Euler as the paper's eq. (3), M·Δv = h·p + h·c.
+//
+// A step first moves each dynamic body freely, v_free = v + h·g,
+// ω_free = ω, to its free end pose; detection, the alarm and the
+// linearisation take that pose as the body's end pose. The contact forces
+// F_a = −C_aᵀ·λ_a on the body (the soft body gets +C_aᵀ·λ_a) then move a
+// material point ρ_a (from the body's free position) by
+//
+//	Δr_a = h²·Σ_b K_ab·F_b,   K_ab = I/m − [ρ_a]×·I_w⁻¹·[ρ_b]×,
+//
+// with I_w the inertia in world axes, so the pairs' relative compliance is
+// the soft body's plus the body's: W_H + K (fast scheme, eq. 16's sum over
+// both bodies, in the factor's frame) or W + C·K·Cᵀ (standard). The
+// proximity points the Newton iterations track are relative to the body's
+// free pose: p − (r − r_free). After the last iteration the body's
+// velocity becomes v_free + h·F/m, ω_free + h·I_w⁻¹·τ, and its end pose
+// follows from it. Gyroscopic torque is left out (a body spinning about a
+// non-principal axis is integrated without it).
+
+// RigidDynamics makes a rigid body dynamic: its mass (kg), its principal
+// moments of inertia about its frame's axes (kg·m², the frame's origin at
+// the centre of mass), and its velocity and angular velocity (world axes,
+// m/s and rad/s).
+type RigidDynamics struct {
+	Mass            float64
+	Inertia         r3.Vec
+	Velocity        r3.Vec
+	AngularVelocity r3.Vec
+}
+
+// Validate names a mass or an inertia that is not finite and positive, or
+// a velocity that is not finite.
+func (d RigidDynamics) Validate() error {
+	ok := func(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
+	if !ok(d.Mass) {
+		return fmt.Errorf("mass %g kg: must be finite and positive", d.Mass)
+	}
+	if !ok(d.Inertia.X) || !ok(d.Inertia.Y) || !ok(d.Inertia.Z) {
+		return fmt.Errorf("inertia %v kg·m²: each principal moment must be finite and positive", d.Inertia)
+	}
+	for _, v := range []float64{d.Velocity.X, d.Velocity.Y, d.Velocity.Z, d.AngularVelocity.X, d.AngularVelocity.Y, d.AngularVelocity.Z} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("velocity %v, angular velocity %v: must be finite", d.Velocity, d.AngularVelocity)
+		}
+	}
+	return nil
+}
+
+// dynamicBody is a dynamic body's state and its step's scratch.
+type dynamicBody struct {
+	RigidDynamics
+	free       rigid.Pose // the end pose of the free motion
+	vNew, wNew r3.Vec     // the velocities at the end of the step, committed with it
+	invI       m3.Mat3    // I_w⁻¹ at the free pose
+}
+
+// SetDynamic makes body i dynamic with d (or kinematic again with nil): from
+// the next step its end pose follows from its velocity, gravity and the
+// contact forces, and SetBodyEnd no longer moves it.
+func (s *Simulation) SetDynamic(i int, d *RigidDynamics) error {
+	if i < 0 || i >= len(s.bodies) {
+		return fmt.Errorf("body %d does not exist (%d bodies)", i, len(s.bodies))
+	}
+	if len(s.dyn) != len(s.bodies) {
+		s.dyn = make([]*dynamicBody, len(s.bodies))
+	}
+	if d == nil {
+		s.dyn[i] = nil
+		return nil
+	}
+	if err := d.Validate(); err != nil {
+		return fmt.Errorf("body %d (%q): %w", i, s.bodies[i].Name, err)
+	}
+	s.dyn[i] = &dynamicBody{RigidDynamics: *d}
+	return nil
+}
+
+// Dynamics returns body i's mass, inertia and velocities, ok false for a
+// kinematic body.
+func (s *Simulation) Dynamics(i int) (d RigidDynamics, ok bool) {
+	if i < 0 || i >= len(s.dyn) || s.dyn[i] == nil {
+		return d, false
+	}
+	return s.dyn[i].RigidDynamics, true
+}
+
+// predictDynamic moves each dynamic body freely over the step and takes
+// that pose as its end pose.
+func (c *step) predictDynamic() {
+	h, g := c.set.TimeStep, c.set.Gravity
+	for i, d := range c.dyn {
+		if d == nil {
+			continue
+		}
+		b := &c.bodies[i]
+		v := r3.Add(d.Velocity, r3.Scale(h, g))
+		d.free = advancePose(b.Start, v, d.AngularVelocity, h)
+		b.End = d.free
+		R := d.free.RotationMatrix()
+		inv := m3.Mat3{1 / d.Inertia.X, 0, 0, 0, 1 / d.Inertia.Y, 0, 0, 0, 1 / d.Inertia.Z}
+		d.invI = m3.Mul(m3.Mul(R, inv), R.T())
+		d.vNew, d.wNew = v, d.AngularVelocity
+	}
+}
+
+// advancePose moves pose p by velocity v and angular velocity w over h.
+func advancePose(p rigid.Pose, v, w r3.Vec, h float64) rigid.Pose {
+	out := p
+	out.Position = r3.Add(p.Position, r3.Scale(h, v))
+	if a := h * r3.Norm(w); a > 0 {
+		out.Rotation = rigid.Pose{Rotation: r3.NewRotation(a, w)}.Compose(rigid.Pose{Rotation: p.Rotation}).Rotation
+	}
+	return out
+}
+
+// hasDynamic reports whether a pair of the step touches a dynamic body.
+func (c *step) hasDynamic() bool {
+	for a := range c.ws.ct.pairs {
+		if c.dynamicOf(a) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// dynamicOf returns the dynamic body of pair a, nil for a kinematic one.
+func (c *step) dynamicOf(a int) *dynamicBody {
+	if b := c.ws.ct.pairs[a].Body; b < len(c.dyn) {
+		return c.dyn[b]
+	}
+	return nil
+}
+
+// rigidBlock returns K_ab for pairs a and b on the same dynamic body d.
+func (c *step) rigidBlock(d *dynamicBody, a, b int) m3.Mat3 {
+	ct := &c.ws.ct
+	ra, rb := r3.Sub(ct.rEnd[a], d.free.Position), r3.Sub(ct.rEnd[b], d.free.Position)
+	K := m3.Sub(m3.Scale(1/d.Mass, m3.Identity()), m3.Mul(m3.Mul(cross(ra), d.invI), cross(rb)))
+	return K
+}
+
+// cross returns [r]×, the matrix of r × ·.
+func cross(r r3.Vec) m3.Mat3 {
+	return m3.Mat3{0, -r.Z, r.Y, r.Z, 0, -r.X, -r.Y, r.X, 0}
+}
+
+// addRigidCompliance adds the dynamic bodies' K to W_H (3c×3c, row-major,
+// both triangles), in the factor's frame R: Rᵀ·K·R.
+func (c *step) addRigidCompliance(WH []float64) {
+	if !c.hasDynamic() {
+		return
+	}
+	R, warped := c.solver.Warp()
+	n := 3 * len(c.ws.ct.pairs)
+	for a := range c.ws.ct.pairs {
+		d := c.dynamicOf(a)
+		if d == nil {
+			continue
+		}
+		for b := range c.ws.ct.pairs {
+			if c.dynamicOf(b) != d {
+				continue
+			}
+			K := c.rigidBlock(d, a, b)
+			if warped {
+				K = m3.Mul(m3.Mul(R.T(), K), R)
+			}
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 3; j++ {
+					WH[(3*a+i)*n+3*b+j] += K[3*i+j]
+				}
+			}
+		}
+	}
+}
+
+// addRigidW adds C_a·K_ab·C_bᵀ to the standard scheme's W (3c×3c).
+func (c *step) addRigidW(W []float64) {
+	if !c.hasDynamic() {
+		return
+	}
+	ct := &c.ws.ct
+	n := 3 * len(ct.pairs)
+	for a := range ct.pairs {
+		d := c.dynamicOf(a)
+		if d == nil {
+			continue
+		}
+		for b := range ct.pairs {
+			if c.dynamicOf(b) != d {
+				continue
+			}
+			B := m3.MulT(m3.Mul(ct.C[a], c.rigidBlock(d, a, b)), ct.C[b])
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 3; j++ {
+					W[(3*a+i)*n+3*b+j] += B[3*i+j]
+				}
+			}
+		}
+	}
+}
+
+// shiftRigid moves the proximity points of the pairs on dynamic bodies by
+// the bodies' displacement under λ, the other way: p ← p + h²·Σ_b K_ab·C_bᵀ·λ_b
+// (the standard scheme's points, relative to the bodies' free poses).
+func (c *step) shiftRigid(p []float64, h2 float64) {
+	if !c.hasDynamic() {
+		return
+	}
+	ct := &c.ws.ct
+	for a := range ct.pairs {
+		d := c.dynamicOf(a)
+		if d == nil {
+			continue
+		}
+		var s r3.Vec
+		for b := range ct.pairs {
+			if c.dynamicOf(b) == d {
+				K := c.rigidBlock(d, a, b)
+				s = r3.Add(s, K.MulVec(ct.C[b].MulVecT(point(ct.lambda, b))))
+			}
+		}
+		p[3*a] += h2 * s.X
+		p[3*a+1] += h2 * s.Y
+		p[3*a+2] += h2 * s.Z
+	}
+}
+
+// advanceDynamic gives each dynamic body the velocities of the step's
+// contact forces, F = −Σ C_aᵀ·λ_a and τ = Σ ρ_a × F_a, and the end pose
+// they lead to (committed with the step).
+func (c *step) advanceDynamic() {
+	h := c.set.TimeStep
+	ct := &c.ws.ct
+	for i, d := range c.dyn {
+		if d == nil {
+			continue
+		}
+		var F, tau r3.Vec
+		for a := range ct.pairs {
+			if ct.pairs[a].Body != i {
+				continue
+			}
+			f := r3.Scale(-1, ct.C[a].MulVecT(point(ct.lambda, a)))
+			F = r3.Add(F, f)
+			tau = r3.Add(tau, r3.Cross(r3.Sub(ct.rEnd[a], d.free.Position), f))
+		}
+		d.vNew = r3.Add(d.vNew, r3.Scale(h/d.Mass, F))
+		d.wNew = r3.Add(d.wNew, r3.Scale(h, d.invI.MulVec(tau)))
+		c.bodies[i].End = advancePose(c.bodies[i].Start, d.vNew, d.wNew, h)
+	}
+}
+
+// commitDynamic makes the step's velocities the bodies' own.
+func (c *step) commitDynamic() {
+	for _, d := range c.dyn {
+		if d != nil {
+			d.Velocity, d.AngularVelocity = d.vNew, d.wNew
+		}
+	}
+}
