@@ -364,6 +364,11 @@ func printSummary(w io.Writer, s scenario.Summary) {
 		fmt.Fprintf(w, "incline %.2f° (tan θ = %.4f): moved %.3f mm, speed %.4f m/s, Coulomb predicts %.3f mm, slides %v\n",
 			in.AngleDeg, in.TanTheta, 1e3*in.Displacement, in.Speed, 1e3*in.Predicted, in.Slides)
 	}
+	if s.Cube != nil {
+		c := s.Cube
+		fmt.Fprintf(w, "cube: carried with %.4f N for its weight %.4f N (ratio %.4f), %.3g m/s, its bottom %.2f mm above the floor\n",
+			c.NormalForce, c.Weight, c.NormalForce/c.Weight, c.Speed, 1e3*c.Height)
+	}
 	if s.Drop != nil {
 		d := s.Drop
 		fmt.Fprintf(w, "drop: floor force %.4f N for weight %.4f N (ratio %.4f), penetration %.4f mm\n",

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics"
+	"softgrasp/physics/settings"
 	"softgrasp/physics/stage"
 )
 
@@ -47,10 +48,12 @@ type metrics struct {
 	// Incline and drop.
 	com0        r3.Vec
 	floorForces []float64
+	// Cube drop: the object's push on the cube, per step.
+	cubeForces []float64
 }
 
 func (m *metrics) reset(sc *Scene) {
-	*m = metrics{spinForces: m.spinForces[:0], floorForces: m.floorForces[:0]}
+	*m = metrics{spinForces: m.spinForces[:0], floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0]}
 	m.com0 = sc.CentreOfMass()
 }
 
@@ -82,6 +85,9 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	if len(st.BodyNormalForce) > FloorBody {
 		m.floorForces = append(m.floorForces, st.BodyNormalForce[FloorBody])
 		m.floorLast = st.BodyNormalForce[FloorBody]
+	}
+	if sc.cfg.Kind == settings.CubeDrop && len(st.BodyNormalForce) > CubeBody {
+		m.cubeForces = append(m.cubeForces, st.BodyNormalForce[CubeBody])
 	}
 	if sc.Driver != nil && len(st.BodyNormalForce) > RightJawBody {
 		m.observeGrasp(sc, st)

@@ -19,6 +19,7 @@ const (
 	FloorBody    = 0 // the floor (or the incline)
 	LeftJawBody  = 1 // grasp-and-rotate only
 	RightJawBody = 2
+	CubeBody     = 1 // cube-drop only: the dynamic cube
 )
 
 // Scene is a built scenario: the simulation, the driver of its kinematic
@@ -129,6 +130,9 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	case settings.Drop:
 		bodies = []rigid.Body{floorBody()}
 		lift(obj.mesh, cfg.Physics.ContactDistance+cfg.DropHeight-bottom)
+	case settings.CubeDrop:
+		lift(obj.mesh, cfg.Physics.ContactDistance-bottom)
+		bodies = []rigid.Body{floorBody(), sc.cubeBody(cfg)}
 	}
 	if obj.emb != nil {
 		obj.surface()
@@ -138,6 +142,13 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 		return nil, err
 	}
 	sc.Sim = sim
+	if cfg.Kind == settings.CubeDrop {
+		d := cubeDynamics(cfg)
+		if err := sim.SetDynamic(CubeBody, &d); err != nil {
+			sim.Close()
+			return nil, err
+		}
+	}
 	if err := attach(sim, obj.mesh, bodies, cfg.Attach); err != nil {
 		sim.Close()
 		return nil, err
@@ -263,7 +274,7 @@ func (sc *Scene) Duration() float64 {
 		return sc.script.duration()
 	case sc.cfg.Kind == settings.Incline:
 		return inclineSettle + inclineRamp + 1.2
-	case sc.cfg.Kind == settings.Drop:
+	case sc.cfg.Kind == settings.Drop, sc.cfg.Kind == settings.CubeDrop:
 		return 1.5
 	}
 	return 3
@@ -482,4 +493,28 @@ func attach(sim *physics.Simulation, m *mesh.TetMesh, bodies []rigid.Body, specs
 		return fmt.Errorf("attachments: %w", err)
 	}
 	return nil
+}
+
+// The cube-drop scene's rigid cube: half the object's size on a side, of
+// density cubeDensity, released at rest DropHeight above the object's top,
+// centred over it.
+const cubeDensity = 2000 // kg/m³
+
+// cubeSide is the cube's edge, m.
+func cubeSide(cfg settings.Scenario) float64 { return cfg.ObjectSize / 2 }
+
+// cubeBody returns the cube at its release pose over the object (whose
+// height the scene has measured).
+func (sc *Scene) cubeBody(cfg settings.Scenario) rigid.Body {
+	a := cubeSide(cfg)
+	pose := rigid.Translation(r3.Vec{Z: cfg.Physics.ContactDistance + sc.height + cfg.DropHeight + a/2})
+	return rigid.Body{Name: "cube", Shape: rigid.Box{HalfExtents: r3.Vec{X: a / 2, Y: a / 2, Z: a / 2}}, Start: pose, End: pose}
+}
+
+// cubeDynamics is the cube's mass and inertia, at rest.
+func cubeDynamics(cfg settings.Scenario) physics.RigidDynamics {
+	a := cubeSide(cfg)
+	m := cubeDensity * a * a * a
+	i := m * a * a / 6
+	return physics.RigidDynamics{Mass: m, Inertia: r3.Vec{X: i, Y: i, Z: i}}
 }

@@ -73,6 +73,7 @@ type Summary struct {
 
 	Incline *InclineResult `json:"incline,omitempty"`
 	Drop    *DropResult    `json:"drop,omitempty"`
+	Cube    *CubeResult    `json:"cube,omitempty"`
 
 	// A mesh file: what it held, the factor that took its coordinates to
 	// metres (fitted: chosen to make it ObjectSize across) and the notes of
@@ -108,6 +109,15 @@ type InclineResult struct {
 	Predicted             float64 `json:"predicted"`
 	PredictedAcceleration float64 `json:"predicted_acceleration"`
 	Slides                bool    `json:"slides"`
+}
+
+// CubeResult is the cube-drop scene's end: the dynamic cube at rest on
+// the soft object, carried by it.
+type CubeResult struct {
+	NormalForce float64 `json:"normal_force"` // the object's push on the cube, mean over the last 0.2 s, N
+	Weight      float64 `json:"weight"`       // the cube's m·g, N
+	Speed       float64 `json:"speed"`        // the cube's speed at the end, m/s
+	Height      float64 `json:"height"`       // the cube's bottom above the floor at the end, m
 }
 
 // DropResult is the Signorini check: the object at rest on the floor.
@@ -158,17 +168,15 @@ func (sc *Scene) Summary() Summary {
 		s.Incline = sc.inclineResult()
 	case settings.Drop:
 		s.Drop = sc.dropResult()
+	case settings.CubeDrop:
+		s.Cube = sc.cubeResult()
 	}
 	return s
 }
 
-// dropResult measures the object at rest.
-func (sc *Scene) dropResult() *DropResult {
-	f := sc.metrics.floorForces
-	k := int(math.Round(0.2 / sc.Sim.Settings().TimeStep))
-	if k > len(f) {
-		k = len(f)
-	}
+// lastMean is the mean of the last 0.2 s of per-step values f.
+func (sc *Scene) lastMean(f []float64) float64 {
+	k := min(int(math.Round(0.2/sc.Sim.Settings().TimeStep)), len(f))
 	mean := 0.0
 	for _, x := range f[len(f)-k:] {
 		mean += x
@@ -176,8 +184,24 @@ func (sc *Scene) dropResult() *DropResult {
 	if k > 0 {
 		mean /= float64(k)
 	}
+	return mean
+}
+
+// cubeResult measures the cube at the end.
+func (sc *Scene) cubeResult() *CubeResult {
+	d, _ := sc.Sim.Dynamics(CubeBody)
+	b := sc.Sim.Bodies()[CubeBody]
+	box, _ := b.Shape.Bounds()
+	return &CubeResult{
+		NormalForce: sc.lastMean(sc.metrics.cubeForces), Weight: d.Mass * r3.Norm(sc.Sim.Settings().Gravity),
+		Speed: r3.Norm(d.Velocity), Height: b.Start.Position.Z + box.Min.Z,
+	}
+}
+
+// dropResult measures the object at rest.
+func (sc *Scene) dropResult() *DropResult {
 	return &DropResult{
-		NormalForce: mean, Weight: sc.total * r3.Norm(sc.Sim.Settings().Gravity),
+		NormalForce: sc.lastMean(sc.metrics.floorForces), Weight: sc.total * r3.Norm(sc.Sim.Settings().Gravity),
 		Penetration: sc.metrics.lastPen, Speed: sc.Sim.Stats().MaxSpeed,
 	}
 }

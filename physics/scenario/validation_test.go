@@ -86,3 +86,29 @@ func TestDropRestsOnTheFloor(t *testing.T) {
 		t.Fatalf("after %.1f s the object still moves at %.3g m/s", s.SimSeconds, d.Speed)
 	}
 }
+
+// TestCubeDropComesToRest: the dynamic rigid cube dropped onto the soft
+// box comes to rest on it, carried by a force equal to its weight, without
+// sinking into it.
+func TestCubeDropComesToRest(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.CubeDrop)
+	cfg.TargetDOFs = 800
+	s := runScene(t, cfg)
+	c := s.Cube
+	if c == nil {
+		t.Fatal("no cube in the summary")
+	}
+	t.Logf("cube: %.6f N for %.6f N, %.3g m/s, bottom at %.3f mm; max penetration %.3g m", c.NormalForce, c.Weight, c.Speed, 1e3*c.Height, s.MaxPenetration)
+	if math.Abs(c.NormalForce-c.Weight) > 0.01*c.Weight {
+		t.Fatalf("the box carries the cube with %.5f N, its weight is %.5f N", c.NormalForce, c.Weight)
+	}
+	if c.Speed > 1e-3 {
+		t.Fatalf("the cube still moves at %.3g m/s", c.Speed)
+	}
+	if c.Height < cfg.ObjectSize-2e-3 || c.Height > cfg.ObjectSize+1e-3 {
+		t.Fatalf("the cube rests at %.2f mm, the box is %.0f mm tall", 1e3*c.Height, 1e3*cfg.ObjectSize)
+	}
+	if s.MaxPenetration > 1e-4 {
+		t.Fatalf("penetration %.3g m", s.MaxPenetration)
+	}
+}

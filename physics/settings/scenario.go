@@ -19,6 +19,9 @@ const (
 	Incline     Kind = "incline"
 	Drop        Kind = "drop"
 	Squeeze     Kind = "squeeze"
+	// CubeDrop drops a dynamic rigid cube onto the soft object resting on
+	// the floor (DropHeight above its top), where it comes to rest.
+	CubeDrop Kind = "cube-drop"
 	// FastSpin is the grasp-and-rotate scene spun at FastSpinOmega with a
 	// step of FastSpinStep: the jaws turn by 0.5 rad within one step, the
 	// regime the recursive re-linearisation of the contact directions is
@@ -27,7 +30,7 @@ const (
 )
 
 // Kinds lists the scenarios.
-func Kinds() []Kind { return []Kind{GraspRotate, FastSpin, Incline, Drop, Squeeze} }
+func Kinds() []Kind { return []Kind{GraspRotate, FastSpin, Incline, Drop, Squeeze, CubeDrop} }
 
 // The fast-spin preset: ω = 8π rad/s (four turns a second), h = 20 ms and
 // about 1000 DOFs. At 3000 DOFs this spin inverts elements whatever K;
@@ -61,7 +64,11 @@ func ParseKind(name string) (Kind, error) {
 			return k, nil
 		}
 	}
-	return "", fmt.Errorf("unknown scenario %q: want grasp-rotate, incline, drop or squeeze", name)
+	names := make([]string, len(Kinds()))
+	for i, k := range Kinds() {
+		names[i] = string(k)
+	}
+	return "", fmt.Errorf("unknown scenario %q: want one of %s", name, strings.Join(names, ", "))
 }
 
 // Object selects the procedural soft object.

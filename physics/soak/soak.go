@@ -389,7 +389,8 @@ func (g *generator) settings() (string, frame.Command) {
 // file from the list.
 func (g *generator) scene() (string, frame.Command) {
 	cfg := g.base
-	cfg.Kind = [...]settings.Kind{settings.GraspRotate, settings.FastSpin, settings.Incline, settings.Drop, settings.Squeeze}[g.rng.IntN(5)]
+	kinds := settings.Kinds()
+	cfg.Kind = kinds[g.rng.IntN(len(kinds))]
 	if cfg.Kind == settings.FastSpin {
 		cfg = settings.DefaultScenario(settings.FastSpin)
 		cfg.TargetDOFs = g.base.TargetDOFs
