@@ -27,8 +27,8 @@ func sceneConfigOf(t *testing.T, args ...string) (*headlessFlags, error) {
 	return &f, err
 }
 
-// TestShippedScenes loads every scene file in assets/scenes and runs it
-// for 60 steps; grasp-rotate.toml is today's default demo key for key
+// TestShippedScenes loads every scene file in assets/scenes, runs it for
+// 40 steps at 600 DOFs recorded and replays the recording identically; grasp-rotate.toml is today's default demo key for key
 // (the same configuration as no flag at all, hence the same goldens).
 func TestShippedScenes(t *testing.T) {
 	files, err := filepath.Glob("../assets/scenes/*.toml")
@@ -37,9 +37,15 @@ func TestShippedScenes(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			code, _, errs := headless("-scene", file, "-steps", "60")
+			rec := filepath.Join(t.TempDir(), "scene.rec")
+			code, _, errs := headless("-scene", file, "-dofs", "600", "-steps", "40", "-record", rec) // small: the file, not the resolution, is tested
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
+			}
+			// The recording carries the scene: it replays without the file.
+			code, out, errs := replayCmd(rec)
+			if code != 0 || !strings.Contains(out, "identical true") {
+				t.Fatalf("replay exit %d, stderr %q, stdout:\n%s", code, errs, out)
 			}
 		})
 	}
