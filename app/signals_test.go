@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,17 +22,36 @@ const subprocessArgs = "SOFTGRASP_TEST_RUN"
 // startCommand starts this test binary as the softgrasp command with the
 // given arguments, in its own process group (no terminal's signals reach
 // it), output to the returned buffers.
-func startCommand(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+func startCommand(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), subprocessArgs+"="+strings.Join(args, "\x1f"))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out, errOut bytes.Buffer
+	var out, errOut syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	return cmd, &out, &errOut
+}
+
+// syncBuffer is a child process's output that the test may read while
+// the process still writes it (exec copies it on its own goroutine).
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // waitFor polls cond every 50 ms for up to limit.
@@ -61,7 +81,7 @@ func exitCode(t *testing.T, cmd *exec.Cmd) int {
 
 // stopWith sends sig to cmd and checks that it exits with 128 + sig,
 // says on stderr that the signal stopped it, and dumps no stack.
-func stopWith(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, errOut *bytes.Buffer) {
+func stopWith(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, errOut *syncBuffer) {
 	t.Helper()
 	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)

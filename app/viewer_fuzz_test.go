@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"image"
 	"image/png"
@@ -124,7 +123,7 @@ func TestViewerUnderRandomInput(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), subprocessArgs+"="+strings.Join([]string{"-dofs", "1000", "-width", "1024", "-height", "720"}, "\x1f"))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out, errOut bytes.Buffer
+	var out, errOut syncBuffer // read while the viewer runs, on a failure
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
