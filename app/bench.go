@@ -359,6 +359,10 @@ func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int 
 	if f.quick && !set["scale-sizes"] {
 		f.scaleSizes = scaleQuickSizes
 	}
+	// One OpenBLAS thread, as headless runs the asynchronous solver: a
+	// second would fight the background factorisation for the other core
+	// (measured: the 18k-DOF step 297 ms with OpenBLAS's default threads).
+	setBLASThreads(blasThreads(settings.AsyncSolver, f.threads))
 	dofs, err := parseList("scale-sizes", f.scaleSizes)
 	if err == nil {
 		var dts []float64
