@@ -154,8 +154,8 @@ func TestSignalsEndTheViewer(t *testing.T) {
 	}
 }
 
-// TestSignalsEndReplaysAndSoaks sends SIGTERM to a replay and SIGINT to a
-// soak: the replay stops between two steps with the summary of what it
+// TestSignalsEndReplaysAndSoaks sends SIGINT and SIGTERM to a replay and
+// to a soak: the replay stops between two steps with the summary of what it
 // replayed, the soak with its report (its recording not replayed), each
 // with the signal's exit status and no stack dump.
 func TestSignalsEndReplaysAndSoaks(t *testing.T) {
@@ -178,31 +178,37 @@ func TestSignalsEndReplaysAndSoaks(t *testing.T) {
 	time.Sleep(time.Second)
 	stopWith(t, cmd, syscall.SIGINT, errOut)
 
-	csv := filepath.Join(dir, "steps.csv")
-	cmd, out, errOut := startCommand(t, "replay", rec, "-json", "-csv", csv)
-	if !waitFor(30*time.Second, func() bool {
-		b, _ := os.ReadFile(csv)
-		return bytes.Count(b, []byte("\n")) > 5
-	}) {
-		_ = cmd.Process.Kill()
-		t.Fatalf("the replay wrote no steps in 30 s; stderr: %s", errOut)
-	}
-	stopWith(t, cmd, syscall.SIGTERM, errOut)
-	if !strings.Contains(out.String(), `"interrupted": "SIGTERM"`) {
-		t.Fatalf("no summary of the steps replayed: %s", out)
-	}
-
-	cmd, out, errOut = startCommand(t, "soak", "-minutes", "10", "-dofs", "300", "-json",
-		"-meshes", "../physics/meshfile/testdata/*.stl", "-record", filepath.Join(dir, "soak.rec"))
-	if !waitFor(30*time.Second, func() bool { return strings.Contains(errOut.String(), "soak 2s") }) {
-		_ = cmd.Process.Kill()
-		t.Fatalf("the soak did not run 2 s in 30 s; stderr: %s", errOut)
-	}
-	stopWith(t, cmd, syscall.SIGINT, errOut)
-	if !strings.Contains(out.String(), `"stopped": true`) || !strings.Contains(out.String(), `"commands"`) {
-		t.Fatalf("no report of the soak that ran: %s", out)
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "soak.rec")); err != nil || len(b) == 0 {
-		t.Fatalf("the soak's recording was not written (%d bytes, %v)", len(b), err)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run("replay "+signalName(sig), func(t *testing.T) {
+			csv := filepath.Join(t.TempDir(), "steps.csv")
+			cmd, out, errOut := startCommand(t, "replay", rec, "-json", "-csv", csv)
+			if !waitFor(30*time.Second, func() bool {
+				b, _ := os.ReadFile(csv)
+				return bytes.Count(b, []byte("\n")) > 5
+			}) {
+				_ = cmd.Process.Kill()
+				t.Fatalf("the replay wrote no steps in 30 s; stderr: %s", errOut)
+			}
+			stopWith(t, cmd, sig, errOut)
+			if !strings.Contains(out.String(), `"interrupted": "`+signalName(sig)+`"`) {
+				t.Fatalf("no summary of the steps replayed: %s", out)
+			}
+		})
+		t.Run("soak "+signalName(sig), func(t *testing.T) {
+			soakRec := filepath.Join(t.TempDir(), "soak.rec")
+			cmd, out, errOut := startCommand(t, "soak", "-minutes", "10", "-dofs", "300", "-json",
+				"-meshes", "../physics/meshfile/testdata/*.stl", "-record", soakRec)
+			if !waitFor(30*time.Second, func() bool { return strings.Contains(errOut.String(), "soak 2s") }) {
+				_ = cmd.Process.Kill()
+				t.Fatalf("the soak did not run 2 s in 30 s; stderr: %s", errOut)
+			}
+			stopWith(t, cmd, sig, errOut)
+			if !strings.Contains(out.String(), `"stopped": true`) || !strings.Contains(out.String(), `"commands"`) {
+				t.Fatalf("no report of the soak that ran: %s", out)
+			}
+			if b, err := os.ReadFile(soakRec); err != nil || len(b) == 0 {
+				t.Fatalf("the soak's recording was not written (%d bytes, %v)", len(b), err)
+			}
+		})
 	}
 }
