@@ -209,14 +209,7 @@ func TestHeadlessContactsCSV(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSV(t, path)
 	if !slices.Equal(rows[0], contactsHeader) {
 		t.Fatalf("header %v", rows[0])
 	}
@@ -254,4 +247,18 @@ func TestHeadlessContactsCSV(t *testing.T) {
 	if code != 1 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "-contacts") {
 		t.Fatalf("a bad -contacts path: exit %d, stderr %q", code, errs)
 	}
+}
+
+// readCSV reads a whole CSV file written by a command.
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("%s: %d rows, %v", path, len(rows), err)
+	}
+	return rows
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/csv"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -83,14 +80,7 @@ func TestViewerWritesContacts(t *testing.T) {
 	withViewer(t, opt, func(v *viewer) {
 		renderUntil(t, v, 5000, func(f *frame.Frame) bool { return f.Stats.Contacts > 0 && f.Seq >= 20 })
 	})
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSV(t, path)
 	if len(rows) < 2 || !slices.Equal(rows[0], contactsHeader) {
 		t.Fatalf("%d rows, header %v", len(rows), rows[0])
 	}

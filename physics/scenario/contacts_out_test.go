@@ -17,16 +17,8 @@ import (
 func TestContactRecordsAtRest(t *testing.T) {
 	cfg := settings.DefaultScenario(settings.Drop)
 	cfg.TargetDOFs = 800
-	sc, err := Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := runSceneOpen(t, cfg)
 	defer sc.Close()
-	for i, n := 0, sc.DefaultSteps(); i < n; i++ {
-		if _, err := sc.Step(); err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-	}
 	recs := sc.Sim.AppendContacts(nil)
 	if len(recs) != len(sc.Sim.Pairs()) || len(recs) == 0 {
 		t.Fatalf("%d records for %d pairs", len(recs), len(sc.Sim.Pairs()))

@@ -10,17 +10,26 @@ import (
 // runScene builds cfg, runs its scripted length and returns the summary.
 func runScene(t *testing.T, cfg settings.Scenario) Summary {
 	t.Helper()
+	sc := runSceneOpen(t, cfg)
+	defer sc.Close()
+	return sc.Summary()
+}
+
+// runSceneOpen builds the scene and runs its scripted length; the caller
+// closes it.
+func runSceneOpen(t *testing.T, cfg settings.Scenario) *Scene {
+	t.Helper()
 	sc, err := Build(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sc.Close()
 	for i, n := 0, sc.DefaultSteps(); i < n; i++ {
 		if _, err := sc.Step(); err != nil {
+			sc.Close()
 			t.Fatalf("step %d: %v", i, err)
 		}
 	}
-	return sc.Summary()
+	return sc
 }
 
 // inclineConfig is a coarse block on a slope whose tangent is ratio·μ.
