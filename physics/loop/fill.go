@@ -130,6 +130,12 @@ func (r *Runner) fillGripper(f *frame.Frame) {
 func (r *Runner) fillContacts(f *frame.Frame) {
 	sim := r.sc.Sim
 	pairs := sim.Pairs()
+	// The contact views follow the step's contacts; a buffer four times
+	// larger than needed (the contacts of an earlier, larger scene or
+	// phase) is let go, so that its memory is not kept for good.
+	if c := cap(f.Contacts); c > 4*len(pairs)+1024 {
+		f.Contacts = nil
+	}
 	f.Contacts = f.Contacts[:0]
 	lambda, C, C0, p := sim.Lambda(), sim.Directions(), sim.InitialDirections(), sim.ProximityPoints()
 	states := sim.ContactStates()
@@ -185,8 +191,13 @@ func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 
 func vec32(v r3.Vec) [3]float32 { return [3]float32{float32(v.X), float32(v.Y), float32(v.Z)} }
 
+// growF32 returns s with length n, reusing its storage when it fits. A
+// buffer more than twice as large as needed (a larger scene's, before
+// this one) is replaced by one of this scene's size: the frames' memory
+// follows the scene shown instead of the largest one ever loaded. Within
+// a scene n does not change, so a warm step allocates nothing.
 func growF32(s []float32, n int) []float32 {
-	if cap(s) < n {
+	if cap(s) < n || cap(s) > 2*n+1024 {
 		return make([]float32, n, n+n/4)
 	}
 	return s[:n]
