@@ -142,12 +142,14 @@ func drawRates(s *State, f *frame.Frame) {
 		colouredText(colourWarn, text)
 	}
 	imgui.Text(fmt.Sprintf("contacts %d   max penetration %.1f um", st.Contacts, 1e6*st.Penetration))
-	imgui.Text(fmt.Sprintf("slip %.2f mm   grip force %.2f N", 1e3*st.Slip, st.GripForce))
-	imgui.SameLine()
-	if st.Held {
-		colouredText(colourGood, "  held")
-	} else {
-		colouredText(colourWarn, "  not held")
+	if f.Gripper.Present { // a scene without a gripper has no grasp to measure
+		imgui.Text(fmt.Sprintf("slip %.2f mm   grip force %.2f N", 1e3*st.Slip, st.GripForce))
+		imgui.SameLine()
+		if st.Held {
+			colouredText(colourGood, "  held")
+		} else {
+			colouredText(colourWarn, "  not held")
+		}
 	}
 	if st.UnconvergedSolves > 0 {
 		colouredText(colourWarn, fmt.Sprintf("%d solve(s) of this step stopped at the PCG iteration cap", st.UnconvergedSolves))
