@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/inkyblackness/imgui-go/v4"
@@ -148,6 +149,7 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	v.platform.SetHandlers(v.input.handlers())
 	v.installMeshUI()
 	v.state.LoadScene = viewerSceneConfig
+	v.state.SceneFiles, _ = filepath.Glob(filepath.Join("assets", "scenes", "*.toml")) // when run from the repository
 	return v, nil
 }
 

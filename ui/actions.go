@@ -107,6 +107,13 @@ func (s *State) SetScenario(kind settings.Kind, out Sender) error {
 	return s.rebuild(s.Config.WithKind(kind), out)
 }
 
+// LoadSceneFile rebuilds the scene from a scene file, as typing its path
+// in the mesh-file field and loading it does.
+func (s *State) LoadSceneFile(path string, out Sender) error {
+	s.meshFile = path
+	return s.LoadMesh(out)
+}
+
 // SetObject rebuilds the scene with another procedural object (and no
 // mesh file).
 func (s *State) SetObject(obj settings.Object, out Sender) error {

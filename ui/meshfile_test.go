@@ -119,3 +119,22 @@ func TestDropSceneFile(t *testing.T) {
 		t.Fatalf("a bad scene file: error %v, %d commands, message %q", err, len(out.cmds), s.ActionError())
 	}
 }
+
+// TestLoadSceneFile: a shipped scene picked from the scenario list loads
+// as the same file typed in the mesh-file field would.
+func TestLoadSceneFile(t *testing.T) {
+	s, out := newTestState()
+	want := settings.DefaultScenario(settings.CubeDrop)
+	s.LoadScene = func(path string) (settings.Scenario, error) {
+		if path != "assets/scenes/cube-drop.toml" {
+			return settings.Scenario{}, fmt.Errorf("%s: not a shipped scene", path)
+		}
+		return want, nil
+	}
+	if err := s.LoadSceneFile("assets/scenes/cube-drop.toml", out); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := out.only(t).(frame.SetScene); !ok || !c.Config.Equal(want) || !s.Config.Equal(want) {
+		t.Fatalf("sent %#v, want the scene file's configuration", out.cmds)
+	}
+}

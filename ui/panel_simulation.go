@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/inkyblackness/imgui-go/v4"
 
@@ -196,6 +197,14 @@ func drawScene(s *State, out Sender) {
 		for _, k := range settings.Kinds() {
 			if imgui.SelectableV(string(k), k == s.Config.Kind, 0, imgui.Vec2{}) && k != s.Config.Kind {
 				_ = s.SetScenario(k, out)
+			}
+		}
+		if s.LoadScene != nil && len(s.SceneFiles) > 0 {
+			imgui.Separator()
+			for _, f := range s.SceneFiles {
+				if imgui.Selectable("scene " + filepath.Base(f)) {
+					_ = s.LoadSceneFile(f, out)
+				}
 			}
 		}
 		imgui.EndCombo()

@@ -48,6 +48,9 @@ type State struct {
 	// typed in the mesh-file field or dropped onto the window) into the
 	// configuration it describes; the application supplies it.
 	LoadScene func(path string) (settings.Scenario, error)
+	// SceneFiles are the shipped scene files the scenario list offers
+	// after the scenarios (the application fills it; LoadScene reads them).
+	SceneFiles []string
 
 	// History holds the per-step time series of the plots.
 	History History
