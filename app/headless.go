@@ -393,17 +393,17 @@ func newStepLog(path string) (*stepLog, error) {
 	l := &stepLog{f: f, w: csv.NewWriter(f)}
 	err = l.w.Write([]string{"step", "time", "phase", "contacts", "active", "newton", "pgs_sweeps",
 		"penetration", "slip", "held", "grip_force", "build_wh_ms", "rebuild_w_ms", "pgs_ms", "corr_ms",
-		"newton_ms", "total_ms", "step_ms", "last_direction_change", "last_position_change", "last_elastic_residual"})
+		"newton_ms", "total_ms", "step_ms", "last_direction_change", "last_position_change", "last_elastic_residual", "last_contact_residual"})
 	return l, err
 }
 
 func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
 	live := sc.Live()
 	sweeps := 0
-	var dir, pos, res float64
+	var dir, pos, res, con float64
 	for _, r := range st.Newton {
 		sweeps += r.PGSIterations
-		dir, pos = r.DirectionChange, r.PositionChange
+		dir, pos, con = r.DirectionChange, r.PositionChange, r.ContactResidual
 		if r.ElasticResidual > 0 {
 			res = r.ElasticResidual
 		}
@@ -416,7 +416,7 @@ func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
 		g(st.Penetration), g(live.Slip), strconv.FormatBool(live.Held), g(live.GripForce),
 		g(t.MS(stage.BuildWH)), g(t.MS(stage.RebuildW)), g(t.MS(stage.PGS)),
 		g(t.MS(stage.Corr)), g(t.MS(stage.Newton)), g(t.MS(stage.Total)),
-		g(t.MS(stage.Step)), g(dir), g(pos), g(res),
+		g(t.MS(stage.Step)), g(dir), g(pos), g(res), g(con),
 	})
 }
 

@@ -1,6 +1,8 @@
 package physics
 
 import (
+	"math"
+
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/collide"
@@ -144,6 +146,7 @@ func (ct *contactState) buildH(dofs int) {
 func (c *step) relinearise(reach float64) float64 {
 	ct := &c.ws.ct
 	maxAngle := 0.0
+	c.ws.contactResidual = 0
 	engaged := c.set.ContactDistance + reach
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
@@ -159,6 +162,12 @@ func (c *step) relinearise(reach float64) float64 {
 		old := ct.C[a].Row(0)
 		ct.Cnext[a] = m3.FrameFromTangent(n, ct.C[a].Row(1))
 		ct.rNext[a] = r
+		g := r3.Dot(n, r3.Sub(pa, r)) - c.set.ContactDistance
+		if ct.lambda[3*a] > 0 {
+			c.ws.contactResidual = math.Max(c.ws.contactResidual, math.Abs(g))
+		} else {
+			c.ws.contactResidual = math.Max(c.ws.contactResidual, -g)
+		}
 		if ct.lambda[3*a] <= 0 && r3.Dot(n, r3.Sub(pa, r)) > engaged {
 			continue
 		}

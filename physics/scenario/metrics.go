@@ -30,6 +30,7 @@ type metrics struct {
 	stage               stage.Times // summed over steps
 	lastPen             float64
 	elasticMax          float64 // the largest last residual of a step
+	contactMax          float64 // the largest last contact residual of a step
 	elasticBacktracks   int
 
 	// Grasp: the centre of mass in the gripper frame when the grasp
@@ -69,6 +70,9 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 			m.elasticMax = math.Max(m.elasticMax, r)
 			break
 		}
+	}
+	if n := len(st.Newton); n > 1 {
+		m.contactMax = math.Max(m.contactMax, st.Newton[n-1].ContactResidual)
 	}
 	if st.UnconvergedSolves > 0 {
 		m.unconvergedSteps++

@@ -63,6 +63,10 @@ type Summary struct {
 	// residual a step evaluated (physics.NewtonRecord.ElasticResidual, m),
 	// and ElasticBacktracks the steps that undid a correction.
 	ElasticResidualMax float64 `json:"elastic_residual_max"`
+	// ContactResidualMax is the largest over the steps of the contact
+	// residual of the last Newton iteration (physics.NewtonRecord.
+	// ContactResidual, m; steps of one iteration have none).
+	ContactResidualMax float64 `json:"contact_residual_max"`
 	ElasticBacktracks  int     `json:"elastic_backtracks"`
 	MaxSlip            float64 `json:"max_slip"`
 	GripForceMean      float64 `json:"grip_force_mean"` // N, from the grasp closing on
@@ -141,7 +145,7 @@ func (sc *Scene) Summary() Summary {
 		Steps: m.steps, MaxPenetration: m.maxPen, MaxSoftPenetration: m.maxSoftPen,
 		MaxRigidPenetration: m.maxRigidPen, MaxViolation: m.maxViolation, Slip: m.slip, MaxSlip: m.maxSlip,
 		PCGCappedSteps: m.unconvergedSteps, FactorFailures: m.factorFailures,
-		ElasticResidualMax: m.elasticMax, ElasticBacktracks: m.elasticBacktracks,
+		ElasticResidualMax: m.elasticMax, ElasticBacktracks: m.elasticBacktracks, ContactResidualMax: m.contactMax,
 		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshInfo.name,
 		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen, Solver: set.Solver.String(),
 		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),
