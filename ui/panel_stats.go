@@ -204,6 +204,11 @@ func drawConvergence(s *State, st *frame.Stats) {
 	if len(s.resLog) > 0 {
 		PlotLog("##elastic", s.resLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m: residual (node move), k >= 1"})
 	}
+	// Signorini's residual from k = 1 on, as the direction change.
+	s.conLog = appendF32(s.conLog[:0], st.ContactResidual[min(1, n):n])
+	if len(s.conLog) > 0 {
+		PlotLog("##contact", s.conLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m: contact law residual, k >= 1"})
+	}
 }
 
 // appendF32 appends float64 values as float32.

@@ -74,6 +74,7 @@ type State struct {
 	lastVer  uint64
 	dirLog   []float32 // scratch of the Newton convergence plots
 	resLog   []float32
+	conLog   []float32 // the contact law residual per Newton iteration
 	posLog   []float32
 	plotTemp []float32
 }

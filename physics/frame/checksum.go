@@ -56,6 +56,7 @@ func (f *Frame) ComputeChecksum() uint64 {
 		h.f64(s.DirectionChange[k])
 		h.f64(s.PositionChange[k])
 		h.f64(s.ElasticResidual[k])
+		h.f64(s.ContactResidual[k])
 	}
 	g := &f.Gripper
 	h.bools(g.Present, g.Scripted)

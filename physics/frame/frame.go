@@ -182,6 +182,10 @@ type Stats struct {
 	// as the largest node move its correction calls for (m; 0 unless
 	// Newton on the whole residual is on, and for k = 0 with contacts).
 	ElasticResidual [settings.MaxNewton]float64
+	// ContactResidual[k] is the residual of Signorini's law at the iterate
+	// Newton iteration k started from (m; 0 for k = 0;
+	// physics.NewtonRecord.ContactResidual).
+	ContactResidual [settings.MaxNewton]float64
 }
 
 // ABStats measure the A/B mode's scene B against A after each step.

@@ -177,6 +177,7 @@ func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 		if k < settings.MaxNewton {
 			s.DirectionChange[k], s.PositionChange[k] = rec.DirectionChange, rec.PositionChange
 			s.ElasticResidual[k] = rec.ElasticResidual
+			s.ContactResidual[k] = rec.ContactResidual
 		}
 	}
 	s.MS = st.Times.Means(1, len(st.Newton))
