@@ -114,6 +114,42 @@ func (s *State) LoadSceneFile(path string, out Sender) error {
 	return s.LoadMesh(out)
 }
 
+// SetAttachments rebuilds the scene with the attachments of text: specs
+// in -attach's syntax (settings.AttachSyntax) separated by ";", none for
+// "". A spec that does not parse is refused, naming it, and nothing is
+// sent; one the scene cannot resolve (no node selected, no such body)
+// comes back in the frame's message, and the running scene stays.
+func (s *State) SetAttachments(text string, out Sender) error {
+	s.attach = text
+	var specs []settings.AttachSpec
+	for _, part := range strings.Split(text, ";") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		a, err := settings.ParseAttach(part)
+		if err != nil {
+			return s.refuse(err)
+		}
+		specs = append(specs, a)
+	}
+	cfg := s.Config
+	cfg.Attach = specs
+	return s.rebuild(cfg, out)
+}
+
+// AttachText returns the attachments field's text: as typed, or the
+// running configuration's attachments since it last changed (Observe).
+func (s *State) AttachText() string { return s.attach }
+
+// attachText writes attachments in the field's syntax.
+func attachText(specs []settings.AttachSpec) string {
+	parts := make([]string, len(specs))
+	for i, a := range specs {
+		parts[i] = a.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
 // SetObject rebuilds the scene with another procedural object (and no
 // mesh file).
 func (s *State) SetObject(obj settings.Object, out Sender) error {

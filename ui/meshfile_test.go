@@ -138,3 +138,35 @@ func TestLoadSceneFile(t *testing.T) {
 		t.Fatalf("sent %#v, want the scene file's configuration", out.cmds)
 	}
 }
+
+// TestSetAttachments: the attachments field sends the scene with its specs
+// (";"-separated, -attach's syntax), none for an empty field; a spec that
+// does not parse is refused, naming it, and nothing is sent; the field
+// shows the running configuration's attachments once it changes.
+func TestSetAttachments(t *testing.T) {
+	s, out := newTestState()
+	if err := s.SetAttachments("below:z=0.004; above:x=0.01@left jaw", out); err != nil {
+		t.Fatal(err)
+	}
+	c, ok := out.only(t).(frame.SetScene)
+	if !ok || len(c.Config.Attach) != 2 || c.Config.Attach[1].Body != "left jaw" {
+		t.Fatalf("sent %#v", out.cmds)
+	}
+	if err := s.SetAttachments("below:q=1", out); err == nil || len(out.cmds) != 1 || !strings.Contains(s.ActionError(), `"q"`) {
+		t.Fatalf("a bad spec: error %v, %d commands, message %q", err, len(out.cmds), s.ActionError())
+	}
+	if err := s.SetAttachments(" ", out); err != nil || len(out.cmds) != 2 {
+		t.Fatalf("an empty field: error %v, %d commands", err, len(out.cmds))
+	}
+	if c := out.cmds[1].(frame.SetScene); len(c.Config.Attach) != 0 {
+		t.Fatalf("an empty field kept %v", c.Config.Attach)
+	}
+	f := &frame.Frame{}
+	cfg := s.Config
+	spec, _ := settings.ParseAttach("nodes:1,2")
+	cfg.Attach = []settings.AttachSpec{spec}
+	s.Observe(f, &frame.Config{Version: 99, Scenario: cfg}, true)
+	if got := s.AttachText(); got != "nodes:1,2" {
+		t.Fatalf("field %q after the running configuration changed", got)
+	}
+}

@@ -213,7 +213,7 @@ func drawScene(s *State, out Sender) {
 	// resolution), which keeps the left column within 800 pixels.
 	drawGrid(s, out, "scene", []gridCell{{"object", "the procedural object (a mesh file replaces it)", func() { drawObjectCombo(s, out) }}},
 		fieldsOn(settings.ScenePanel))
-	imgui.SetNextItemWidth(200)
+	imgui.SetNextItemWidth(150)
 	if imgui.InputTextWithHint("##mesh", ".msh .vtk .vtu .vtp .stl .obj file, or a .toml scene", &s.meshFile) {
 		s.SetMeshFileText(s.meshFile)
 	}
@@ -222,6 +222,21 @@ func drawScene(s *State, out Sender) {
 		_ = s.LoadMesh(out)
 	}
 	tooltip("rebuild the scene with this mesh: a tetrahedral mesh, or a closed surface that TetGen fills (empty: the procedural object)")
+	// The attachments field opens from a button on the same row: the left
+	// column has no row to spare within 800 pixels.
+	imgui.SameLine()
+	if imgui.Button("Attach") {
+		imgui.OpenPopup("attach")
+	}
+	tooltip("hold soft nodes in place, as -attach: specs separated by \";\" (Enter rebuilds the scene; empty: none)")
+	if imgui.BeginPopup("attach") {
+		imgui.SetNextItemWidth(320)
+		if imgui.InputTextWithHintV("##attach", "below:z=0.004; above:x=0.01@left jaw", &s.attach, imgui.InputTextFlagsEnterReturnsTrue, nil) {
+			_ = s.SetAttachments(s.attach, out)
+			imgui.CloseCurrentPopup()
+		}
+		imgui.EndPopup()
+	}
 	drawMeshFile(s, out)
 }
 

@@ -60,6 +60,7 @@ type State struct {
 
 	fields    []*numberField
 	meshFile  string // text of the mesh-file field
+	attach    string // text of the attachments field (SetAttachments)
 	mesh      meshPanel
 	actionErr string // last refused action, shown under the panels' buttons
 	dismissed string // frame message the user closed
@@ -103,6 +104,7 @@ func (s *State) Observe(f *frame.Frame, cfg *frame.Config, fresh bool) {
 		s.running, s.haveRun = cfg.Version, true
 		s.Config = cfg.Scenario
 		s.meshFile = cfg.Scenario.MeshFile
+		s.attach = attachText(cfg.Scenario.Attach)
 		s.rememberMesh(cfg.Scenario.MeshFile)
 		s.refreshFields()
 	}
