@@ -175,15 +175,7 @@ func followBody(t *testing.T, set settings.Settings) {
 // lies on attached nodes, which cannot move), and a pair on a free node
 // is kept.
 func TestAttachedContactsAreDropped(t *testing.T) {
-	msh, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, 4, 4, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	floor := rigid.Body{Name: "floor", Shape: rigid.Plane{}, Start: rigid.IdentityPose(), End: rigid.IdentityPose()}
-	s, err := New(msh, []rigid.Body{floor}, settings.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, msh := boxOnFloor(t, 4)
 	defer s.Close()
 	var bottom []int
 	for n, x := range msh.Nodes {
@@ -238,4 +230,20 @@ func TestSetAttachmentsRejects(t *testing.T) {
 	if s.Attached(0) {
 		t.Fatal("a rejected attachment was kept")
 	}
+}
+
+// boxOnFloor returns a 20 mm soft box meshed by n nodes per side, standing
+// on the floor (a plane at z = 0), and its mesh.
+func boxOnFloor(t *testing.T, n int) (*Simulation, *mesh.TetMesh) {
+	t.Helper()
+	msh, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, n, n, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor := rigid.Body{Name: "floor", Shape: rigid.Plane{}, Start: rigid.IdentityPose(), End: rigid.IdentityPose()}
+	s, err := New(msh, []rigid.Body{floor}, settings.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, msh
 }

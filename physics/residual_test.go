@@ -4,12 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"gonum.org/v1/gonum/spatial/r3"
-
 	"softgrasp/physics/collide"
-	"softgrasp/physics/mesh"
-	"softgrasp/physics/rigid"
-	"softgrasp/physics/settings"
 )
 
 // TestContactResidual checks the definition of NewtonRecord.ContactResidual
@@ -18,15 +13,7 @@ import (
 // pushing pair 0.5 mm off the floor counts 0.5 mm, and a free pair above
 // the floor or a pushing one at the contact distance counts nothing.
 func TestContactResidual(t *testing.T) {
-	msh, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, 3, 3, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	floor := rigid.Body{Name: "floor", Shape: rigid.Plane{}, Start: rigid.IdentityPose(), End: rigid.IdentityPose()}
-	s, err := New(msh, []rigid.Body{floor}, settings.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := boxOnFloor(t, 3)
 	defer s.Close()
 	if _, err := s.Step(); err != nil {
 		t.Fatal(err)
