@@ -22,8 +22,8 @@ import (
 // A⁻¹ then leaves the attached DOFs apart from the others, and a contact
 // force spread onto an attached node moves nothing: the pairs' weights at
 // attached nodes are kept out of H (the compliance and the corrective
-// motion) and counted in Hfix, which only places the proximity points
-// (p = H·q + Hfix·q). A pair all of whose weight lies on attached nodes
+// motion) and held apart per pair (fixedPart, the rows of Hfix), which
+// only places the proximity points (p = H·q + Hfix·q). A pair all of whose weight lies on attached nodes
 // cannot move and is dropped.
 
 // Attachment holds soft mesh nodes in place.

@@ -21,11 +21,10 @@ import (
 type contactState struct {
 	pairs []collide.Pair
 	H, J  sparse.CSR // H (3c×3N) and J = C·H
-	// fix and Hfix are the pairs' shares on attached nodes (attach.go),
-	// which H leaves out: p = H·q + Hfix·q. Both are empty without
+	// fix holds each pair's share on attached nodes (attach.go), which H
+	// leaves out: the rows of Hfix in p = H·q + Hfix·q. Empty without
 	// attachments.
-	fix  []fixedPart
-	Hfix sparse.CSR
+	fix []fixedPart
 	// C holds the directions of the current linearisation, Cnext the
 	// candidate of the next Newton iteration and C0 those of collision
 	// detection (start of step).
@@ -85,7 +84,7 @@ func (c *step) buildMapping() {
 }
 
 // positions evaluates the proximity points p = H·q + Hfix·q at q into dst
-// (3c).
+// (3c), Hfix's rows being the pairs' fixed parts (fix).
 func (ct *contactState) positions(dst, q []float64) {
 	ct.H.MulVec(dst, q)
 	if len(ct.fix) == 0 {
