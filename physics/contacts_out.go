@@ -8,16 +8,19 @@ import (
 )
 
 // ContactRecord is one contact of the last step as users read it out
-// (softgrasp's -contacts CSV): where it is, which rigid body it is
-// against, its normal, the forces on the soft body and the gap.
+// (softgrasp's -contacts CSV, the viewer's contact views): where it is,
+// which rigid body it is against, its normal, the forces on the soft body
+// and the gap.
 type ContactRecord struct {
 	Body int          // the rigid body (index into Simulation.Bodies)
 	Kind collide.Kind // a soft surface point against the body, or a body's sample against the soft surface
 	// Point is the soft proximity point p at the end of the step, m.
 	Point r3.Vec
 	// Normal is the contact normal of the last Newton iteration, from the
-	// rigid body towards the soft one.
-	Normal r3.Vec
+	// rigid body towards the soft one; Normal0 the one collision detection
+	// gave at the start of the step (the viewer draws the turn between
+	// them).
+	Normal, Normal0 r3.Vec
 	// NormalForce is λn ≥ 0, N; Friction the tangential force
 	// λt1·t1 + λt2·t2, N; both act on the soft body (the rigid body
 	// gets the opposite).
@@ -36,7 +39,7 @@ type ContactRecord struct {
 func (s *Simulation) AppendContacts(out []ContactRecord) []ContactRecord {
 	ct := &s.ws.ct
 	c := len(ct.pairs)
-	if len(ct.lambda) < 3*c || len(ct.C) < c || len(ct.p) < 3*c || len(ct.rN) < c {
+	if len(ct.lambda) < 3*c || len(ct.C) < c || len(ct.C0) < c || len(ct.p) < 3*c || len(ct.rN) < c {
 		return out
 	}
 	for a := range ct.pairs {
@@ -44,7 +47,7 @@ func (s *Simulation) AppendContacts(out []ContactRecord) []ContactRecord {
 		n, p := C.Row(0), point(ct.p, a)
 		rec := ContactRecord{
 			Body: ct.pairs[a].Body, Kind: ct.pairs[a].Kind,
-			Point: p, Normal: n,
+			Point: p, Normal: n, Normal0: ct.C0[a].Row(0),
 			NormalForce: ct.lambda[3*a],
 			Friction:    r3.Add(r3.Scale(ct.lambda[3*a+1], C.Row(1)), r3.Scale(ct.lambda[3*a+2], C.Row(2))),
 			Gap:         r3.Dot(n, r3.Sub(p, ct.rN[a])),

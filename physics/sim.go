@@ -5,9 +5,7 @@ import (
 	"fmt"
 
 	"softgrasp/physics/collide"
-	"softgrasp/physics/contact"
 	"softgrasp/physics/linsolve"
-	"softgrasp/physics/m3"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/settings"
@@ -232,17 +230,12 @@ func (s *Simulation) VonMises(perNode []float64) error {
 func (s *Simulation) Time() float64 { return s.state.time }
 func (s *Simulation) Steps() int    { return s.state.steps }
 
-// Pairs returns the proximity pairs of the last step; Lambda their forces
-// [λn, λt1, λt2] (3 per pair); Directions the frames of the last Newton
-// iteration and InitialDirections those from collision detection;
-// ProximityPoints p at the end of the last step (3 per pair); States the
-// contact states. All are read-only views valid until the next step.
-func (s *Simulation) Pairs() []collide.Pair          { return s.ws.ct.pairs }
-func (s *Simulation) Lambda() []float64              { return s.ws.ct.lambda }
-func (s *Simulation) Directions() []m3.Mat3          { return s.ws.ct.C }
-func (s *Simulation) InitialDirections() []m3.Mat3   { return s.ws.ct.C0 }
-func (s *Simulation) ProximityPoints() []float64     { return s.ws.ct.p }
-func (s *Simulation) ContactStates() []contact.State { return s.ws.ct.states }
+// Pairs returns the proximity pairs of the last step and Lambda their
+// forces [λn, λt1, λt2] (3 per pair), read-only views valid until the
+// next step; AppendContacts gives each contact's point, directions,
+// forces, gap and state.
+func (s *Simulation) Pairs() []collide.Pair { return s.ws.ct.pairs }
+func (s *Simulation) Lambda() []float64     { return s.ws.ct.lambda }
 
 // Stats returns the measurements of the last step.
 func (s *Simulation) Stats() *StepStats { return &s.ws.stats }

@@ -134,30 +134,20 @@ func (r *Runner) fillContacts(f *frame.Frame) {
 	// larger than needed (the contacts of an earlier, larger scene or
 	// phase) is let go, so that its memory is not kept for good.
 	if c := cap(f.Contacts); c > 4*len(pairs)+1024 {
-		f.Contacts = nil
+		f.Contacts, r.contacts = nil, nil
 	}
 	f.Contacts = f.Contacts[:0]
-	lambda, C, C0, p := sim.Lambda(), sim.Directions(), sim.InitialDirections(), sim.ProximityPoints()
-	states := sim.ContactStates()
-	if len(lambda) < 3*len(pairs) || len(C) < len(pairs) || len(C0) < len(pairs) || len(p) < 3*len(pairs) {
-		return
-	}
-	for a := range pairs {
-		n0, n := C0[a].Row(0), C[a].Row(0)
-		fn := r3.Scale(lambda[3*a], n)
-		ft := r3.Add(r3.Scale(lambda[3*a+1], C[a].Row(1)), r3.Scale(lambda[3*a+2], C[a].Row(2)))
-		cv := frame.ContactView{
-			Point:     [3]float32{float32(p[3*a]), float32(p[3*a+1]), float32(p[3*a+2])},
-			Normal0:   vec32(n0),
-			Normal:    vec32(n),
-			Deviation: float32(m3.AngleBetween(n0, n)),
-			ForceN:    vec32(fn),
-			ForceT:    vec32(ft),
-		}
-		if a < len(states) {
-			cv.State = uint8(states[a])
-		}
-		f.Contacts = append(f.Contacts, cv)
+	r.contacts = sim.AppendContacts(r.contacts[:0])
+	for _, c := range r.contacts {
+		f.Contacts = append(f.Contacts, frame.ContactView{
+			Point:     vec32(c.Point),
+			Normal0:   vec32(c.Normal0),
+			Normal:    vec32(c.Normal),
+			Deviation: float32(m3.AngleBetween(c.Normal0, c.Normal)),
+			ForceN:    vec32(r3.Scale(c.NormalForce, c.Normal)),
+			ForceT:    vec32(c.Friction),
+			State:     uint8(c.State),
+		})
 	}
 }
 

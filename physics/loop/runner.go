@@ -76,6 +76,7 @@ type Runner struct {
 	seq      uint64
 	version  uint64 // of the Scene
 	vm       []float64
+	contacts []physics.ContactRecord // fillContacts' scratch
 	// stressField: publish Frame.VonMises (frame.SetStressField).
 	stressField bool
 	rate        rateMeter
