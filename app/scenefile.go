@@ -93,7 +93,14 @@ func applySceneKeys(fs *flag.FlagSet, path, text string, given map[string]bool, 
 		}
 		return fmt.Errorf("%s: %v", path, err)
 	}
-	at := func(key string) string { return fmt.Sprintf("%s:%d: %s", path, keyLine(text, key), key) }
+	lineOf := keyLines(text)
+	keyLine := func(key string) int {
+		if l, ok := lineOf[key]; ok {
+			return l
+		}
+		return 1
+	}
+	at := func(key string) string { return fmt.Sprintf("%s:%d: %s", path, keyLine(key), key) }
 	v, ok := raw["version"]
 	if !ok {
 		return fmt.Errorf("%s: no version: a scene file starts with version = %d", path, sceneFileVersion)
@@ -107,7 +114,7 @@ func applySceneKeys(fs *flag.FlagSet, path, text string, given map[string]bool, 
 			keys = append(keys, k)
 		}
 	}
-	sort.Slice(keys, func(i, j int) bool { return keyLine(text, keys[i]) < keyLine(text, keys[j]) })
+	sort.Slice(keys, func(i, j int) bool { return keyLine(keys[i]) < keyLine(keys[j]) })
 	for _, key := range keys {
 		fl := fs.Lookup(key)
 		if fl == nil || notInSceneFiles[key] {
@@ -132,7 +139,7 @@ func applySceneKeys(fs *flag.FlagSet, path, text string, given map[string]bool, 
 				return fmt.Errorf("%s: invalid value %q: %v", at(key), s, err)
 			}
 		}
-		given[key], lines[key] = true, keyLine(text, key)
+		given[key], lines[key] = true, keyLine(key)
 	}
 	return nil
 }
@@ -165,17 +172,23 @@ func sceneValues(v any) ([]string, error) {
 	return nil, fmt.Errorf("a %T: want a string, a number, a boolean or a list", v)
 }
 
-// keyLine returns the line of the scene file's text that sets key (1 if
-// none is found).
-func keyLine(text, key string) int {
-	k := regexp.QuoteMeta(key)
-	re := regexp.MustCompile(`^\s*(("` + k + `"|` + k + `)\s*=|\[+\s*("` + k + `"|` + k + `)\s*\]+)`)
+// keyPattern matches a line that sets a key (bare or quoted: key = ...)
+// or opens a table ([key], [[key]]), the key in its first or second group.
+var keyPattern = regexp.MustCompile(`^\s*(?:\[+\s*)?(?:"([^"]*)"|([A-Za-z0-9_-]+))\s*(?:=|\]+)`)
+
+// keyLines returns the line of the scene file's text that first sets or
+// opens each key, read once for all the messages.
+func keyLines(text string) map[string]int {
+	lines := map[string]int{}
 	for i, line := range strings.Split(text, "\n") {
-		if re.MatchString(line) {
-			return i + 1
+		if m := keyPattern.FindStringSubmatch(line); m != nil {
+			key := m[1] + m[2]
+			if _, seen := lines[key]; !seen {
+				lines[key] = i + 1
+			}
 		}
 	}
-	return 1
+	return lines
 }
 
 // viewerSceneConfig reads a scene file as `softgrasp -scene FILE` would:
