@@ -166,7 +166,7 @@ func sceneValues(v any) ([]string, error) {
 			out = append(out, s[0])
 		}
 		return out, nil
-	case map[string]any:
+	case map[string]any, []map[string]any:
 		return nil, fmt.Errorf("a table: version %d scene files are flat (key = value lines)", sceneFileVersion)
 	}
 	return nil, fmt.Errorf("a %T: want a string, a number, a boolean or a list", v)

@@ -97,6 +97,7 @@ func TestSceneFileErrors(t *testing.T) {
 		{"bad value", "version = 1\nnewton = \"five\"\n", ":2: newton: invalid value"},
 		{"list for a scalar", "version = 1\ndt = [0.01]\n", ":2: dt: takes one value"},
 		{"table", "version = 1\n[object]\nsize = 1\n", ":2: object: a table"},
+		{"array of tables", "version = 1\n\n[[object]]\nsize = 1\n", ":3: object: a table"},
 		{"bad attachment", "version = 1\nattach = [\"below:q=1\"]\n", `:2: attach: invalid value "below:q=1"`},
 		{"attachment selecting nothing", "version = 1\nattach = [\"above:z=1\"]\n", "selects no node"},
 		{"missing mesh", "version = 1\nmesh = \"nowhere.stl\"\n", "nowhere.stl"},
