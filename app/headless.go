@@ -67,11 +67,7 @@ func (a *attachFlag) String() string {
 	if a == nil {
 		return ""
 	}
-	parts := make([]string, len(*a))
-	for i, s := range *a {
-		parts[i] = s.String()
-	}
-	return strings.Join(parts, " ")
+	return settings.FormatAttachList(*a)
 }
 
 func (a *attachFlag) Set(s string) error {

@@ -121,16 +121,9 @@ func (s *State) LoadSceneFile(path string, out Sender) error {
 // comes back in the frame's message, and the running scene stays.
 func (s *State) SetAttachments(text string, out Sender) error {
 	s.attach = text
-	var specs []settings.AttachSpec
-	for _, part := range strings.Split(text, ";") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		a, err := settings.ParseAttach(part)
-		if err != nil {
-			return s.refuse(err)
-		}
-		specs = append(specs, a)
+	specs, err := settings.ParseAttachList(text)
+	if err != nil {
+		return s.refuse(err)
 	}
 	cfg := s.Config
 	cfg.Attach = specs
@@ -140,15 +133,6 @@ func (s *State) SetAttachments(text string, out Sender) error {
 // AttachText returns the attachments field's text: as typed, or the
 // running configuration's attachments since it last changed (Observe).
 func (s *State) AttachText() string { return s.attach }
-
-// attachText writes attachments in the field's syntax.
-func attachText(specs []settings.AttachSpec) string {
-	parts := make([]string, len(specs))
-	for i, a := range specs {
-		parts[i] = a.String()
-	}
-	return strings.Join(parts, "; ")
-}
 
 // SetObject rebuilds the scene with another procedural object (and no
 // mesh file).

@@ -104,7 +104,7 @@ func (s *State) Observe(f *frame.Frame, cfg *frame.Config, fresh bool) {
 		s.running, s.haveRun = cfg.Version, true
 		s.Config = cfg.Scenario
 		s.meshFile = cfg.Scenario.MeshFile
-		s.attach = attachText(cfg.Scenario.Attach)
+		s.attach = settings.FormatAttachList(cfg.Scenario.Attach)
 		s.rememberMesh(cfg.Scenario.MeshFile)
 		s.refreshFields()
 	}

@@ -103,6 +103,33 @@ func (a AttachSpec) String() string {
 	return s
 }
 
+// FormatAttachList writes attachments on one line in ParseAttach's
+// syntax, separated by "; " (ParseAttachList reads it back).
+func FormatAttachList(specs []AttachSpec) string {
+	parts := make([]string, len(specs))
+	for i, a := range specs {
+		parts[i] = a.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// ParseAttachList reads attachments separated by ";" (a body's name may
+// hold spaces); empty parts are skipped, so "" is none.
+func ParseAttachList(text string) ([]AttachSpec, error) {
+	var specs []AttachSpec
+	for _, part := range strings.Split(text, ";") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		a, err := ParseAttach(strings.TrimSpace(part))
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, a)
+	}
+	return specs, nil
+}
+
 // AttachSyntax is ParseAttach's syntax, for flag usage and messages.
 const AttachSyntax = "below:AXIS=V, above:AXIS=V (AXIS x, y or z: the nodes at or below or above V m), " +
 	"box:X0,Y0,Z0,X1,Y1,Z1, plane:NX,NY,NZ,D (the nodes with n·x ≤ D) or nodes:I,J,...; " +

@@ -76,3 +76,23 @@ func TestScenarioEqualSeesAttachments(t *testing.T) {
 		t.Fatalf("an empty attachment validates: %v", err)
 	}
 }
+
+// TestAttachList reads attachments separated by ";" (a body name with a
+// space included) and writes them back the same; an empty list is none;
+// a bad part is refused, naming it.
+func TestAttachList(t *testing.T) {
+	const text = "below:z=0.004; nodes:1,2@left jaw"
+	specs, err := ParseAttachList(" " + text + ";;")
+	if err != nil || len(specs) != 2 || specs[1].Body != "left jaw" {
+		t.Fatalf("%v, %v", specs, err)
+	}
+	if got := FormatAttachList(specs); got != "plane:0,0,1,0.004; nodes:1,2@left jaw" {
+		t.Fatalf("written back as %q", got)
+	}
+	if specs, err := ParseAttachList(" ; "); err != nil || specs != nil {
+		t.Fatalf("an empty list: %v, %v", specs, err)
+	}
+	if _, err := ParseAttachList("below:z=0; box:1"); err == nil || !strings.Contains(err.Error(), `"box:1"`) {
+		t.Fatalf("a bad part: %v", err)
+	}
+}
