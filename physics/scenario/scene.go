@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -462,14 +463,12 @@ func attach(sim *physics.Simulation, m *mesh.TetMesh, bodies []rigid.Body, specs
 	for i, a := range specs {
 		at := physics.Attachment{Body: -1}
 		if a.Body != "" {
-			var names []string
-			for b := range bodies {
-				if bodies[b].Name == a.Body {
-					at.Body = b
-				}
-				names = append(names, strconv.Quote(bodies[b].Name))
-			}
+			at.Body = slices.IndexFunc(bodies, func(b rigid.Body) bool { return b.Name == a.Body })
 			if at.Body < 0 {
+				names := make([]string, len(bodies))
+				for b := range bodies {
+					names[b] = strconv.Quote(bodies[b].Name)
+				}
 				return fmt.Errorf("attachment %d (%s): the scene has no body %q (it has %s)", i, a, a.Body, strings.Join(names, ", "))
 			}
 		}
