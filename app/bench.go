@@ -173,23 +173,35 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// benchOutput is a benchmark's result as the command writes it: the
+// Table-1 table (benchTable) or the scale table (scaleReport).
+type benchOutput interface {
+	writeMarkdown(w io.Writer)
+	writeCSV(w io.Writer) error
+	savePlot(path string) error
+	jsonValue() any
+}
+
+func (t *benchTable) jsonValue() any  { return t.jsonReport() }
+func (r *scaleReport) jsonValue() any { return r }
+
 // writeBenchOutputs prints the table (or the JSON object) and writes the
 // CSV and plot files that were asked for.
-func writeBenchOutputs(f *benchFlags, tab *benchTable, stdout io.Writer) error {
+func writeBenchOutputs(f *benchFlags, out benchOutput, stdout io.Writer) error {
 	if f.json {
-		if err := writeJSON(stdout, tab.jsonReport()); err != nil {
+		if err := writeJSON(stdout, out.jsonValue()); err != nil {
 			return err
 		}
 	} else {
-		tab.writeMarkdown(stdout)
+		out.writeMarkdown(stdout)
 	}
 	if f.csv != "" {
-		if err := writeFileWith(f.csv, tab.writeCSV); err != nil {
+		if err := writeFileWith(f.csv, out.writeCSV); err != nil {
 			return fmt.Errorf("-csv: %w", err)
 		}
 	}
 	if f.plot != "" {
-		if err := tab.savePlot(f.plot); err != nil {
+		if err := out.savePlot(f.plot); err != nil {
 			return fmt.Errorf("-plot: %w", err)
 		}
 	}
@@ -363,46 +375,31 @@ func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int 
 	// second would fight the background factorisation for the other core
 	// (measured: the 18k-DOF step 297 ms with OpenBLAS's default threads).
 	setBLASThreads(blasThreads(settings.AsyncSolver, f.threads))
-	dofs, err := parseList("scale-sizes", f.scaleSizes)
-	if err == nil {
-		var dts []float64
-		if dts, err = parseList("scale-dts", f.scaleDTs); err == nil {
-			sizes := make([]int, len(dofs))
-			for i, d := range dofs {
-				sizes[i] = int(math.Round(d))
-			}
-			var rep *scaleReport
-			if rep, err = measureScale(sizes, dts, stderr); err == nil {
-				err = writeScaleOutputs(f, rep, stdout)
-			}
-		}
-	}
-	if err != nil {
+	if err := measureAndWriteScale(f, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 1
 	}
 	return 0
 }
 
-// writeScaleOutputs prints the scale table (or its JSON) and writes the
-// CSV and plot files asked for.
-func writeScaleOutputs(f *benchFlags, rep *scaleReport, stdout io.Writer) error {
-	if f.json {
-		if err := writeJSON(stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		rep.writeMarkdown(stdout)
+// measureAndWriteScale reads the -scale lists, measures every row and
+// writes the outputs.
+func measureAndWriteScale(f *benchFlags, stdout, stderr io.Writer) error {
+	dofs, err := parseList("scale-sizes", f.scaleSizes)
+	if err != nil {
+		return err
 	}
-	if f.csv != "" {
-		if err := writeFileWith(f.csv, rep.writeCSV); err != nil {
-			return fmt.Errorf("-csv: %w", err)
-		}
+	dts, err := parseList("scale-dts", f.scaleDTs)
+	if err != nil {
+		return err
 	}
-	if f.plot != "" {
-		if err := rep.savePlot(f.plot); err != nil {
-			return fmt.Errorf("-plot: %w", err)
-		}
+	sizes := make([]int, len(dofs))
+	for i, d := range dofs {
+		sizes[i] = int(math.Round(d))
 	}
-	return nil
+	rep, err := measureScale(sizes, dts, stderr)
+	if err != nil {
+		return err
+	}
+	return writeBenchOutputs(f, rep, stdout)
 }
