@@ -66,3 +66,35 @@ func TestContactRecordsAtRest(t *testing.T) {
 		t.Fatalf("a net friction force of %.3g N at rest, normal force %.3g N", f, sum)
 	}
 }
+
+// TestContactRecordsCarryDetectionNormals: during the spin each record's
+// Normal0 is its pair's normal from collision detection (the start of the
+// step) and Normal the last Newton iteration's, which has turned away
+// from it on some pairs (the turn the viewer draws).
+func TestContactRecordsCarryDetectionNormals(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.TargetDOFs = 600
+	sc, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	for sc.Phase() != PhaseSpin || sc.Sim.Time() < 2.0 {
+		if _, err := sc.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs := sc.Sim.AppendContacts(nil)
+	pairs := sc.Sim.Pairs()
+	turned := 0.0
+	for a, r := range recs {
+		if d := r3.Norm(r3.Sub(r.Normal0, r3.Unit(pairs[a].Normal))); d > 1e-12 {
+			t.Fatalf("contact %d: Normal0 %v, detection normal %v", a, r.Normal0, pairs[a].Normal)
+		}
+		turned = math.Max(turned, r3.Norm(r3.Sub(r.Normal, r.Normal0)))
+	}
+	if len(recs) == 0 || turned == 0 {
+		t.Fatalf("%d contacts, largest turn %g: the spin should turn some normals", len(recs), turned)
+	}
+	t.Logf("%d contacts, largest turn |n − n0| %.3g", len(recs), turned)
+}
