@@ -8,6 +8,7 @@
 #                       the demo on it (needs an NVIDIA driver and NVRTC)
 #   make cuda-test      the GPU backend's tests on the CPU stand-in (part of
 #                       make test)
+#   make gpu-check      the same checks and the stage benchmarks on a real GPU
 
 SHELL := /bin/bash
 GO    ?= go
@@ -158,14 +159,35 @@ cuda-test:
 		grep "backend gpu; last step on the device: kernels" "$$standin/viewer.log" && \
 	echo "cuda-test: passed in $$(( $$(date +%s) - start )) s"
 
-# run-cuda: the demo on the GPU backend. The build links against the link
-# stubs of $(CUDA_CACHE); at run time the system's NVIDIA driver
-# (libcuda.so.1) and cuBLAS and NVRTC libraries are used.
+# run-cuda: the demo on the GPU backend. The build takes CUDA 11.8's headers
+# from $(CUDA_CACHE) and links against stubs named after the cuBLAS and
+# NVRTC installed here, of any version (cuda/scripts/link-stubs.sh); at run
+# time the system's NVIDIA driver (libcuda.so.1), cuBLAS and NVRTC are used.
+# Measured this way on an H200 with CUDA 13.0 (docs/gpu.md).
 run-cuda: deps
 	bash cuda/scripts/fetch-cuda-dev.sh "$(CUDA_CACHE)"
 	cache=$$(cd "$(CUDA_CACHE)" && pwd); \
-	C_INCLUDE_PATH="$$cache/include" LIBRARY_PATH="$$cache/stubs" $(GO) build -tags cuda -o $(BIN)-cuda ./app
+	stubs=$$(bash cuda/scripts/link-stubs.sh "$$cache" "$$cache/system-stubs") && \
+	C_INCLUDE_PATH="$$cache/include" LIBRARY_PATH="$$stubs" $(GO) build -tags cuda -o $(BIN)-cuda ./app
 	./$(BIN)-cuda -backend gpu
+
+# gpu-check: on a machine with an NVIDIA GPU, the backend's checks and
+# benchmarks on the device (cuda/scripts/gpu-check.sh; results under
+# .cache/gpu-check). make cuda-test runs on the CPU stand-in instead.
+GPU_CHECK := .cache/gpu-check
+.PHONY: gpu-check
+gpu-check: deps
+	bash cuda/scripts/fetch-cuda-dev.sh "$(CUDA_CACHE)"
+	cache=$$(cd "$(CUDA_CACHE)" && pwd); \
+	stubs=$$(bash cuda/scripts/link-stubs.sh "$$cache" "$$cache/system-stubs") && \
+	export C_INCLUDE_PATH="$$cache/include" LIBRARY_PATH="$$stubs" && \
+	mkdir -p $(GPU_CHECK)/bin && \
+	$(GO) build -tags cuda -o $(GPU_CHECK)/bin/softgrasp-cuda ./app && \
+	$(GO) test -c -tags cuda -o $(GPU_CHECK)/bin/cuda.test ./cuda && \
+	$(GO) test -c -tags cuda -o $(GPU_CHECK)/bin/kernels.test ./cuda/kernels && \
+	$(GO) test -c -o $(GPU_CHECK)/bin/physics.test ./physics && \
+	$(GO) build -o $(GPU_CHECK)/bin/compare-runs cuda/scripts/compare-runs.go && \
+	bash cuda/scripts/gpu-check.sh $(GPU_CHECK)/bin $(GPU_CHECK)/out
 
 clean:
 	rm -rf bin

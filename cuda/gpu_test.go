@@ -25,3 +25,15 @@ func TestGPUBackendConformance(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkGPUBackend times the GPU backend's stages on the problems of
+// physics' BenchmarkCPUBackend (30 sweeps). On the stand-in these are CPU
+// emulation times, not GPU ones.
+func BenchmarkGPUBackend(b *testing.B) {
+	be, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("device: %s", be.(*GPU).Device())
+	backendtest.Bench(b, be, 30)
+}

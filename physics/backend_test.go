@@ -12,3 +12,10 @@ import (
 func TestCPUBackendConformance(t *testing.T) {
 	backendtest.Run(t, physics.NewCPUBackend())
 }
+
+// BenchmarkCPUBackend times the reference backend's stages at the shared
+// sizes (30 sweeps, as Table 1); BenchmarkGPUBackend in package cuda times
+// a device's on the same problems.
+func BenchmarkCPUBackend(b *testing.B) {
+	backendtest.Bench(b, physics.NewCPUBackend(), 30)
+}

@@ -6,8 +6,9 @@ import "fmt"
 // own, newest first: an NVRTC older than the device rejects its
 // architecture, and the driver compiles PTX of an older virtual
 // architecture for any newer device (forward compatibility). 5.2 is the
-// oldest that CUDA 11 and 12 both accept; the kernels need nothing newer
-// than __syncwarp (3.0).
+// oldest that CUDA 11 and 12 both accept (CUDA 13's NVRTC refuses all
+// below 7.5, which only shortens the list it can use); the kernels need
+// nothing newer than __syncwarp (3.0).
 var fallbackArchs = [][2]int{{8, 0}, {7, 5}, {7, 0}, {6, 0}, {5, 2}}
 
 // ArchCandidates returns the NVRTC --gpu-architecture values to try for a

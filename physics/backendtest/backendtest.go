@@ -5,6 +5,7 @@
 package backendtest
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -239,4 +240,67 @@ func blockDiag(C []m3.Mat3) *mat.Dense {
 		}
 	}
 	return D
+}
+
+// BenchSizes are the contact counts Bench measures: the paper's range
+// (100–480) and twice its top.
+var BenchSizes = []int{100, 300, 480, 1000}
+
+// Bench times backend be's per-step and per-Newton-iteration stages on a
+// NewProblem of each of BenchSizes: Load (W_H in, once per step), RebuildW
+// (W = C·W_H·Cᵀ), PGS (sweeps sweeps from zero forces, no early stop) and
+// CorrectP (p = p_free + s·W_H·Cᵀλ). Each is timed as the simulation
+// calls it, results on the host, so a device backend's transfers and
+// synchronisation are in its times. The backend is closed at the end.
+func Bench(b *testing.B, be physics.Backend, sweeps int) {
+	defer be.Close()
+	for _, c := range BenchSizes {
+		p := NewProblem(c, int64(c))
+		n := 3 * c
+		if err := be.Load(p.WH, c, sweeps, 0); err != nil {
+			b.Fatalf("%s: Load(%d contacts): %v", be.Name(), c, err)
+		}
+		if err := be.RebuildW(p.Frames); err != nil {
+			b.Fatalf("%s: RebuildW(%d contacts): %v", be.Name(), c, err)
+		}
+		lambda := make([]float64, n)
+		if _, err := be.SolvePGS(p.DeltaFree, p.S, p.Mu, lambda); err != nil {
+			b.Fatalf("%s: SolvePGS(%d contacts): %v", be.Name(), c, err)
+		}
+		solved := append([]float64(nil), lambda...)
+		out := make([]float64, n)
+		b.Run(fmt.Sprintf("Load/c=%d", c), func(b *testing.B) {
+			for b.Loop() {
+				if err := be.Load(p.WH, c, sweeps, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("RebuildW/c=%d", c), func(b *testing.B) {
+			for b.Loop() {
+				if err := be.RebuildW(p.Frames); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("PGS%d/c=%d", sweeps, c), func(b *testing.B) {
+			for b.Loop() {
+				clear(lambda)
+				res, err := be.SolvePGS(p.DeltaFree, p.S, p.Mu, lambda)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Iterations != sweeps {
+					b.Fatalf("%d sweeps, want %d", res.Iterations, sweeps)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("CorrectP/c=%d", c), func(b *testing.B) {
+			for b.Loop() {
+				if err := be.CorrectP(out, p.PFree, p.Frames, solved, p.S); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
