@@ -164,6 +164,7 @@ func (c *step) relinearise(reach float64) float64 {
 		g := r3.Dot(n, r3.Sub(pa, r)) - c.set.ContactDistance
 		if ct.lambda[3*a] > 0 {
 			c.ws.contactResidual = math.Max(c.ws.contactResidual, math.Abs(g))
+			c.ws.contactResidual = math.Max(c.ws.contactResidual, ct.frictionResidual(a, n, c.set.Friction))
 		} else {
 			c.ws.contactResidual = math.Max(c.ws.contactResidual, -g)
 		}
@@ -175,6 +176,26 @@ func (c *step) relinearise(reach float64) float64 {
 		}
 	}
 	return maxAngle
+}
+
+// frictionResidual is Coulomb's residual of pushing pair a at the
+// iterate p_k, with n its normal there and μ the friction coefficient: the
+// slip over the step d = (p_k − p_t) − (r_end − r_t) in the plane of n,
+// against the tangential force f of λ_k (in the frame it was solved in).
+// A sticking pair (|f| < μλn) should not slip: the residual is |d|. A
+// sliding one should slip against its force: the residual is the part of
+// d not opposite f, |d + |d|·f/|f||. Both are lengths (m), zero when the
+// law holds, and PGS's own iterate meets them to its tolerance.
+func (ct *contactState) frictionResidual(a int, n r3.Vec, mu float64) float64 {
+	rel := r3.Sub(r3.Sub(point(ct.p, a), point(ct.pT, a)), r3.Sub(ct.rEnd[a], ct.rT[a]))
+	d := r3.Sub(rel, r3.Scale(r3.Dot(n, rel), n))
+	C := &ct.C[a]
+	f := r3.Add(r3.Scale(ct.lambda[3*a+1], C.Row(1)), r3.Scale(ct.lambda[3*a+2], C.Row(2)))
+	fn, dn := r3.Norm(f), r3.Norm(d)
+	if fn < mu*ct.lambda[3*a]*(1-1e-6) || fn == 0 {
+		return dn
+	}
+	return r3.Norm(r3.Add(d, r3.Scale(dn/fn, f)))
 }
 
 // accept makes the candidate directions current.

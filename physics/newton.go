@@ -108,7 +108,8 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 // engaged pairs' normals turned by at most NewtonTolerance in the last
 // re-linearisation and the last correction moved no proximity point by
 // more than NewtonPositionTolerance (docs/method.md, "When Newton stops":
-// the directions and p stop changing) and, with Newton on the whole
+// the directions and p stop changing) or, with a ContactTolerance,
+// the contact law's residual at p_k is within it, and, with Newton on the whole
 // residual, the move e its correction calls for is within
 // ElasticTolerance. A NewtonTolerance of 0 runs all K iterations.
 func (c *step) newtonConverged(turn, e float64) bool {
@@ -117,8 +118,9 @@ func (c *step) newtonConverged(turn, e float64) bool {
 	}
 	log := c.ws.newtonLog
 	last := log[len(log)-1]
-	return turn <= c.set.NewtonTolerance && last.PositionChange <= c.set.NewtonPositionTolerance &&
-		e <= c.set.ElasticTolerance
+	settled := last.PositionChange <= c.set.NewtonPositionTolerance ||
+		c.set.ContactTolerance > 0 && c.ws.contactResidual <= c.set.ContactTolerance
+	return turn <= c.set.NewtonTolerance && settled && e <= c.set.ElasticTolerance
 }
 
 // iterate runs the timed stages of one Newton iteration: Rebuild W, PGS

@@ -23,14 +23,16 @@ type NewtonRecord struct {
 	// Settings.ElasticTolerance is 0; docs/method.md, "Newton on the
 	// whole residual").
 	ElasticResidual float64
-	// ContactResidual is the residual of Signorini's law at the iterate
-	// this iteration started from (k ≥ 1; 0 for the first): with g_a the
-	// true normal gap of pair a at p_k (closest point and normal found
-	// again, less the contact distance) and λn its force of the last
+	// ContactResidual is the residual of the contact law at the iterate
+	// this iteration started from (k ≥ 1; 0 for the first), m: with g_a
+	// the true normal gap of pair a at p_k (closest point and normal found
+	// again, less the contact distance) and λ its force of the last
 	// solve, the largest of |g_a| over the pairs that push (λn > 0: they
-	// must touch) and of max(−g_a, 0) over the others (they must not
-	// overlap), m. It measures what the linearisation left over, the
-	// friction law aside (docs/method.md, "When Newton stops").
+	// must touch), of max(−g_a, 0) over the others (they must not
+	// overlap), and of Coulomb's residual of the pairs that push (their
+	// slip over the step if they stick, its part not opposite their
+	// friction force if they slide). It measures what the linearisation
+	// left over (docs/method.md, "When Newton stops").
 	ContactResidual float64
 	// PGSIterations and PGSError are the sweeps run and the last relative
 	// change of λ.

@@ -25,7 +25,7 @@ type workspace struct {
 	rotK               m3.Mat3   // the body's rotation to q_k from the factor's configuration
 	elasticOff         bool      // the step backtracked: no more corrections
 	elasticMoved       bool      // the step made a correction
-	contactResidual    float64   // Signorini's residual at the last relinearisation (NewtonRecord.ContactResidual)
+	contactResidual    float64   // the contact law's residual at the last relinearisation (NewtonRecord.ContactResidual)
 	qNew, vNew         []float64 // end-of-step state, committed after the checks
 
 	fem *fem.Workspace // the element passes' results

@@ -88,6 +88,14 @@ type Settings struct {
 	// exactly K iterations.
 	NewtonTolerance         float64
 	NewtonPositionTolerance float64
+	// ContactTolerance, when positive, also lets the Newton iterations
+	// stop once the contact law's residual at the iterate
+	// (NewtonRecord.ContactResidual: Signorini's and Coulomb's, m) is
+	// within it, the directions converged as NewtonTolerance asks, while
+	// proximity points still move by more than NewtonPositionTolerance:
+	// the later iterations then only act as extra PGS sweeps
+	// (docs/method.md, "When Newton stops"). 0 stops on the move alone.
+	ContactTolerance float64
 	// ElasticTolerance turns on Newton on the whole backward-Euler
 	// residual when positive: each Newton iteration re-evaluates the
 	// internal forces at q_k and, while the residual's bound on the move
