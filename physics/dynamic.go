@@ -145,17 +145,61 @@ func (c *step) dynamicOf(a int) *dynamicBody {
 	return nil
 }
 
-// rigidBlock returns K_ab for pairs a and b on the same dynamic body d.
-func (c *step) rigidBlock(d *dynamicBody, a, b int) m3.Mat3 {
-	ct := &c.ws.ct
-	ra, rb := r3.Sub(ct.rEnd[a], d.free.Position), r3.Sub(ct.rEnd[b], d.free.Position)
-	K := m3.Sub(m3.Scale(1/d.Mass, m3.Identity()), m3.Mul(m3.Mul(cross(ra), d.invI), cross(rb)))
-	return K
-}
-
 // cross returns [r]×, the matrix of r × ·.
 func cross(r r3.Vec) m3.Mat3 {
 	return m3.Mat3{0, -r.Z, r.Y, r.Z, 0, -r.X, -r.Y, r.X, 0}
+}
+
+// rigidFactors fills, for each pair a on a dynamic body, the two factors
+// of its blocks K_ab = I/m − [r_a]×·I⁻¹·[r_b]× (r the contact point
+// relative to the body's centre, I⁻¹ its world inverse inertia) seen
+// through frames on either side: left[a] = Lᵀ·[r_a]×·I⁻¹ and right[a] =
+// [r_a]×·Rt, so that Lᵀ·K_ab·Rt = Lᵀ·Rt/m − left[a]·right[b], one 3×3
+// product per block instead of four. L and Rt come from frame(a).
+func (c *step) rigidFactors(frame func(a int) (L, Rt m3.Mat3)) (left, right []m3.Mat3) {
+	ws, ct := c.ws, &c.ws.ct
+	ws.rigidLeft, ws.rigidRight = grow(ws.rigidLeft, len(ct.pairs)), grow(ws.rigidRight, len(ct.pairs))
+	for a := range ct.pairs {
+		d := c.dynamicOf(a)
+		if d == nil {
+			continue
+		}
+		r := cross(r3.Sub(ct.rEnd[a], d.free.Position))
+		L, Rt := frame(a)
+		ws.rigidLeft[a] = m3.Mul(m3.Mul(L.T(), r), d.invI)
+		ws.rigidRight[a] = m3.Mul(r, Rt)
+	}
+	return ws.rigidLeft, ws.rigidRight
+}
+
+// addRigidBlocks adds, for every two pairs a ≥ b on the same dynamic
+// body, the block frameT(a)·K_ab·frame(b) = diag(a, b)/m − left[a]·right[b]
+// to M (3c×3c, row-major) at (a, b), and its transpose at (b, a): K is
+// symmetric, K_ba = K_abᵀ. diag(a, b) is the product of the two frames.
+func (c *step) addRigidBlocks(M []float64, left, right []m3.Mat3, diag func(a, b int) m3.Mat3) {
+	ct := &c.ws.ct
+	n := 3 * len(ct.pairs)
+	for a := range ct.pairs {
+		d := c.dynamicOf(a)
+		if d == nil {
+			continue
+		}
+		inv := 1 / d.Mass
+		for b := 0; b <= a; b++ {
+			if c.dynamicOf(b) != d {
+				continue
+			}
+			K := m3.Sub(m3.Scale(inv, diag(a, b)), m3.Mul(left[a], right[b]))
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 3; j++ {
+					M[(3*a+i)*n+3*b+j] += K[3*i+j]
+					if b != a {
+						M[(3*b+j)*n+3*a+i] += K[3*i+j]
+					}
+				}
+			}
+		}
+	}
 }
 
 // addRigidCompliance adds the dynamic bodies' K to W_H (3c×3c, row-major,
@@ -165,27 +209,12 @@ func (c *step) addRigidCompliance(WH []float64) {
 		return
 	}
 	R, warped := c.solver.Warp()
-	n := 3 * len(c.ws.ct.pairs)
-	for a := range c.ws.ct.pairs {
-		d := c.dynamicOf(a)
-		if d == nil {
-			continue
-		}
-		for b := range c.ws.ct.pairs {
-			if c.dynamicOf(b) != d {
-				continue
-			}
-			K := c.rigidBlock(d, a, b)
-			if warped {
-				K = m3.Mul(m3.Mul(R.T(), K), R)
-			}
-			for i := 0; i < 3; i++ {
-				for j := 0; j < 3; j++ {
-					WH[(3*a+i)*n+3*b+j] += K[3*i+j]
-				}
-			}
-		}
+	if !warped {
+		R = m3.Identity()
 	}
+	left, right := c.rigidFactors(func(int) (m3.Mat3, m3.Mat3) { return R, R })
+	I := m3.Identity()
+	c.addRigidBlocks(WH, left, right, func(int, int) m3.Mat3 { return I })
 }
 
 // addRigidW adds C_a·K_ab·C_bᵀ to the standard scheme's W (3c×3c).
@@ -194,49 +223,43 @@ func (c *step) addRigidW(W []float64) {
 		return
 	}
 	ct := &c.ws.ct
-	n := 3 * len(ct.pairs)
-	for a := range ct.pairs {
-		d := c.dynamicOf(a)
-		if d == nil {
-			continue
-		}
-		for b := range ct.pairs {
-			if c.dynamicOf(b) != d {
-				continue
-			}
-			B := m3.MulT(m3.Mul(ct.C[a], c.rigidBlock(d, a, b)), ct.C[b])
-			for i := 0; i < 3; i++ {
-				for j := 0; j < 3; j++ {
-					W[(3*a+i)*n+3*b+j] += B[3*i+j]
-				}
-			}
-		}
-	}
+	left, right := c.rigidFactors(func(a int) (m3.Mat3, m3.Mat3) { return ct.C[a].T(), ct.C[a].T() })
+	c.addRigidBlocks(W, left, right, func(a, b int) m3.Mat3 { return m3.MulT(ct.C[a], ct.C[b]) })
 }
 
 // shiftRigid moves the proximity points of the pairs on dynamic bodies by
 // the bodies' displacement under λ, the other way: p ← p + h²·Σ_b K_ab·C_bᵀ·λ_b
-// (the standard scheme's points, relative to the bodies' free poses).
+// (the standard scheme's points, relative to the bodies' free poses). The
+// sum is the body's: with f_b = C_bᵀ·λ_b, Σ_b K_ab·f_b = F/m − [r_a]×·I⁻¹·T
+// for F = Σ_b f_b and T = Σ_b r_b × f_b, O(c) per body.
 func (c *step) shiftRigid(p []float64, h2 float64) {
 	if !c.hasDynamic() {
 		return
 	}
-	ct := &c.ws.ct
+	ws, ct := c.ws, &c.ws.ct
+	ws.rigidSums = grow(ws.rigidSums, 2*len(c.bodies))
+	clear(ws.rigidSums)
+	for b := range ct.pairs {
+		d := c.dynamicOf(b)
+		if d == nil {
+			continue
+		}
+		f := ct.C[b].MulVecT(point(ct.lambda, b))
+		k := 2 * ct.pairs[b].Body
+		ws.rigidSums[k] = r3.Add(ws.rigidSums[k], f)
+		ws.rigidSums[k+1] = r3.Add(ws.rigidSums[k+1], r3.Cross(r3.Sub(ct.rEnd[b], d.free.Position), f))
+	}
 	for a := range ct.pairs {
 		d := c.dynamicOf(a)
 		if d == nil {
 			continue
 		}
-		var s r3.Vec
-		for b := range ct.pairs {
-			if c.dynamicOf(b) == d {
-				K := c.rigidBlock(d, a, b)
-				s = r3.Add(s, K.MulVec(ct.C[b].MulVecT(point(ct.lambda, b))))
-			}
-		}
-		p[3*a] += h2 * s.X
-		p[3*a+1] += h2 * s.Y
-		p[3*a+2] += h2 * s.Z
+		F, T := ws.rigidSums[2*ct.pairs[a].Body], ws.rigidSums[2*ct.pairs[a].Body+1]
+		ra := r3.Sub(ct.rEnd[a], d.free.Position)
+		u := r3.Sub(r3.Scale(1/d.Mass, F), r3.Cross(ra, d.invI.MulVec(T)))
+		p[3*a] += h2 * u.X
+		p[3*a+1] += h2 * u.Y
+		p[3*a+2] += h2 * u.Z
 	}
 }
 

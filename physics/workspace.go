@@ -1,6 +1,8 @@
 package physics
 
 import (
+	"gonum.org/v1/gonum/spatial/r3"
+
 	"softgrasp/physics/collide"
 	"softgrasp/physics/fem"
 	"softgrasp/physics/linsolve"
@@ -18,6 +20,10 @@ type workspace struct {
 	// Per-step vectors of length 3N.
 	b, dvFree, qFree, x []float64
 	rhs                 []float64 // a solve's right-hand side
+	// Dynamic bodies (dynamic.go): the factors of the pairs' compliance
+	// blocks and each body's force and torque sums (two per body).
+	rigidLeft, rigidRight []m3.Mat3
+	rigidSums             []r3.Vec
 	// The Newton iterate on the whole residual (elastic.go): q_k, v_k,
 	// the residual R_k (first the forces F(q_k, v_k)) and its correction.
 	qK, vK, res, delta []float64

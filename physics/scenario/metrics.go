@@ -51,6 +51,9 @@ type metrics struct {
 	floorForces []float64
 	// Cube drop: the object's push on the cube, per step.
 	cubeForces []float64
+	// Soft fingers: the cube's heading about z at the last step and its
+	// turn since the release, unwrapped step by step.
+	cubeYaw, cubeTurn float64
 }
 
 func (m *metrics) reset(sc *Scene) {
@@ -104,8 +107,13 @@ func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
 	t := sc.Sim.Time()
 	m.leftLast, m.rightLast = st.BodyNormalForce[LeftJawBody], st.BodyNormalForce[RightJawBody]
 	grip := m.leftLast + m.rightLast
+	if sc.cfg.Kind == settings.SoftFingers && len(st.BodyNormalForce) > FingersCubeBody {
+		// the pads, attached to the jaws, push on the cube
+		grip = st.BodyNormalForce[FingersCubeBody]
+		m.observeCubeTurn(sc)
+	}
 	m.gripLast = grip
-	local := sc.Driver.Gripper.Pose.ApplyInverse(sc.CentreOfMass())
+	local := sc.Driver.Gripper.Pose.ApplyInverse(sc.graspedCentre())
 	s := sc.script
 	if !m.closed && (s == nil || t >= s.closedAt()) {
 		m.closed, m.comClosed = true, local
@@ -119,6 +127,19 @@ func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
 	if s != nil && t > s.spinStart()+s.spinRamp && t <= s.spinEnd()-s.spinRamp {
 		m.spinForces = append(m.spinForces, grip)
 	}
+}
+
+// observeCubeTurn adds the soft-fingers cube's turn about the world z
+// over the step, once it is released (its heading is the angle of its x
+// axis in the xy plane; a step turns it by less than π).
+func (m *metrics) observeCubeTurn(sc *Scene) {
+	x := sc.Sim.Bodies()[FingersCubeBody].Start.Rotate(r3.Vec{X: 1})
+	yaw := math.Atan2(x.Y, x.X)
+	if sc.fingers.released {
+		d := yaw - m.cubeYaw
+		m.cubeTurn += math.Remainder(d, 2*math.Pi)
+	}
+	m.cubeYaw = yaw
 }
 
 // forceJitter is the paper's "instability of contact forces": the
@@ -159,6 +180,9 @@ func forceJitter(f []float64) float64 {
 func (sc *Scene) held() bool {
 	if sc.Driver == nil {
 		return false
+	}
+	if sc.cfg.Kind == settings.SoftFingers {
+		return sc.fingersHeld()
 	}
 	m := &sc.metrics
 	weight := sc.total * r3.Norm(sc.Config().Physics.Gravity)

@@ -34,6 +34,7 @@ type Scene struct {
 	script  *graspScript   // nil when not scripted
 	metrics metrics
 	release inclineRelease // the incline's hold and release (incline.go)
+	fingers fingersState   // the soft-fingers cube (fingers.go)
 
 	meshInfo meshInfo
 	mass     []float64
@@ -134,6 +135,8 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	case settings.CubeDrop:
 		lift(obj.mesh, cfg.Physics.ContactDistance-bottom)
 		bodies = []rigid.Body{floorBody(), sc.cubeBody(cfg)}
+	case settings.SoftFingers:
+		bodies = sc.fingersBodies()
 	}
 	if obj.emb != nil {
 		obj.surface()
@@ -150,7 +153,11 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 			return nil, err
 		}
 	}
-	if err := attach(sim, obj.mesh, bodies, cfg.Attach); err != nil {
+	var own []physics.Attachment
+	if cfg.Kind == settings.SoftFingers {
+		own = fingersAttachments(obj.mesh, sc.fingers.side)
+	}
+	if err := attach(sim, obj.mesh, bodies, own, cfg.Attach); err != nil {
 		sim.Close()
 		return nil, err
 	}
@@ -172,6 +179,9 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 func objectMesh(cfg settings.Scenario) (object, meshInfo, error) {
 	size := cfg.ObjectSize
 	dofs := cfg.TargetDOFs
+	if cfg.Kind == settings.SoftFingers {
+		return fingersPads(cfg)
+	}
 	if cfg.MeshFile != "" {
 		return loadObjectMesh(cfg, dofs)
 	}
@@ -233,6 +243,10 @@ func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *g
 	if sc.cfg.Kind == settings.Squeeze {
 		open, closed := sc.Openings()
 		return newSqueezeScript(sc.cfg, sc.height, open, closed)
+	}
+	if sc.cfg.Kind == settings.SoftFingers {
+		open, closed := sc.Openings()
+		return newFingersScript(sc.cfg, open, closed)
 	}
 	aim, _ := AimAtObject(positions, yaw, GraspFloor(g.JawHeight))
 	sc.width = aim.Width
@@ -344,6 +358,11 @@ func (sc *Scene) advance() (*physics.StepStats, error) {
 		return st, err
 	}
 	sc.metrics.observe(sc, st)
+	if sc.cfg.Kind == settings.SoftFingers {
+		if err := sc.fingersEvents(); err != nil {
+			return st, err
+		}
+	}
 	if sc.holding() {
 		if err := sc.releaseIncline(); err != nil {
 			return st, err
@@ -404,6 +423,9 @@ func (sc *Scene) Openings() (open, closed float64) {
 	if sc.cfg.Kind == settings.Squeeze {
 		return sc.width + 2*squeezeGap, sc.width - 2*sc.cfg.Squeeze
 	}
+	if sc.cfg.Kind == settings.SoftFingers {
+		return fingersOpenings(sc.fingers.side)
+	}
 	return sc.width + 16e-3, sc.width - 2*math.Min(sc.cfg.Squeeze, maxSqueezeShare*sc.width)
 }
 
@@ -442,24 +464,33 @@ func (sc *Scene) ClosedAt() float64 {
 	return sc.script.closedAt()
 }
 
-// ObjectInGripper returns the object's centre of mass in the gripper frame
-// (zero without a gripper).
+// ObjectInGripper returns the grasped object's centre in the gripper
+// frame (zero without a gripper).
 func (sc *Scene) ObjectInGripper() r3.Vec {
 	if sc.Driver == nil {
 		return r3.Vec{}
 	}
-	return sc.Driver.Gripper.Pose.ApplyInverse(sc.CentreOfMass())
+	return sc.Driver.Gripper.Pose.ApplyInverse(sc.graspedCentre())
+}
+
+// graspedCentre is the centre of what the gripper grasps: the soft body's
+// centre of mass, or the soft-fingers scene's cube.
+func (sc *Scene) graspedCentre() r3.Vec {
+	if sc.cfg.Kind == settings.SoftFingers {
+		return sc.cubeCentre()
+	}
+	return sc.CentreOfMass()
 }
 
 // attach resolves the scene's attachment specs against the mesh's nodes
 // where they stand at rest in the scene and the bodies' names, and holds
 // the nodes (physics.Simulation.SetAttachments). A spec that selects no
 // node, or names no body of the scene, is an error naming it.
-func attach(sim *physics.Simulation, m *mesh.TetMesh, bodies []rigid.Body, specs []settings.AttachSpec) error {
-	if len(specs) == 0 {
+func attach(sim *physics.Simulation, m *mesh.TetMesh, bodies []rigid.Body, own []physics.Attachment, specs []settings.AttachSpec) error {
+	if len(own)+len(specs) == 0 {
 		return nil
 	}
-	list := make([]physics.Attachment, 0, len(specs))
+	list := append(make([]physics.Attachment, 0, len(own)+len(specs)), own...)
 	for i, a := range specs {
 		at := physics.Attachment{Body: -1}
 		if a.Body != "" {

@@ -78,6 +78,7 @@ type Summary struct {
 	Incline *InclineResult `json:"incline,omitempty"`
 	Drop    *DropResult    `json:"drop,omitempty"`
 	Cube    *CubeResult    `json:"cube,omitempty"`
+	Fingers *FingersResult `json:"fingers,omitempty"`
 
 	// A mesh file: what it held, the factor that took its coordinates to
 	// metres (fitted: chosen to make it ObjectSize across) and the notes of
@@ -174,6 +175,8 @@ func (sc *Scene) Summary() Summary {
 		s.Drop = sc.dropResult()
 	case settings.CubeDrop:
 		s.Cube = sc.cubeResult()
+	case settings.SoftFingers:
+		s.Fingers = sc.fingersResult()
 	}
 	return s
 }
