@@ -17,9 +17,10 @@ type ContactRecord struct {
 	// Point is the soft proximity point p at the end of the step, m.
 	Point r3.Vec
 	// Normal is the contact normal of the last Newton iteration, from the
-	// rigid body towards the soft one; Normal0 the one collision detection
-	// gave at the start of the step (the viewer draws the turn between
-	// them).
+	// rigid body towards the soft one; Normal0 the first linearisation's:
+	// the one collision detection gave at the start of the step, carried
+	// to the body's end pose by its rotation over the step (the viewer
+	// draws the turn between them).
 	Normal, Normal0 r3.Vec
 	// NormalForce is λn ≥ 0, N; Friction the tangential force
 	// λt1·t1 + λt2·t2, N; both act on the soft body (the rigid body

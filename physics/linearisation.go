@@ -8,6 +8,7 @@ import (
 	"softgrasp/physics/collide"
 	"softgrasp/physics/contact"
 	"softgrasp/physics/m3"
+	"softgrasp/physics/settings"
 	"softgrasp/physics/sparse"
 )
 
@@ -69,12 +70,20 @@ func (c *step) buildMapping() {
 		ct.rT[a] = body.Start.Apply(pr.RigidLocal)
 		ct.rEnd[a] = body.End.Apply(pr.RigidLocal)
 		ct.rN[a] = ct.rEnd[a]
+		// The detection normal, found at the body's start pose, carried
+		// to its end pose by the body's rotation over the step: the first
+		// linearisation is at the end pose, as every later one
+		// (docs/method.md, "First linearisation at the end pose").
+		n := pr.Normal
+		if c.set.FirstLinearisation == settings.EndPose && body.Start.Rotation != body.End.Rotation {
+			n = body.End.Rotate(body.Start.InverseRotate(n))
+		}
 		w, ok := state.warm[pr.Key()]
 		if ok {
-			ct.C0[a] = m3.FrameFromTangent(pr.Normal, w.t1)
+			ct.C0[a] = m3.FrameFromTangent(n, w.t1)
 			copy(ct.lambda[3*a:3*a+3], w.lambda[:])
 		} else {
-			ct.C0[a] = m3.Frame(pr.Normal)
+			ct.C0[a] = m3.Frame(n)
 			ct.lambda[3*a], ct.lambda[3*a+1], ct.lambda[3*a+2] = 0, 0, 0
 		}
 		ct.C[a] = ct.C0[a]

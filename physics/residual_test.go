@@ -15,23 +15,9 @@ import (
 // pushing pair 0.5 mm off the floor counts 0.5 mm, and a free pair above
 // the floor or a pushing one at the contact distance counts nothing.
 func TestContactResidual(t *testing.T) {
-	s, _ := boxOnFloor(t, 3)
+	s, c, a := floorPair(t)
 	defer s.Close()
-	if _, err := s.Step(); err != nil {
-		t.Fatal(err)
-	}
-	c := s.stepper()
 	ct := &c.ws.ct
-	a := -1
-	for i := range ct.pairs {
-		if ct.pairs[i].Kind == collide.SoftVertex {
-			a = i
-			break
-		}
-	}
-	if a < 0 {
-		t.Fatal("no soft-vertex pair on the floor")
-	}
 	d := c.set.ContactDistance
 	for _, tc := range []struct {
 		z, lambda, want float64
@@ -63,23 +49,9 @@ func TestContactResidual(t *testing.T) {
 // sticking, slip against the force while sliding), the slip's length or
 // its misalignment where it does not.
 func TestFrictionResidual(t *testing.T) {
-	s, _ := boxOnFloor(t, 3)
+	s, c, a := floorPair(t)
 	defer s.Close()
-	if _, err := s.Step(); err != nil {
-		t.Fatal(err)
-	}
-	c := s.stepper()
 	ct := &c.ws.ct
-	a := -1
-	for i := range ct.pairs {
-		if ct.pairs[i].Kind == collide.SoftVertex {
-			a = i
-			break
-		}
-	}
-	if a < 0 {
-		t.Fatal("no soft-vertex pair on the floor")
-	}
 	mu := c.set.Friction
 	t1, t2 := ct.C[a].Row(1), ct.C[a].Row(2)
 	for _, tc := range []struct {
@@ -108,4 +80,25 @@ func TestFrictionResidual(t *testing.T) {
 			t.Errorf("%s: residual %g m, want %g m", tc.name, got, tc.want)
 		}
 	}
+}
+
+// floorPair steps a box resting on the floor once and returns the
+// simulation, its last step and the index of a soft-vertex pair on the
+// floor; the caller closes the simulation.
+func floorPair(t *testing.T) (*Simulation, *step, int) {
+	t.Helper()
+	s, _ := boxOnFloor(t, 3)
+	if _, err := s.Step(); err != nil {
+		s.Close()
+		t.Fatal(err)
+	}
+	c := s.stepper()
+	for a := range c.ws.ct.pairs {
+		if c.ws.ct.pairs[a].Kind == collide.SoftVertex {
+			return s, c, a
+		}
+	}
+	s.Close()
+	t.Fatal("no soft-vertex pair on the floor")
+	return nil, nil, 0
 }

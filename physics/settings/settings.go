@@ -44,6 +44,28 @@ func ParseScheme(name string) (Scheme, error) {
 	return Scheme(v), err
 }
 
+// Linearisation selects the rigid bodies' poses at which the first
+// Newton iteration of a step linearises the contact normals (every later
+// one re-linearises at their end poses).
+type Linearisation int
+
+const (
+	// EndPose carries each detection normal, found at the start of the
+	// step, to its body's end pose by the body's rotation over the step:
+	// every linearisation of the step is at the end poses.
+	EndPose Linearisation = iota
+	// StartPose takes the detection normals as found at the start poses.
+	StartPose
+)
+
+// linearisationNames are the choices' names, by value.
+var linearisationNames = []string{EndPose: "end", StartPose: "start"}
+
+// String returns "end" or "start".
+func (l Linearisation) String() string {
+	return choiceName(linearisationNames, "Linearisation", int(l))
+}
+
 // Solver selects how the system matrix A is factored.
 type Solver int
 
@@ -96,6 +118,10 @@ type Settings struct {
 	// the later iterations then only act as extra PGS sweeps
 	// (docs/method.md, "When Newton stops"). 0 stops on the move alone.
 	ContactTolerance float64
+	// FirstLinearisation is where the first Newton iteration linearises
+	// the normals (docs/method.md, "First linearisation at the end
+	// pose"): EndPose, the default, or StartPose.
+	FirstLinearisation Linearisation
 	// ElasticTolerance turns on Newton on the whole backward-Euler
 	// residual when positive: each Newton iteration re-evaluates the
 	// internal forces at q_k and, while the residual's bound on the move
