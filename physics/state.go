@@ -17,11 +17,14 @@ import (
 // bodies' poses replays the next step exactly. The scratch of a step is
 // in its workspace, the unchanging data in the Model.
 type State struct {
-	q, v  []float64
-	elem  fem.State
-	warm  map[uint64]warmStart
-	steps int
-	time  float64
+	q, v []float64
+	elem fem.State
+	warm map[uint64]warmStart
+	// dvFree is the last step's free velocity change, the next free
+	// motion's starting guess for the conjugate gradient (async solver).
+	dvFree []float64
+	steps  int
+	time   float64
 }
 
 // warmStart keeps a pair's force and tangent from one step to the next so
@@ -38,6 +41,7 @@ func (st *State) reset(m *Model) {
 	clear(st.v)
 	st.elem.Reset()
 	clear(st.warm)
+	st.dvFree = st.dvFree[:0]
 	st.steps, st.time = 0, 0
 }
 
@@ -53,6 +57,7 @@ func (st *State) CopyFrom(src *State) {
 	for k, w := range src.warm {
 		st.warm[k] = w
 	}
+	st.dvFree = append(st.dvFree[:0], src.dvFree...)
 	st.steps, st.time = src.steps, src.time
 }
 

@@ -128,7 +128,12 @@ func (c *step) assemble() error {
 // (Eq. free + corrective motion, first term).
 func (c *step) freeMotion() error {
 	ws, state := c.ws, c.state
-	if err := c.solve(ws.dvFree, ws.b); err != nil {
+	it, converged, err := c.solver.SolveFrom(ws.dvFree, ws.b, state.dvFree)
+	c.ws.stats.SolveIterations += it
+	if !converged && err == nil {
+		c.ws.stats.UnconvergedSolves++
+	}
+	if err != nil {
 		return c.diverged(fmt.Sprintf("free motion solve failed: %v", err))
 	}
 	c.prescribe(ws.dvFree, true)
@@ -184,6 +189,7 @@ func (c *step) commit() {
 	ws, state := c.ws, c.state
 	copy(state.v, ws.vNew)
 	copy(state.q, ws.qNew)
+	state.dvFree = append(state.dvFree[:0], ws.dvFree...)
 	for i := range c.bodies {
 		c.bodies[i].Start = c.bodies[i].End
 	}

@@ -33,16 +33,30 @@ func (s *Solver) precondition(z, r []float64) error {
 // the best x found and is no error (the divergence checks catch a solve
 // that went wrong, and the caller reports the shortfall), a failed solve
 // with the factor is.
-func (s *Solver) solvePCG(x, b []float64) (int, bool, error) {
+func (s *Solver) solvePCG(x, b, guess []float64) (int, bool, error) {
 	w := &s.pcg
 	if len(w.r) != len(b) {
 		return 0, false, fmt.Errorf("conjugate gradient: right-hand side of %d entries for %d unknowns", len(b), len(w.r))
 	}
-	if err := s.precondition(x, b); err != nil {
+	if len(guess) == len(b) {
+		// x_0 = g + M⁻¹·(b − A·g): the same one application of the
+		// preconditioner, from the guess instead of from zero.
+		s.matA.MulVec(w.Ap, guess)
+		for i := range w.r {
+			w.r[i] = b[i] - w.Ap[i]
+		}
+		if err := s.precondition(x, w.r); err != nil {
+			return 0, false, err
+		}
+		for i := range x {
+			x[i] += guess[i]
+		}
+	} else if err := s.precondition(x, b); err != nil {
 		return 0, false, err
 	}
 	bn := math.Sqrt(dot(b, b))
 	if bn == 0 {
+		clear(x)
 		return 0, true, nil
 	}
 	s.matA.MulVec(w.Ap, x)

@@ -201,10 +201,18 @@ func (s *Solver) Warp() (R m3.Mat3, warped bool) { return s.warp, s.warped }
 // conjugate gradient stopped at PCGMaxIterations: x is then the best
 // iterate, and the caller should say so).
 func (s *Solver) Solve(x, b []float64) (iterations int, converged bool, err error) {
+	return s.SolveFrom(x, b, nil)
+}
+
+// SolveFrom is Solve with guess, when not nil, as the conjugate gradient's
+// starting point (the exact mode ignores it): a solve whose solution
+// changes little from one call to the next, the free motion's from one
+// step to the next, then starts near it.
+func (s *Solver) SolveFrom(x, b, guess []float64) (iterations int, converged bool, err error) {
 	if s.bg == nil {
 		return 0, true, s.factor.Solve(x, b)
 	}
-	return s.solvePCG(x, b)
+	return s.solvePCG(x, b, guess)
 }
 
 // FactorSolve computes x = Q·P⁻¹·Qᵀ·b, the inverse of A by the warped
