@@ -34,6 +34,10 @@ type BVH struct {
 	order  []int    // triangle indices in leaf order
 	boxes  []r3.Box // boxes[k] bounds triangle order[k]
 	nNodes int      // mesh nodes referenced by the triangles: max index + 1
+	// corners[k] are the offsets in q (3·node) of triangle order[k]'s
+	// corners: Refit reads them in leaf order instead of going through
+	// order and tris, two scattered reads per triangle.
+	corners [][3]int32
 }
 
 // bvhNode is a node of the tree in pre-order: the left child of an inner
@@ -74,6 +78,11 @@ func NewBVH(tris [][3]int, q []float64) (*BVH, error) {
 		}
 		b.nodes = make([]bvhNode, 0, 2*len(tris)/leafSize+1)
 		b.build(centroids, 0, len(tris))
+	}
+	b.corners = make([][3]int32, len(tris))
+	for k, t := range b.order {
+		tri := tris[t]
+		b.corners[k] = [3]int32{int32(3 * tri[0]), int32(3 * tri[1]), int32(3 * tri[2])}
 	}
 	return b, b.Refit(q)
 }
@@ -127,9 +136,8 @@ func (b *BVH) Refit(q []float64) error {
 	if len(q) < 3*b.nNodes {
 		return fmt.Errorf("positions have %d entries, the surface triangles need %d (3 per node)", len(q), 3*b.nNodes)
 	}
-	for k, t := range b.order {
-		tri := b.tris[t]
-		i, j, l := 3*tri[0], 3*tri[1], 3*tri[2]
+	for k, c := range b.corners {
+		i, j, l := int(c[0]), int(c[1]), int(c[2])
 		box := &b.boxes[k]
 		box.Min.X, box.Max.X = lo3(q[i], q[j], q[l]), hi3(q[i], q[j], q[l])
 		box.Min.Y, box.Max.Y = lo3(q[i+1], q[j+1], q[l+1]), hi3(q[i+1], q[j+1], q[l+1])
@@ -272,22 +280,14 @@ func unionInto(dst, box *r3.Box) {
 	dst.Min.Z, dst.Max.Z = min2(dst.Min.Z, box.Min.Z), max2(dst.Max.Z, box.Max.Z)
 }
 
-// min2, max2, lo3 and hi3 are plain comparisons: the min and max builtins
-// also order NaNs and signed zeros, which costs branches in the innermost
-// loop, and positions are finite here.
-func min2(a, b float64) float64 {
-	if b < a {
-		return b
-	}
-	return a
-}
+// min2, max2, lo3 and hi3 are the min and max builtins, which compile to
+// branch-free instructions: written as comparisons they branched, and on a
+// surface whose points are not in grid order the branches mispredict
+// (Refit of the 20k-triangle blob of the README's mesh table: 645 →
+// 211 µs; BenchmarkRefit's grid-ordered 972 triangles: 7.4 → 8.8 µs).
+func min2(a, b float64) float64 { return min(a, b) }
 
-func max2(a, b float64) float64 {
-	if b > a {
-		return b
-	}
-	return a
-}
+func max2(a, b float64) float64 { return max(a, b) }
 
 func lo3(a, b, c float64) float64 { return min2(min2(a, b), c) }
 
