@@ -164,11 +164,16 @@ cuda-test:
 # NVRTC installed here, of any version (cuda/scripts/link-stubs.sh); at run
 # time the system's NVIDIA driver (libcuda.so.1), cuBLAS and NVRTC are used.
 # Measured this way on an H200 with CUDA 13.0 (docs/gpu.md).
-run-cuda: deps
-	bash cuda/scripts/fetch-cuda-dev.sh "$(CUDA_CACHE)"
-	cache=$$(cd "$(CUDA_CACHE)" && pwd); \
+# SYSTEM_CUDA_ENV begins a recipe line of run-cuda and gpu-check: CUDA
+# 11.8's headers from $(CUDA_CACHE) and the link stubs named after this
+# machine's cuBLAS and NVRTC, exported for the cgo builds that follow.
+SYSTEM_CUDA_ENV = bash cuda/scripts/fetch-cuda-dev.sh "$(CUDA_CACHE)" && \
+	cache=$$(cd "$(CUDA_CACHE)" && pwd) && \
 	stubs=$$(bash cuda/scripts/link-stubs.sh "$$cache" "$$cache/system-stubs") && \
-	C_INCLUDE_PATH="$$cache/include" LIBRARY_PATH="$$stubs" $(GO) build -tags cuda -o $(BIN)-cuda ./app
+	export C_INCLUDE_PATH="$$cache/include" LIBRARY_PATH="$$stubs"
+
+run-cuda: deps
+	$(SYSTEM_CUDA_ENV) && $(GO) build -tags cuda -o $(BIN)-cuda ./app
 	./$(BIN)-cuda -backend gpu
 
 # gpu-check: on a machine with an NVIDIA GPU, the backend's checks and
@@ -177,10 +182,7 @@ run-cuda: deps
 GPU_CHECK := .cache/gpu-check
 .PHONY: gpu-check
 gpu-check: deps
-	bash cuda/scripts/fetch-cuda-dev.sh "$(CUDA_CACHE)"
-	cache=$$(cd "$(CUDA_CACHE)" && pwd); \
-	stubs=$$(bash cuda/scripts/link-stubs.sh "$$cache" "$$cache/system-stubs") && \
-	export C_INCLUDE_PATH="$$cache/include" LIBRARY_PATH="$$stubs" && \
+	$(SYSTEM_CUDA_ENV) && \
 	mkdir -p $(GPU_CHECK)/bin && \
 	$(GO) build -tags cuda -o $(GPU_CHECK)/bin/softgrasp-cuda ./app && \
 	$(GO) test -c -tags cuda -o $(GPU_CHECK)/bin/cuda.test ./cuda && \

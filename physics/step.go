@@ -128,12 +128,7 @@ func (c *step) assemble() error {
 // (Eq. free + corrective motion, first term).
 func (c *step) freeMotion() error {
 	ws, state := c.ws, c.state
-	it, converged, err := c.solver.SolveFrom(ws.dvFree, ws.b, state.dvFree)
-	c.ws.stats.SolveIterations += it
-	if !converged && err == nil {
-		c.ws.stats.UnconvergedSolves++
-	}
-	if err != nil {
+	if err := c.solveFrom(ws.dvFree, ws.b, state.dvFree); err != nil {
 		return c.diverged(fmt.Sprintf("free motion solve failed: %v", err))
 	}
 	c.prescribe(ws.dvFree, true)
@@ -202,8 +197,11 @@ func (c *step) commit() {
 
 // solve computes x = A⁻¹·b with the linear solver and counts its
 // iterations in the step's stats.
-func (c *step) solve(x, b []float64) error {
-	it, converged, err := c.solver.Solve(x, b)
+func (c *step) solve(x, b []float64) error { return c.solveFrom(x, b, nil) }
+
+// solveFrom is solve starting from guess (linsolve.Solver.SolveFrom).
+func (c *step) solveFrom(x, b, guess []float64) error {
+	it, converged, err := c.solver.SolveFrom(x, b, guess)
 	c.ws.stats.SolveIterations += it
 	if !converged && err == nil {
 		c.ws.stats.UnconvergedSolves++

@@ -34,23 +34,18 @@ const (
 	fingersClose   = 0.3    // length of the close, after which the cube is released, s
 )
 
-// fingersState is the scene's cube: its edge, and when it was released
-// and, if it fell, stopped on the floor.
+// fingersState is the scene's cube: when it was released and, if it
+// fell, stopped on the floor. Its edge is the cube-drop scene's, cubeSide.
 type fingersState struct {
-	side                  float64
 	released, dropped     bool
 	releasedAt, droppedAt float64
 }
-
-// fingersSide is the cube's edge: half the object size, as the cube-drop
-// scene's.
-func fingersSide(cfg settings.Scenario) float64 { return cfg.ObjectSize / 2 }
 
 // fingersPads builds the two pads around the cube's place, each about
 // half of the DOF budget: padThickness across the closing axis (x), the
 // cube's face in y and z, padCubeGap off the cube.
 func fingersPads(cfg settings.Scenario) (object, meshInfo, error) {
-	a := fingersSide(cfg)
+	a := cubeSide(cfg)
 	size := r3.Vec{X: padThickness, Y: a, Z: a}
 	pads := &mesh.TetMesh{}
 	for _, side := range []float64{-1, 1} {
@@ -90,34 +85,12 @@ func fingersOpenings(side float64) (open, closed float64) {
 	return open, open - 2*(padCubeGap+fingersSqueeze)
 }
 
-// fingersBodies creates the floor, the flat jaws around the pads (the
-// gripper driver and, when scripted, its script) and the cube, held in
-// place (kinematic) until its release.
-func (sc *Scene) fingersBodies() []rigid.Body {
-	cfg := sc.cfg
-	a := fingersSide(cfg)
-	sc.fingers = fingersState{side: a}
-	sc.width = a
-	g := rigid.DefaultGripper()
-	g.Style = rigid.FlatJaws
-	script := sc.newScript(g, nil, 0)
-	start := script.at(0)
-	g.Pose, g.Opening = start.Target, start.Opening
-	sc.Driver = &GripperDriver{
-		Gripper: g, Command: start,
-		MaxSpeed: 0.15, MaxAngularSpeed: math.Max(2*math.Pi, 1.05*math.Abs(cfg.Omega)), MaxOpeningSpeed: 0.08,
-	}
-	if cfg.Scripted {
-		sc.script = script
-	}
-	shapes, poses := g.JawShapes(), g.JawPoses()
+// fingersBodies creates the floor and the flat jaws around the pads (the
+// gripper driver and, when scripted, its script: graspBodies) and the
+// cube, held in place (kinematic) until its release.
+func (sc *Scene) fingersBodies(obj object) []rigid.Body {
 	cube := rigid.Translation(r3.Vec{Z: fingersCentreZ})
-	return []rigid.Body{
-		floorBody(),
-		{Name: "left jaw", Shape: shapes[0], Start: poses[0], End: poses[0]},
-		{Name: "right jaw", Shape: shapes[1], Start: poses[1], End: poses[1]},
-		{Name: "cube", Shape: rigid.Box{HalfExtents: r3.Vec{X: a / 2, Y: a / 2, Z: a / 2}}, Start: cube, End: cube},
-	}
+	return append(sc.graspBodies(obj), cubeShaped(cubeSide(sc.cfg), cube))
 }
 
 // newFingersScript is the soft-fingers timeline: the jaws close on the
@@ -149,10 +122,8 @@ func fingersAttachments(m *mesh.TetMesh, side float64) []physics.Attachment {
 const fingersDensity = 7800
 
 // fingersDynamics is the cube's mass and inertia.
-func fingersDynamics(side float64) physics.RigidDynamics {
-	m := fingersDensity * side * side * side
-	i := m * side * side / 6
-	return physics.RigidDynamics{Mass: m, Inertia: r3.Vec{X: i, Y: i, Z: i}}
+func fingersDynamics(cfg settings.Scenario) physics.RigidDynamics {
+	return solidCube(cubeSide(cfg), fingersDensity)
 }
 
 // fingersEvents runs after each soft-fingers step: the cube is released
@@ -163,7 +134,7 @@ func (sc *Scene) fingersEvents() error {
 	f := &sc.fingers
 	t := sc.Sim.Time()
 	if !f.released && t >= sc.fingersReleaseTime()-1e-9 {
-		d := fingersDynamics(f.side)
+		d := fingersDynamics(sc.cfg)
 		if err := sc.Sim.SetDynamic(FingersCubeBody, &d); err != nil {
 			return err
 		}
@@ -171,12 +142,12 @@ func (sc *Scene) fingersEvents() error {
 		return nil
 	}
 	if f.released && !f.dropped {
-		pose := sc.Sim.Bodies()[FingersCubeBody].End
-		if pose.Position.Z-f.side/2 < 0 {
+		pose, a := sc.Sim.Bodies()[FingersCubeBody].End, cubeSide(sc.cfg)
+		if pose.Position.Z-a/2 < 0 {
 			if err := sc.Sim.SetDynamic(FingersCubeBody, nil); err != nil {
 				return err
 			}
-			pose.Position.Z = f.side/2 + sc.Sim.Settings().ContactDistance
+			pose.Position.Z = a/2 + sc.Sim.Settings().ContactDistance
 			sc.Sim.SetBodyPose(FingersCubeBody, pose)
 			f.dropped, f.droppedAt = true, t
 		}
@@ -222,7 +193,7 @@ type FingersResult struct {
 // fingersResult measures the cube at the end.
 func (sc *Scene) fingersResult() *FingersResult {
 	f := &sc.fingers
-	d := fingersDynamics(f.side)
+	d := fingersDynamics(sc.cfg)
 	r := &FingersResult{
 		ReleasedAt: f.releasedAt, Held: sc.fingersHeld(),
 		Weight: d.Mass * r3.Norm(sc.Sim.Settings().Gravity), Height: sc.cubeCentre().Z,

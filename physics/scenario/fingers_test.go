@@ -50,7 +50,7 @@ func TestSoftFingersScene(t *testing.T) {
 	}
 	f = sc.Summary().Fingers
 	t.Logf("μ = 0.1: released at %.2f s, dropped at %.2f s, height %.2f mm", f.ReleasedAt, f.DroppedAt, f.Height*1e3)
-	if f.Held || f.DroppedAt == 0 || f.Height > fingersSide(cfg)/2+1e-4 {
+	if f.Held || f.DroppedAt == 0 || f.Height > cubeSide(cfg)/2+1e-4 {
 		t.Fatalf("μ = 0.1: the cube should have fallen to the floor: held %v, dropped at %g s, height %.2f mm", f.Held, f.DroppedAt, f.Height*1e3)
 	}
 }

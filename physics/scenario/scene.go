@@ -136,7 +136,7 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 		lift(obj.mesh, cfg.Physics.ContactDistance-bottom)
 		bodies = []rigid.Body{floorBody(), sc.cubeBody(cfg)}
 	case settings.SoftFingers:
-		bodies = sc.fingersBodies()
+		bodies = sc.fingersBodies(obj)
 	}
 	if obj.emb != nil {
 		obj.surface()
@@ -155,7 +155,7 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	}
 	var own []physics.Attachment
 	if cfg.Kind == settings.SoftFingers {
-		own = fingersAttachments(obj.mesh, sc.fingers.side)
+		own = fingersAttachments(obj.mesh, cubeSide(cfg))
 	}
 	if err := attach(sim, obj.mesh, bodies, own, cfg.Attach); err != nil {
 		sim.Close()
@@ -206,14 +206,17 @@ func floorBody() rigid.Body {
 }
 
 // graspBodies creates the floor and the two jaws, the gripper driver and,
-// when scripted, the script of the scene's kind (grasp-and-rotate or
-// squeeze) for the object obj as it rests on the floor.
+// when scripted, the script of the scene's kind (grasp-and-rotate,
+// squeeze or soft fingers) for the object obj as it rests on the floor.
 func (sc *Scene) graspBodies(obj object) []rigid.Body {
 	cfg := sc.cfg
 	g := rigid.DefaultGripper()
 	g.Style = cfg.JawStyle
-	if cfg.Kind == settings.Squeeze {
+	switch cfg.Kind {
+	case settings.Squeeze:
 		g = squeezeGripper(cfg.ObjectSize)
+	case settings.SoftFingers:
+		g.Style = rigid.FlatJaws // the pads are attached to the plates
 	}
 	script := sc.newScript(g, coordinates(obj.surface()), 0)
 	start := script.at(0)
@@ -424,7 +427,7 @@ func (sc *Scene) Openings() (open, closed float64) {
 		return sc.width + 2*squeezeGap, sc.width - 2*sc.cfg.Squeeze
 	}
 	if sc.cfg.Kind == settings.SoftFingers {
-		return fingersOpenings(sc.fingers.side)
+		return fingersOpenings(cubeSide(sc.cfg))
 	}
 	return sc.width + 16e-3, sc.width - 2*math.Min(sc.cfg.Squeeze, maxSqueezeShare*sc.width)
 }
@@ -537,14 +540,23 @@ func cubeSide(cfg settings.Scenario) float64 { return cfg.ObjectSize / 2 }
 // height the scene has measured).
 func (sc *Scene) cubeBody(cfg settings.Scenario) rigid.Body {
 	a := cubeSide(cfg)
-	pose := rigid.Translation(r3.Vec{Z: cfg.Physics.ContactDistance + sc.height + cfg.DropHeight + a/2})
+	return cubeShaped(a, rigid.Translation(r3.Vec{Z: cfg.Physics.ContactDistance + sc.height + cfg.DropHeight + a/2}))
+}
+
+// cubeShaped is a body named "cube" of edge a at pose, at rest.
+func cubeShaped(a float64, pose rigid.Pose) rigid.Body {
 	return rigid.Body{Name: "cube", Shape: rigid.Box{HalfExtents: r3.Vec{X: a / 2, Y: a / 2, Z: a / 2}}, Start: pose, End: pose}
 }
 
 // cubeDynamics is the cube's mass and inertia, at rest.
 func cubeDynamics(cfg settings.Scenario) physics.RigidDynamics {
-	a := cubeSide(cfg)
-	m := cubeDensity * a * a * a
+	return solidCube(cubeSide(cfg), cubeDensity)
+}
+
+// solidCube is the mass and inertia of a uniform cube of edge a and the
+// given density, kg/m³.
+func solidCube(a, density float64) physics.RigidDynamics {
+	m := density * a * a * a
 	i := m * a * a / 6
 	return physics.RigidDynamics{Mass: m, Inertia: r3.Vec{X: i, Y: i, Z: i}}
 }
