@@ -371,6 +371,10 @@ func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int 
 	if f.quick && !set["scale-sizes"] {
 		f.scaleSizes = scaleQuickSizes
 	}
+	if err := checkBackend(f.backend); err != nil {
+		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
+		return 2
+	}
 	// One OpenBLAS thread, as headless runs the asynchronous solver: a
 	// second would fight the background factorisation for the other core
 	// (measured: the 18k-DOF step 297 ms with OpenBLAS's default threads).
@@ -397,7 +401,7 @@ func measureAndWriteScale(f *benchFlags, stdout, stderr io.Writer) error {
 	for i, d := range dofs {
 		sizes[i] = int(math.Round(d))
 	}
-	rep, err := measureScale(sizes, dts, stderr)
+	rep, err := measureScale(sizes, dts, f.backend, stderr)
 	if err != nil {
 		return err
 	}

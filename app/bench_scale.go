@@ -71,6 +71,7 @@ type scaleRow struct {
 type scaleReport struct {
 	Scenario  string                        `json:"scenario"`
 	Solver    string                        `json:"solver"`
+	Backend   string                        `json:"backend"`
 	Rows      []scaleRow                    `json:"rows"`
 	Exponents map[string]map[string]float64 `json:"exponents"` // dt → stage → α
 }
@@ -98,8 +99,11 @@ func scaleConfig(dofs int, dt float64) settings.Scenario {
 }
 
 // measureScale runs every row, with a progress line on progress.
-func measureScale(sizes []int, dts []float64, progress io.Writer) (*scaleReport, error) {
-	rep := &scaleReport{Scenario: string(settings.GraspRotate), Solver: settings.AsyncSolver.String(), Exponents: map[string]map[string]float64{}}
+// backend names where the fast scheme's Newton iterations run (-backend);
+// a GPU that cannot be opened leaves a row on the CPU, and the report's
+// Backend says "cpu" once any row ran there.
+func measureScale(sizes []int, dts []float64, backend string, progress io.Writer) (*scaleReport, error) {
+	rep := &scaleReport{Scenario: string(settings.GraspRotate), Solver: settings.AsyncSolver.String(), Backend: backend, Exponents: map[string]map[string]float64{}}
 	for _, dt := range dts {
 		for _, dofs := range sizes {
 			cfg := scaleConfig(dofs, dt)
@@ -107,9 +111,12 @@ func measureScale(sizes []int, dts []float64, progress io.Writer) (*scaleReport,
 				return nil, fmt.Errorf("%d DOFs, h = %g s: %w", dofs, dt, err)
 			}
 			fmt.Fprintf(progress, "scale: %d DOFs, h = %g s\n", dofs, dt)
-			row, err := measureScaleRow(cfg)
+			row, ran, err := measureScaleRow(cfg, backend, progress)
 			if err != nil {
 				return nil, err
+			}
+			if ran != backend {
+				rep.Backend = ran
 			}
 			rep.Rows = append(rep.Rows, row)
 		}
@@ -120,21 +127,22 @@ func measureScale(sizes []int, dts []float64, progress io.Writer) (*scaleReport,
 
 // measureScaleRow runs the scene up to the spin and times scaleSpinSeconds
 // of it. A divergence ends the row with its error (the row is kept).
-func measureScaleRow(cfg settings.Scenario) (scaleRow, error) {
+func measureScaleRow(cfg settings.Scenario, backend string, progress io.Writer) (scaleRow, string, error) {
 	row := scaleRow{DOFs: cfg.TargetDOFs, DT: cfg.Physics.TimeStep, MS: map[string]float64{}}
 	sc, err := scenario.Build(cfg)
 	if err != nil {
-		return row, err
+		return row, backend, err
 	}
 	defer sc.Close()
+	backend = useBackend(sc.Sim, backend, progress)
 	row.DOFs = sc.Sim.Model().DOFs()
 	for sc.Phase() != scenario.PhaseSpin {
 		if sc.Phase() == scenario.PhaseManual || sc.Sim.Time() >= sc.Duration() {
-			return row, fmt.Errorf("%d DOFs, h = %g s: the script ended without a spin", row.DOFs, row.DT)
+			return row, backend, fmt.Errorf("%d DOFs, h = %g s: the script ended without a spin", row.DOFs, row.DT)
 		}
 		if _, err := sc.Step(); err != nil {
 			row.Error = err.Error()
-			return row, nil
+			return row, backend, nil
 		}
 	}
 	var times stage.Times
@@ -154,7 +162,7 @@ func measureScaleRow(cfg settings.Scenario) (scaleRow, error) {
 	}
 	wall := time.Since(start).Seconds()
 	if steps == 0 {
-		return row, nil
+		return row, backend, nil
 	}
 	row.Steps = steps
 	row.RealtimeFactor = float64(steps) * cfg.Physics.TimeStep / wall
@@ -165,7 +173,7 @@ func measureScaleRow(cfg settings.Scenario) (scaleRow, error) {
 	for _, s := range scaleStages {
 		row.MS[s.key] = s.of(&ms)
 	}
-	return row, nil
+	return row, backend, nil
 }
 
 // fit returns each stage's growth exponent, and the contacts', over the
@@ -199,7 +207,7 @@ func (r *scaleReport) fit(dt float64) map[string]float64 {
 // writeMarkdown prints the table, one block per time step with its
 // exponents last.
 func (r *scaleReport) writeMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "%s, %s solver; ms per step (Newton ite.: per iteration), over %.1f s of the spin\n\n", r.Scenario, r.Solver, scaleSpinSeconds)
+	fmt.Fprintf(w, "%s, %s solver, %s backend; ms per step (Newton ite.: per iteration), over %.1f s of the spin\n\n", r.Scenario, r.Solver, r.Backend, scaleSpinSeconds)
 	head := "| DOFs | h | contacts | real-time factor | Newton it./step | PCG it./step |"
 	sep := "|---:|---:|---:|---:|---:|---:|"
 	for _, s := range scaleStages {
