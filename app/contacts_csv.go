@@ -45,12 +45,15 @@ func (l *contactsLog) write(sim *physics.Simulation, st *physics.StepStats) erro
 	bodies := sim.Bodies()
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	for _, r := range l.recs {
-		name := strconv.Itoa(r.Body)
-		if r.Body < len(bodies) && bodies[r.Body].Name != "" {
+		soft, name := "soft", strconv.Itoa(r.Body)
+		switch {
+		case r.Body < 0: // between two parts of the soft body
+			soft, name = "soft:"+strconv.Itoa(r.Part), "soft"
+		case r.Body < len(bodies) && bodies[r.Body].Name != "":
 			name = bodies[r.Body].Name
 		}
 		row := l.row[:0]
-		row = append(row, strconv.Itoa(st.Step), g(st.Time), "soft", name, r.Kind.String(),
+		row = append(row, strconv.Itoa(st.Step), g(st.Time), soft, name, r.Kind.String(),
 			g(r.Point.X), g(r.Point.Y), g(r.Point.Z), g(r.Normal.X), g(r.Normal.Y), g(r.Normal.Z),
 			g(r.NormalForce), g(r.Friction.X), g(r.Friction.Y), g(r.Friction.Z), g(r.Gap), r.State.String())
 		if err := l.w.Write(row); err != nil {

@@ -37,7 +37,7 @@ type budgetScratch struct {
 func (b *budgetScratch) share(pairs []collide.Pair, budget int) {
 	clear(b.quota)
 	for _, a := range b.reps {
-		body := pairs[a].Body
+		body := quotaSlot(&pairs[a])
 		for len(b.quota) <= body {
 			b.quota = append(b.quota, 0)
 		}
@@ -64,6 +64,11 @@ func (b *budgetScratch) share(pairs []collide.Pair, budget int) {
 	}
 }
 
+// quotaSlot is the place of a pair's body among the quotas: the rigid
+// bodies after slot 0, which holds the soft–soft pairs between the soft
+// body's parts.
+func quotaSlot(pr *collide.Pair) int { return pr.Body + 1 }
+
 // groupKey packs a pair's group: its body (20 bits), its kind (1 bit) and
 // 32 bits naming what it stands for. A soft-vertex pair stands for its
 // surface point's support (the group of surface points mapped onto the
@@ -77,7 +82,7 @@ func (b *budgetScratch) share(pairs []collide.Pair, budget int) {
 // "Contact budget").
 func (m *Model) groupKey(pr *collide.Pair) uint64 {
 	id := uint32(pr.Vertex)
-	if pr.Kind == collide.SoftVertex {
+	if pr.Kind != collide.RigidVertex { // SoftVertex, SoftSoft: by the soft point's support
 		id = uint32(m.support[pr.Point])
 	}
 	key := uint64(pr.Body)&(1<<20-1)<<1 | uint64(pr.Kind&1)
@@ -177,7 +182,7 @@ func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth 
 		})
 		kept := 0
 		for _, a := range b.reps {
-			if body := pairs[a].Body; b.quota[body] > 0 {
+			if body := quotaSlot(&pairs[a]); b.quota[body] > 0 {
 				b.quota[body]--
 				b.reps[kept] = a
 				kept++
@@ -229,8 +234,12 @@ func (c *step) canClose(pr *collide.Pair) bool {
 		v = r3.Add(v, r3.Scale(pr.Weights[i], c.model.surfacePoint(c.state.v, pr.Nodes[i])))
 	}
 	soft := r3.Add(r3.Scale(h, v), r3.Scale(h*h, c.set.Gravity))
-	b := &c.bodies[pr.Body]
-	rigid := r3.Sub(b.End.Apply(pr.RigidLocal), b.Start.Apply(pr.RigidLocal))
+	// A soft–soft pair's weights already make v the relative velocity.
+	var rigid r3.Vec
+	if pr.Body >= 0 {
+		b := &c.bodies[pr.Body]
+		rigid = r3.Sub(b.End.Apply(pr.RigidLocal), b.Start.Apply(pr.RigidLocal))
+	}
 	rel := r3.Norm(r3.Sub(soft, rigid))
 	return pr.Distance <= alarmMargin*rel+c.set.ContactDistance
 }

@@ -86,23 +86,29 @@ func TestSelectDeepest(t *testing.T) {
 func TestBudgetShare(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		groups []int // representatives per body
+		soft   int   // representatives of soft–soft pairs (Body −1)
+		groups []int // representatives per rigid body
 		budget int
-		want   []int // quota per body
+		want   []int // quota of the soft–soft pairs, then per body
 	}{
-		{"level 1, one unit left", []int{5, 2, 2}, 4, []int{2, 1, 1}},
-		{"a small body keeps all", []int{1, 5}, 4, []int{1, 3}},
-		{"exact fit", []int{3, 3}, 6, []int{3, 3}},
-		{"two units left", []int{4, 4, 4}, 5, []int{2, 2, 1}},
+		{"level 1, one unit left", 0, []int{5, 2, 2}, 4, []int{0, 2, 1, 1}},
+		{"a small body keeps all", 0, []int{1, 5}, 4, []int{0, 1, 3}},
+		{"exact fit", 0, []int{3, 3}, 6, []int{0, 3, 3}},
+		{"two units left", 0, []int{4, 4, 4}, 5, []int{0, 2, 2, 1}},
+		{"soft–soft pairs get their share first", 4, []int{4, 1}, 6, []int{3, 2, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b budgetScratch
 			var pairs []collide.Pair
-			for body, n := range tc.groups {
+			add := func(body, n int) {
 				for range n {
 					b.reps = append(b.reps, int32(len(pairs)))
 					pairs = append(pairs, collide.Pair{Body: body})
 				}
+			}
+			add(-1, tc.soft)
+			for body, n := range tc.groups {
+				add(body, n)
 			}
 			b.share(pairs, tc.budget)
 			if len(b.quota) != len(tc.want) {

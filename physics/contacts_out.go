@@ -12,10 +12,14 @@ import (
 // which rigid body it is against, its normal, the forces on the soft body
 // and the gap.
 type ContactRecord struct {
-	Body int          // the rigid body (index into Simulation.Bodies)
-	Kind collide.Kind // a soft surface point against the body, or a body's sample against the soft surface
-	// Point is the soft proximity point p at the end of the step, m.
+	Body int          // the rigid body (index into Simulation.Bodies); −1 between two parts of the soft body
+	Kind collide.Kind // a soft surface point against the body, a body's sample against the soft surface, or soft against soft
+	// Point is the soft proximity point p at the end of the step, m; for
+	// a soft–soft contact, the soft vertex (Part its part), whose normal
+	// points from the other part towards it and whose forces act on it
+	// (the other part gets the opposite).
 	Point r3.Vec
+	Part  int
 	// Normal is the contact normal of the last Newton iteration, from the
 	// rigid body towards the soft one; Normal0 the first linearisation's:
 	// the one collision detection gave at the start of the step, carried
@@ -55,6 +59,10 @@ func (s *Simulation) AppendContacts(out []ContactRecord) []ContactRecord {
 		}
 		if a < len(ct.states) {
 			rec.State = ct.states[a]
+		}
+		if pr := &ct.pairs[a]; pr.Kind == collide.SoftSoft {
+			rec.Point = s.model.surfacePoint(s.state.q, pr.Point)
+			rec.Part = int(s.model.part[pr.Point])
 		}
 		out = append(out, rec)
 	}

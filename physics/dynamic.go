@@ -139,7 +139,7 @@ func (c *step) hasDynamic() bool {
 
 // dynamicOf returns the dynamic body of pair a, nil for a kinematic one.
 func (c *step) dynamicOf(a int) *dynamicBody {
-	if b := c.ws.ct.pairs[a].Body; b < len(c.dyn) {
+	if b := c.ws.ct.pairs[a].Body; b >= 0 && b < len(c.dyn) {
 		return c.dyn[b]
 	}
 	return nil

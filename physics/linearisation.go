@@ -66,17 +66,23 @@ func (c *step) buildMapping() {
 	ct.buildH(len(state.q))
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
-		body := &c.bodies[pr.Body]
-		ct.rT[a] = body.Start.Apply(pr.RigidLocal)
-		ct.rEnd[a] = body.End.Apply(pr.RigidLocal)
-		ct.rN[a] = ct.rEnd[a]
-		// The detection normal, found at the body's start pose, carried
-		// to its end pose by the body's rotation over the step: the first
-		// linearisation is at the end pose, as every later one
-		// (docs/method.md, "First linearisation at the end pose").
 		n := pr.Normal
-		if c.set.FirstLinearisation == settings.EndPose && body.Start.Rotation != body.End.Rotation {
-			n = body.End.Rotate(body.Start.InverseRotate(n))
+		if pr.Kind == collide.SoftSoft {
+			// Relative positions: no rigid side, the reference point is
+			// the origin and the normal is the triangle's.
+			ct.rT[a], ct.rEnd[a], ct.rN[a] = r3.Vec{}, r3.Vec{}, r3.Vec{}
+		} else {
+			body := &c.bodies[pr.Body]
+			ct.rT[a] = body.Start.Apply(pr.RigidLocal)
+			ct.rEnd[a] = body.End.Apply(pr.RigidLocal)
+			ct.rN[a] = ct.rEnd[a]
+			// The detection normal, found at the body's start pose, carried
+			// to its end pose by the body's rotation over the step: the first
+			// linearisation is at the end pose, as every later one
+			// (docs/method.md, "First linearisation at the end pose").
+			if c.set.FirstLinearisation == settings.EndPose && body.Start.Rotation != body.End.Rotation {
+				n = body.End.Rotate(body.Start.InverseRotate(n))
+			}
 		}
 		w, ok := state.warm[pr.Key()]
 		if ok {
@@ -160,9 +166,15 @@ func (c *step) relinearise(reach float64) float64 {
 		pr := &ct.pairs[a]
 		pa := point(ct.p, a)
 		var n, r r3.Vec
-		if pr.Kind == collide.SoftVertex {
+		switch pr.Kind {
+		case collide.SoftVertex:
 			_, n, r = collide.SignedDistance(&c.bodies[pr.Body], pa)
-		} else {
+		case collide.SoftSoft:
+			// The relative position of two soft parts: the triangle's
+			// normal of detection is kept through the step (both sides
+			// deform; neither is known in closed form), r the origin.
+			n = ct.C[a].Row(0)
+		default:
 			body := &c.bodies[pr.Body]
 			n = body.End.Rotate(body.Start.InverseRotate(pr.Normal))
 			r = ct.rEnd[a]

@@ -32,13 +32,18 @@ func (c *step) measure() error {
 	for i := range st.BodyForce {
 		st.BodyForce[i], st.BodyNormalForce[i] = r3.Vec{}, 0
 	}
-	st.Active = 0
+	st.Active, st.PartNormalForce, st.PartPairs = 0, 0, 0
 	ct := &ws.ct
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		ln := ct.lambda[3*a]
 		if ln > 0 {
 			st.Active++
+		}
+		if pr.Body < 0 {
+			st.PartNormalForce += ln
+			st.PartPairs++
+			continue
 		}
 		f := ct.C[a].MulVecT(point(ct.lambda, a))
 		st.BodyForce[pr.Body] = r3.Add(st.BodyForce[pr.Body], f)
@@ -50,6 +55,14 @@ func (c *step) measure() error {
 	if len(ct.pairs) > 0 {
 		ct.positions(ct.p, ws.qNew)
 	}
+	st.PartPenetration = 0
+	for a := range ct.pairs {
+		if ct.pairs[a].Kind == collide.SoftSoft {
+			g := r3.Dot(ct.C[a].Row(0), point(ct.p, a))
+			st.PartPenetration = math.Max(st.PartPenetration, -g)
+		}
+	}
+	st.Penetration = math.Max(st.Penetration, st.PartPenetration)
 	return nil
 }
 

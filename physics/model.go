@@ -41,6 +41,14 @@ type Model struct {
 	// filled is the sum of the elements' fill fractions when the mapped
 	// surface's mesh has them (mesh.Embedding.Fill), else 0.
 	filled float64
+	// part numbers, for each surface position, the part of the soft body
+	// it belongs to: the connected components of the mesh (tetrahedra
+	// sharing a node), in the order of their first node. Parts touching
+	// each other make soft–soft pairs (collide.SoftSoft); nparts counts
+	// them.
+	part     []int32
+	nodePart []int32
+	nparts   int
 }
 
 // newModel builds the model of the soft body msh (valid: mesh.TetMesh.
@@ -79,8 +87,64 @@ func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*M
 			m.filled = fm.Filled()
 		}
 	}
+	nodePart, nparts := components(msh)
+	m.nparts, m.part, m.nodePart = nparts, nodePart, nodePart
+	if emb != nil {
+		m.part = make([]int32, len(emb.Points))
+		for i := range emb.Points {
+			m.part[i] = nodePart[emb.Points[i].Nodes[0]]
+		}
+	}
 	return m, nil
 }
+
+// components numbers the connected components of the mesh (nodes joined
+// by a tetrahedron), in the order of their lowest node, and returns each
+// node's component and their count. A node in no tetrahedron is a
+// component of its own.
+func components(msh *mesh.TetMesh) ([]int32, int) {
+	parent := make([]int32, len(msh.Nodes))
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(i int32) int32
+	find = func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for _, t := range msh.Tets {
+		r := find(int32(t[0]))
+		for _, n := range t[1:] {
+			if o := find(int32(n)); o != r {
+				r, o = min(r, o), max(r, o)
+				parent[o] = r
+			}
+		}
+	}
+	part := make([]int32, len(msh.Nodes))
+	ids := make(map[int32]int32)
+	for i := range part {
+		root := find(int32(i))
+		id, ok := ids[root]
+		if !ok {
+			id = int32(len(ids))
+			ids[root] = id
+		}
+		part[i] = id
+	}
+	return part, len(ids)
+}
+
+// Parts returns the number of parts of the soft body: the connected
+// components of its mesh, each a soft body of its own that may touch the
+// others (soft–soft contact).
+func (m *Model) Parts() int { return m.nparts }
+
+// NodePart returns the part of mesh node i (0 … Parts()−1).
+func (m *Model) NodePart(i int) int { return int(m.nodePart[i]) }
 
 // supports returns, for each mapped point, the number of its support:
 // the set of mesh nodes it is mapped onto, numbered in the order first met.

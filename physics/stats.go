@@ -68,19 +68,27 @@ type StepStats struct {
 	// Penetration is the deepest true end-of-step overlap of the soft body
 	// and the rigid bodies at their end poses (m, ≥ 0), both ways:
 	// SoftPenetration of a soft surface vertex into a rigid body and
-	// RigidPenetration of a rigid surface sample into the soft body.
+	// RigidPenetration of a rigid surface sample into the soft body; and,
+	// when the soft body has several parts, PartPenetration, the deepest
+	// overlap of two parts among the step's soft–soft pairs (their gap
+	// n·(x_v − x_tri) at q_{t+h} along the pair's normal).
 	// Violation is the largest amount by which the surfaces came closer
 	// than the contact distance the contact law keeps (m, ≥ 0; it exceeds
 	// Penetration by that distance when the surfaces cross).
 	Penetration      float64
 	SoftPenetration  float64
 	RigidPenetration float64
+	PartPenetration  float64
 	Violation        float64
 	// BodyForce is the total contact force each rigid body applies on the
 	// soft body (N, world frame), and BodyNormalForce the sum of its
 	// normal components λn.
 	BodyForce       []r3.Vec
 	BodyNormalForce []float64
+	// PartNormalForce is the sum of the normal forces λn between the soft
+	// body's parts (its soft–soft pairs; N), PartPairs their number.
+	PartNormalForce float64
+	PartPairs       int
 
 	// SolveIterations counts the iterations of the step's solves with A
 	// (the asynchronous solver's conjugate gradient; 0 with the exact

@@ -63,6 +63,9 @@ func newWorkspace(m *Model) *workspace {
 		detection: detection{det: collide.NewDetector(m.surf)},
 		newtonLog: make([]NewtonRecord, 0, settings.MaxNewton),
 	}
+	if m.nparts > 1 {
+		ws.detection.det.SetParts(m.part)
+	}
 	ws.depth = ws.detection.det.SurfaceDepth()
 	for _, vec := range []*[]float64{&ws.b, &ws.dvFree, &ws.qFree, &ws.x, &ws.rhs, &ws.qNew, &ws.vNew, &ws.qK, &ws.vK, &ws.res, &ws.delta, &ws.deltaPrev} {
 		*vec = make([]float64, n)

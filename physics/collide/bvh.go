@@ -196,6 +196,13 @@ func (b *BVH) Query(box r3.Box, visit func(tri int)) {
 // relative margin of 1e-9 for the rounding of the closest point (which
 // lies in its triangle's box).
 func (b *BVH) Nearest(q []float64, r r3.Vec, maxD2 float64) (best int, bestD2 float64, p r3.Vec, w [3]float64) {
+	return b.NearestExcept(q, r, maxD2, nil, 0)
+}
+
+// NearestExcept is Nearest over the triangles t whose part[t] is not
+// skip (every triangle when part is nil): the closest triangle of the
+// other parts of a soft body to one of its vertices.
+func (b *BVH) NearestExcept(q []float64, r r3.Vec, maxD2 float64, part []int32, skip int32) (best int, bestD2 float64, p r3.Vec, w [3]float64) {
 	best, bestD2 = -1, maxD2
 	if len(b.nodes) == 0 {
 		return best, bestD2, p, w
@@ -214,6 +221,9 @@ func (b *BVH) Nearest(q []float64, r r3.Vec, maxD2 float64) (best int, bestD2 fl
 					continue
 				}
 				t, tri := b.order[k], b.tris[b.order[k]]
+				if part != nil && part[t] == skip {
+					continue
+				}
 				pt, wt := ClosestOnTriangle(r, node(q, tri[0]), node(q, tri[1]), node(q, tri[2]))
 				if d2 := r3.Norm2(r3.Sub(r, pt)); d2 < bestD2 || (d2 == bestD2 && t < best) {
 					best, bestD2, p, w = t, d2, pt, wt

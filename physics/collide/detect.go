@@ -26,6 +26,31 @@ type Detector struct {
 	fit    *surfaceFit // nil when the surface is malformed (err)
 	err    error
 	nNodes int // positions the surface references: max index + 1
+	// pointPart and triPart give the part of the soft body (a connected
+	// component of its mesh) of each position and each triangle, when
+	// there are several (SetParts); nil otherwise.
+	pointPart, triPart []int32
+}
+
+// SetParts tells the detector which part of the soft body each position
+// belongs to (part[i] for position i; parts are the connected components
+// of the mesh), so that Detect also finds the SoftSoft pairs between
+// parts. Fewer than two distinct parts, or a slice shorter than the
+// positions the surface references, turn them off.
+func (d *Detector) SetParts(part []int32) {
+	d.pointPart, d.triPart = nil, nil
+	if d.err != nil || len(part) < d.nNodes || len(d.surf.Tris) == 0 {
+		return
+	}
+	first, several := part[d.surf.Tris[0][0]], false
+	tp := make([]int32, len(d.surf.Tris))
+	for t, tri := range d.surf.Tris {
+		tp[t] = part[tri[0]]
+		several = several || tp[t] != first
+	}
+	if several {
+		d.pointPart, d.triPart = part, tp
+	}
 }
 
 // NewDetector returns a detector for the surface. A malformed surface (nil,
@@ -133,10 +158,22 @@ func (d *Detector) BVH() *BVH {
 //     Distance = s, Nodes the triangle's vertices, Weights = w,
 //     RigidLocal = r in the body frame.
 //
+//   - SoftSoft, when the soft body has several parts (SetParts), for each
+//     soft surface vertex x: the closest triangle of another part within
+//     the alarm distance (ties to the lowest index), its closest point p
+//     (weights w) and outward normal n_tri; a pair when |x − p| < alarm,
+//     with Normal from the triangle's part towards the vertex's: (x − p)/|x − p|
+//     and Distance |x − p| when x lies outside (n_tri·(x − p) ≥ 0), else
+//     n_tri and n_tri·(x − p); Nodes {x, the triangle's vertices},
+//     Weights {1, −w}, Body −1. Each side's vertices meet the other side's
+//     triangles, so both ways are covered; contact within one part is not
+//     looked for.
+//
 // Bodies whose shape has no vertices (a plane) give only SoftVertex pairs.
 // The order is deterministic: body by body, the soft-vertex pairs in the
 // order of Surface.Vertices, then the rigid-vertex pairs in the order of
-// Shape.Vertices. Once warm (BVH built, scratch grown) and with out large
+// Shape.Vertices; the soft–soft pairs last, in the order of
+// Surface.Vertices. Once warm (BVH built, scratch grown) and with out large
 // enough, Detect allocates nothing. When Validate would fail, Detect
 // returns out unchanged.
 func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out []Pair) []Pair {
@@ -157,6 +194,44 @@ func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out [
 		f := frame{R: b.Start.RotationMatrix(), t: b.Start.Position}
 		out = d.softVertexPairs(q, i, b.Shape, f, alarm, out)
 		out = d.rigidVertexPairs(q, i, b.Shape, f, alarm, out)
+	}
+	if d.triPart != nil {
+		out = d.softSoftPairs(q, alarm, out)
+	}
+	return out
+}
+
+// softSoftPairs appends the SoftSoft pairs between the soft body's parts.
+func (d *Detector) softSoftPairs(q []float64, alarm float64, out []Pair) []Pair {
+	for _, v := range d.surf.Vertices {
+		x := node(q, v)
+		best, _, p, w := d.fit.bvh.NearestExcept(q, x, alarm*alarm, d.triPart, d.pointPart[v])
+		if best < 0 {
+			continue
+		}
+		tri := d.surf.Tris[best]
+		n := TriangleNormal(q, tri)
+		if n == (r3.Vec{}) {
+			continue
+		}
+		u := r3.Sub(x, p)
+		s := r3.Dot(n, u)
+		if l := r3.Norm(u); l > 0 && s >= -1e-9*l {
+			// Outside the other part (or in the plane of its triangle,
+			// beyond an edge): the normal is the direction from its
+			// closest point, which is the triangle's normal inside the
+			// triangle and, at an edge or a corner shared with another
+			// face, the direction that does not depend on which of the
+			// equally near triangles was picked.
+			n, s = r3.Scale(1/l, u), l
+		}
+		out = append(out, Pair{
+			Kind: SoftSoft, Body: -1, Count: 4,
+			Nodes:   [MaxNodes]int{v, tri[0], tri[1], tri[2]},
+			Weights: [MaxNodes]float64{1, -w[0], -w[1], -w[2]},
+			Point:   v, Tri: best, Vertex: -1,
+			Normal: n, Distance: s,
+		})
 	}
 	return out
 }

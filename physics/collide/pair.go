@@ -22,6 +22,11 @@ const (
 	// RigidVertex pairs a rigid surface vertex with the closest point of a
 	// soft surface triangle (barycentric weights on its three nodes).
 	RigidVertex
+	// SoftSoft pairs a soft surface vertex of one part of the soft body
+	// with the closest point of a triangle of another part (two soft
+	// bodies touching): its point is their difference, the vertex minus
+	// the triangle's point (weights 1 and −w), and it has no rigid side.
+	SoftSoft
 )
 
 // String returns "soft-vertex" or "rigid-vertex".
@@ -31,14 +36,20 @@ func (k Kind) String() string {
 		return "soft-vertex"
 	case RigidVertex:
 		return "rigid-vertex"
+	case SoftSoft:
+		return "soft-soft"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// MaxNodes bounds the soft nodes of one pair: a rigid vertex against a
-// triangle of a mapped surface (mesh.Embedding) whose three points each
-// follow up to four nodes.
-const MaxNodes = 12
+// MaxNodes bounds the soft nodes of one pair: a soft vertex against a
+// triangle of another part (SoftSoft) on a mapped surface (mesh.Embedding),
+// whose four points each follow up to four nodes.
+const MaxNodes = 16
+
+// MaxPoints bounds the surface points of one pair before MapPoints: the
+// vertex and the triangle's three corners of a SoftSoft pair.
+const MaxPoints = 4
 
 // Pair is one proximity pair: a soft point p = Σ Weights[i]·q[Nodes[i]]
 // (i < Count) and a rigid material point fixed in the body frame. It gives
@@ -50,19 +61,28 @@ const MaxNodes = 12
 // surface's own points when it is mapped onto the mesh. In the latter case
 // MapPoints turns the point weights into node weights (p = G(q),
 // H = ∂G/∂q, Eq. geometric mapping).
+//
+// A SoftSoft pair's point is the relative position p = x_v − Σ w_k·x_k of
+// its soft vertex against the closest point of the other part's triangle
+// (Weights 1, −w_0, −w_1, −w_2), so that H's row block is J₁ − J₂ of the
+// two sides and one force λ pushes them apart in opposite directions
+// (Eq. 14); with both parts in one block-diagonal A, H·A⁻¹·Hᵀ is the sum
+// of the two bodies' compliances (Eq. 16). Body is −1, RigidLocal zero
+// (the "rigid point" is the origin), Normal the triangle's outward normal
+// (from the triangle's part towards the vertex's).
 type Pair struct {
 	Kind  Kind
-	Body  int // index of the rigid body
-	Count int // soft nodes used: 1 for SoftVertex, 3 for RigidVertex (up to MaxNodes once mapped)
+	Body  int // index of the rigid body; −1 for SoftSoft
+	Count int // soft nodes used: 1 for SoftVertex, 3 for RigidVertex, 4 for SoftSoft (up to MaxNodes once mapped)
 	Nodes [MaxNodes]int
 	// Weights are the barycentric weights of the soft point (1 for a soft
 	// vertex).
 	Weights [MaxNodes]float64
-	// Point is the soft surface vertex of a SoftVertex pair (index into
-	// the positions Detect was given), −1 otherwise.
+	// Point is the soft surface vertex of a SoftVertex or SoftSoft pair
+	// (index into the positions Detect was given), −1 otherwise.
 	Point int
-	// Tri is the soft surface triangle of a RigidVertex pair (index into
-	// mesh.Surface.Tris), −1 otherwise.
+	// Tri is the soft surface triangle of a RigidVertex or SoftSoft pair
+	// (index into mesh.Surface.Tris), −1 otherwise.
 	Tri int
 	// Vertex is the rigid vertex of a RigidVertex pair (index into
 	// Shape.Vertices()), −1 otherwise.
@@ -80,8 +100,11 @@ type Pair struct {
 
 // Key identifies a pair across steps, for warm-starting the contact forces.
 func (p *Pair) Key() uint64 {
-	if p.Kind == SoftVertex {
+	switch p.Kind {
+	case SoftVertex:
 		return uint64(p.Body)<<40 | uint64(p.Point)
+	case SoftSoft:
+		return 1<<62 | uint64(p.Point)
 	}
 	return 1<<63 | uint64(p.Body)<<40 | uint64(p.Vertex)
 }
@@ -94,8 +117,8 @@ func (p *Pair) Key() uint64 {
 // their nodes. A point mapped onto a single node with weight 1 leaves its
 // entry as it was, so the identity mapping changes nothing.
 func (p *Pair) MapPoints(points []mesh.NodeWeights) {
-	var pts [3]int
-	var pw [3]float64
+	var pts [MaxPoints]int
+	var pw [MaxPoints]float64
 	n := p.Count
 	copy(pts[:], p.Nodes[:n])
 	copy(pw[:], p.Weights[:n])

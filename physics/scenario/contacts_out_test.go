@@ -105,3 +105,64 @@ func TestContactRecordsCarryDetectionNormals(t *testing.T) {
 	t.Logf("%d contacts, detection normals carried by up to %.3g rad (the step's turn %.3g), last iteration's turn |n − n0| up to %.3g",
 		len(recs), carried, step, turned)
 }
+
+// TestContactRecordsBetweenParts reads out the stack at rest: the contacts
+// between the two cubes have no rigid body (−1), name the part of their
+// soft vertex, and those that push sit at the joint with normals from the
+// other cube towards it (up for the upper cube's vertices, down for the
+// lower's) and keep the contact distance, the others no closer; their normal
+// forces sum to the step's force between the parts.
+func TestContactRecordsBetweenParts(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.Stack)
+	sc, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	for sc.Sim.Time() < settings.StackSettle-1e-9 {
+		if _, err := sc.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := cfg.Physics.ContactDistance
+	joint := cfg.ObjectSize/2 + 2*d // the lower cube's top: lifted by d onto the floor, the upper d above it
+	sum, parts, worstGap := 0.0, 0, 0.0
+	for _, r := range sc.Sim.AppendContacts(nil) {
+		if r.Body >= 0 {
+			continue
+		}
+		parts++
+		sum += r.NormalForce
+		want := 1.0
+		if r.Part == 0 {
+			want = -1
+		}
+		// A rim vertex's normal is the direction from its closest point
+		// on the other cube's edge across the 10 µm gap, tilted by the
+		// cubes' unequal bulge under their weight: measured up to
+		// 0.084 rad (4.8°) on the rims, exactly vertical inside the faces;
+		// the bound is 10°.
+		if r.Kind.String() != "soft-soft" || (r.NormalForce > 0 && want*r.Normal.Z < math.Cos(10*math.Pi/180)) {
+			t.Fatalf("a %s contact of part %d with normal %v, want soft-soft along %+g z", r.Kind, r.Part, r.Normal, want)
+		}
+		if r.NormalForce > 0 && math.Abs(r.Point.Z-joint) > 0.5e-3 {
+			t.Fatalf("a contact pushing the cubes apart at z = %.4f m, the joint is at %.4f m", r.Point.Z, joint)
+		}
+		// Measured: gaps within 1.6e-8 m of d (0.16 %: PGS's tolerance
+		// on pairs whose both sides deform); the bound is 1 % of d.
+		if r.NormalForce > 0 {
+			worstGap = math.Max(worstGap, math.Abs(r.Gap-d))
+		}
+		if r.NormalForce > 0 && math.Abs(r.Gap-d) > 1e-2*d {
+			t.Fatalf("a pushing contact between the cubes has gap %.4g m, the contact distance is %.4g m", r.Gap, d)
+		}
+		if r.NormalForce == 0 && r.Gap < d*(1-1e-2) {
+			t.Fatalf("a contact between the cubes without force is closer (%.3g m) than the contact distance %.3g m", r.Gap, d)
+		}
+	}
+	st := sc.Sim.Stats()
+	t.Logf("%d contacts between the cubes (stats %d), Σλn %.6f N (stats %.6f N), worst pushing |gap − d| %.3g m", parts, st.PartPairs, sum, st.PartNormalForce, worstGap)
+	if parts == 0 || parts != st.PartPairs || math.Abs(sum-st.PartNormalForce) > 1e-12*sum {
+		t.Fatalf("%d records, Σλn %.12g N; the step has %d pairs and %.12g N", parts, sum, st.PartPairs, st.PartNormalForce)
+	}
+}

@@ -54,6 +54,8 @@ type metrics struct {
 	// Soft fingers: the cube's heading about z at the last step and its
 	// turn since the release, unwrapped step by step.
 	cubeYaw, cubeTurn float64
+	// Stack: the cubes at rest at the end of the settle.
+	stack stackMetrics
 }
 
 func (m *metrics) reset(sc *Scene) {
@@ -98,6 +100,9 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	}
 	if sc.Driver != nil && len(st.BodyNormalForce) > RightJawBody {
 		m.observeGrasp(sc, st)
+	}
+	if sc.cfg.Kind == settings.Stack {
+		sc.observeStack(st)
 	}
 }
 

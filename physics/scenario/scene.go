@@ -39,6 +39,7 @@ type Scene struct {
 	meshInfo meshInfo
 	mass     []float64
 	total    float64
+	partMass []float64 // mass of each part of the soft body (its mesh's connected components), kg
 	height   float64 // object height at rest, m
 	// width is the object's width along the closing axis, m: along x in
 	// the squeeze scene, along the aim's axis (AimAtObject) in a grasp.
@@ -121,7 +122,7 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	sc := &Scene{cfg: cfg, meshInfo: info, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
 	var bodies []rigid.Body
 	switch cfg.Kind {
-	case settings.GraspRotate, settings.FastSpin, settings.Squeeze:
+	case settings.GraspRotate, settings.FastSpin, settings.Squeeze, settings.Stack:
 		bodies = sc.graspBodies(obj)
 		lift(obj.mesh, cfg.Physics.ContactDistance-bottom)
 	case settings.Incline:
@@ -170,6 +171,10 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	sc.cfg.Physics = settings.Settings{}
 	sc.mass = sim.Model().FEM().Mass()
 	sc.total = sim.Model().FEM().TotalMass()
+	sc.partMass = make([]float64, sim.Model().Parts())
+	for i, m := range sc.mass {
+		sc.partMass[sim.Model().NodePart(i)] += m
+	}
 	sc.metrics.reset(sc)
 	return sc, nil
 }
@@ -181,6 +186,9 @@ func objectMesh(cfg settings.Scenario) (object, meshInfo, error) {
 	dofs := cfg.TargetDOFs
 	if cfg.Kind == settings.SoftFingers {
 		return fingersPads(cfg)
+	}
+	if cfg.Kind == settings.Stack {
+		return stackCubes(cfg)
 	}
 	if cfg.MeshFile != "" {
 		return loadObjectMesh(cfg, dofs)
@@ -215,6 +223,8 @@ func (sc *Scene) graspBodies(obj object) []rigid.Body {
 	switch cfg.Kind {
 	case settings.Squeeze:
 		g = squeezeGripper(cfg.ObjectSize)
+	case settings.Stack:
+		g = squeezeGripper(sc.height) // across both cubes
 	case settings.SoftFingers:
 		g.Style = rigid.FlatJaws // the pads are attached to the plates
 	}
@@ -243,8 +253,11 @@ func (sc *Scene) graspBodies(obj object) []rigid.Body {
 // its openings (Openings) from the aim; the squeeze scene closes along x
 // at the origin, the scene's placement of its box.
 func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *graspScript {
-	if sc.cfg.Kind == settings.Squeeze {
+	if sc.squeezes() {
 		open, closed := sc.Openings()
+		if sc.cfg.Kind == settings.Stack {
+			return newStackScript(sc.cfg, sc.height, open, closed)
+		}
 		return newSqueezeScript(sc.cfg, sc.height, open, closed)
 	}
 	if sc.cfg.Kind == settings.SoftFingers {
@@ -332,7 +345,7 @@ func (sc *Scene) SetScripted(on bool) {
 	r := sc.Driver.Gripper.Pose.Rotation
 	yaw := 2 * math.Atan2(r.Kmag, r.Real)
 	sc.script = sc.newScript(sc.Driver.Gripper, sc.Sim.SurfacePositions(), yaw)
-	if sc.cfg.Kind == settings.Squeeze {
+	if sc.squeezes() {
 		sc.script.base, sc.script.yaw0 = sc.CentreOfMass(), yaw
 	}
 	sc.script.delay(sc.Sim.Time())
@@ -425,6 +438,9 @@ func (sc *Scene) SetOmega(omega float64) {
 func (sc *Scene) Openings() (open, closed float64) {
 	if sc.cfg.Kind == settings.Squeeze {
 		return sc.width + 2*squeezeGap, sc.width - 2*sc.cfg.Squeeze
+	}
+	if sc.cfg.Kind == settings.Stack {
+		return sc.width + 2*squeezeGap, sc.width - 2*math.Min(sc.cfg.Squeeze, stackSqueezeShare*sc.width)
 	}
 	if sc.cfg.Kind == settings.SoftFingers {
 		return fingersOpenings(cubeSide(sc.cfg))

@@ -79,6 +79,7 @@ type Summary struct {
 	Drop    *DropResult    `json:"drop,omitempty"`
 	Cube    *CubeResult    `json:"cube,omitempty"`
 	Fingers *FingersResult `json:"fingers,omitempty"`
+	Stack   *StackResult   `json:"stack,omitempty"`
 
 	// A mesh file: what it held, the factor that took its coordinates to
 	// metres (fitted: chosen to make it ObjectSize across) and the notes of
@@ -177,6 +178,8 @@ func (sc *Scene) Summary() Summary {
 		s.Cube = sc.cubeResult()
 	case settings.SoftFingers:
 		s.Fingers = sc.fingersResult()
+	case settings.Stack:
+		s.Stack = sc.stackResult()
 	}
 	return s
 }
