@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"softgrasp/physics"
+	"softgrasp/physics/collide"
 )
 
 // contactsLog writes the -contacts CSV: one row per contact per step, the
@@ -45,12 +46,18 @@ func (l *contactsLog) write(sim *physics.Simulation, st *physics.StepStats) erro
 	bodies := sim.Bodies()
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	for _, r := range l.recs {
-		soft, name := "soft", strconv.Itoa(r.Body)
+		body := func(i int) string {
+			if i >= 0 && i < len(bodies) && bodies[i].Name != "" {
+				return bodies[i].Name
+			}
+			return strconv.Itoa(i)
+		}
+		soft, name := "soft", body(r.Body)
 		switch {
 		case r.Body < 0: // between two parts of the soft body
 			soft, name = "soft:"+strconv.Itoa(r.Part), "soft"
-		case r.Body < len(bodies) && bodies[r.Body].Name != "":
-			name = bodies[r.Body].Name
+		case r.Kind == collide.RigidRigid: // the other body against the dynamic one
+			soft = body(r.Other)
 		}
 		row := l.row[:0]
 		row = append(row, strconv.Itoa(st.Step), g(st.Time), soft, name, r.Kind.String(),

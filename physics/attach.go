@@ -188,7 +188,8 @@ func (at *attachments) splitFixed(pr *collide.Pair, part *fixedPart) bool {
 }
 
 // splitPairs splits every pair's attached weights (splitFixed) and drops
-// the pairs left without a free node, keeping the order.
+// the pairs left without a free node, keeping the order (and the
+// rigid–rigid pairs, which have no soft node).
 func (c *step) splitPairs() {
 	at, ct := c.attach, &c.ws.ct
 	if at == nil {
@@ -198,6 +199,12 @@ func (c *step) splitPairs() {
 	ct.fix = grow(ct.fix, len(ct.pairs))
 	kept := 0
 	for a := range ct.pairs {
+		if ct.pairs[a].Count == 0 { // rigid–rigid: no soft node
+			ct.fix[kept].count = 0
+			ct.pairs[kept] = ct.pairs[a]
+			kept++
+			continue
+		}
 		if at.splitFixed(&ct.pairs[a], &ct.fix[kept]) {
 			ct.pairs[kept] = ct.pairs[a]
 			kept++

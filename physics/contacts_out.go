@@ -18,8 +18,14 @@ type ContactRecord struct {
 	// a soft–soft contact, the soft vertex (Part its part), whose normal
 	// points from the other part towards it and whose forces act on it
 	// (the other part gets the opposite).
+	//
+	// A rigid–rigid contact (Kind collide.RigidRigid) is between the
+	// dynamic body Body and the kinematic or static body Other: Point is
+	// Other's point, the normal points from Body towards Other and the
+	// forces act on Other (Body gets the opposite).
 	Point r3.Vec
 	Part  int
+	Other int
 	// Normal is the contact normal of the last Newton iteration, from the
 	// rigid body towards the soft one; Normal0 the first linearisation's:
 	// the one collision detection gave at the start of the step, carried
@@ -59,6 +65,9 @@ func (s *Simulation) AppendContacts(out []ContactRecord) []ContactRecord {
 		}
 		if a < len(ct.states) {
 			rec.State = ct.states[a]
+		}
+		if pr := &ct.pairs[a]; pr.Kind == collide.RigidRigid {
+			rec.Other = pr.Other
 		}
 		if pr := &ct.pairs[a]; pr.Kind == collide.SoftSoft {
 			rec.Point = s.model.surfacePoint(s.state.q, pr.Point)

@@ -37,6 +37,11 @@ func (c *step) detect() {
 	for a := range ws.ct.pairs {
 		c.model.mapPair(&ws.ct.pairs[a])
 	}
+	if c.anyDynamic() {
+		// Rigid–rigid pairs of the dynamic bodies, kept whatever the
+		// contact budget.
+		ws.ct.pairs = collide.RigidPairs(c.bodies, c.dynamicFlags(), ws.detection.alarm, ws.ct.pairs)
+	}
 	c.splitPairs()
 	ws.stats.Contacts = len(ws.ct.pairs)
 }

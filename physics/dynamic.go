@@ -127,6 +127,26 @@ func advancePose(p rigid.Pose, v, w r3.Vec, h float64) rigid.Pose {
 	return out
 }
 
+// anyDynamic reports whether a body is dynamic.
+func (c *step) anyDynamic() bool {
+	for _, d := range c.dyn {
+		if d != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// dynamicFlags returns which bodies are dynamic (a workspace slice).
+func (c *step) dynamicFlags() []bool {
+	ws := c.ws
+	ws.dynFlags = grow(ws.dynFlags, len(c.bodies))
+	for i := range ws.dynFlags {
+		ws.dynFlags[i] = i < len(c.dyn) && c.dyn[i] != nil
+	}
+	return ws.dynFlags
+}
+
 // hasDynamic reports whether a pair of the step touches a dynamic body.
 func (c *step) hasDynamic() bool {
 	for a := range c.ws.ct.pairs {

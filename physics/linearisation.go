@@ -26,6 +26,12 @@ type contactState struct {
 	// leaves out: the rows of Hfix in p = H·q + Hfix·q. Empty without
 	// attachments.
 	fix []fixedPart
+	// other is the fixed world point of each rigid–rigid pair (the
+	// kinematic body's material point at its end pose, added to p = H·q,
+	// whose row is empty), zero for the other pairs; rigidPairs counts
+	// those pairs.
+	other      []r3.Vec
+	rigidPairs int
 	// C holds the directions of the current linearisation, Cnext the
 	// candidate of the next Newton iteration and C0 those of collision
 	// detection (start of step).
@@ -49,7 +55,7 @@ func (ct *contactState) resize(c int) {
 	for _, f := range []*[]m3.Mat3{&ct.C, &ct.Cnext, &ct.C0} {
 		*f = grow(*f, c)
 	}
-	for _, r := range []*[]r3.Vec{&ct.rT, &ct.rEnd, &ct.rN, &ct.rNext} {
+	for _, r := range []*[]r3.Vec{&ct.rT, &ct.rEnd, &ct.rN, &ct.rNext, &ct.other} {
 		*r = grow(*r, c)
 	}
 	for _, b := range []*[]float64{&ct.pT, &ct.pFree, &ct.p, &ct.pPrev, &ct.dFree, &ct.lambda, &ct.force} {
@@ -64,10 +70,28 @@ func (c *step) buildMapping() {
 	ct, state := &c.ws.ct, c.state
 	ct.resize(len(ct.pairs))
 	ct.buildH(len(state.q))
+	ct.rigidPairs = 0
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		n := pr.Normal
-		if pr.Kind == collide.SoftSoft {
+		ct.other[a] = r3.Vec{}
+		if pr.Kind == collide.RigidRigid {
+			// The dynamic body's point at its start and free end poses;
+			// the other body's point fixed at its end pose. The normal
+			// turns with the body whose surface it belongs to.
+			D, S := &c.bodies[pr.Body], &c.bodies[pr.Other]
+			ct.rT[a], ct.rEnd[a] = D.Start.Apply(pr.RigidLocal), D.End.Apply(pr.RigidLocal)
+			ct.rN[a] = ct.rEnd[a]
+			ct.other[a] = S.End.Apply(pr.OtherLocal)
+			ct.rigidPairs++
+			surf := D
+			if pr.Vertex >= 0 {
+				surf = S
+			}
+			if c.set.FirstLinearisation == settings.EndPose && surf.Start.Rotation != surf.End.Rotation {
+				n = surf.End.Rotate(surf.Start.InverseRotate(n))
+			}
+		} else if pr.Kind == collide.SoftSoft {
 			// Relative positions: no rigid side, the reference point is
 			// the origin and the normal is the triangle's.
 			ct.rT[a], ct.rEnd[a], ct.rN[a] = r3.Vec{}, r3.Vec{}, r3.Vec{}
@@ -102,6 +126,14 @@ func (c *step) buildMapping() {
 // (3c), Hfix's rows being the pairs' fixed parts (fix).
 func (ct *contactState) positions(dst, q []float64) {
 	ct.H.MulVec(dst, q)
+	if ct.rigidPairs > 0 {
+		for a := range ct.pairs {
+			o := ct.other[a]
+			dst[3*a] += o.X
+			dst[3*a+1] += o.Y
+			dst[3*a+2] += o.Z
+		}
+	}
 	if len(ct.fix) == 0 {
 		return
 	}
@@ -174,6 +206,10 @@ func (c *step) relinearise(reach float64) float64 {
 			// normal of detection is kept through the step (both sides
 			// deform; neither is known in closed form), r the origin.
 			n = ct.C[a].Row(0)
+		case collide.RigidRigid:
+			// Two rigid surfaces: the first linearisation's normal and
+			// the dynamic body's material point.
+			n, r = ct.C0[a].Row(0), ct.rEnd[a]
 		default:
 			body := &c.bodies[pr.Body]
 			n = body.End.Rotate(body.Start.InverseRotate(pr.Normal))

@@ -26,11 +26,13 @@ func (c *step) measure() error {
 	if cap(st.BodyForce) < len(c.bodies) {
 		st.BodyForce = make([]r3.Vec, len(c.bodies))
 		st.BodyNormalForce = make([]float64, len(c.bodies))
+		st.RigidNormalForce = make([]float64, len(c.bodies))
 	}
 	st.BodyForce = st.BodyForce[:len(c.bodies)]
 	st.BodyNormalForce = st.BodyNormalForce[:len(c.bodies)]
+	st.RigidNormalForce = st.RigidNormalForce[:len(c.bodies)]
 	for i := range st.BodyForce {
-		st.BodyForce[i], st.BodyNormalForce[i] = r3.Vec{}, 0
+		st.BodyForce[i], st.BodyNormalForce[i], st.RigidNormalForce[i] = r3.Vec{}, 0, 0
 	}
 	st.Active, st.PartNormalForce, st.PartPairs = 0, 0, 0
 	ct := &ws.ct
@@ -45,6 +47,10 @@ func (c *step) measure() error {
 			st.PartPairs++
 			continue
 		}
+		if pr.Kind == collide.RigidRigid {
+			st.RigidNormalForce[pr.Other] += ln
+			continue
+		}
 		f := ct.C[a].MulVecT(point(ct.lambda, a))
 		st.BodyForce[pr.Body] = r3.Add(st.BodyForce[pr.Body], f)
 		st.BodyNormalForce[pr.Body] += ln
@@ -55,15 +61,31 @@ func (c *step) measure() error {
 	if len(ct.pairs) > 0 {
 		ct.positions(ct.p, ws.qNew)
 	}
-	st.PartPenetration = 0
+	st.PartPenetration, st.RigidRigidPenetration = 0, 0
 	for a := range ct.pairs {
-		if ct.pairs[a].Kind == collide.SoftSoft {
+		switch pr := &ct.pairs[a]; pr.Kind {
+		case collide.SoftSoft:
 			g := r3.Dot(ct.C[a].Row(0), point(ct.p, a))
 			st.PartPenetration = math.Max(st.PartPenetration, -g)
+		case collide.RigidRigid:
+			st.RigidRigidPenetration = math.Max(st.RigidRigidPenetration, -c.rigidGap(pr))
 		}
 	}
-	st.Penetration = math.Max(st.Penetration, st.PartPenetration)
+	st.Penetration = math.Max(st.Penetration, math.Max(st.PartPenetration, st.RigidRigidPenetration))
 	return nil
+}
+
+// rigidGap is the signed distance of a rigid–rigid pair's vertex from the
+// other body's surface at both bodies' end poses (the dynamic body's as
+// the step moved it).
+func (c *step) rigidGap(pr *collide.Pair) float64 {
+	D, S := &c.bodies[pr.Body], &c.bodies[pr.Other]
+	if pr.Vertex >= 0 {
+		_, _, d := S.Shape.Closest(S.End.ApplyInverse(D.End.Apply(pr.RigidLocal)))
+		return d
+	}
+	_, _, d := D.Shape.Closest(D.End.ApplyInverse(S.End.Apply(pr.OtherLocal)))
+	return d
 }
 
 // measureOverlap records the true end-of-step overlap of the two sides at

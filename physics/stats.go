@@ -79,12 +79,20 @@ type StepStats struct {
 	SoftPenetration  float64
 	RigidPenetration float64
 	PartPenetration  float64
-	Violation        float64
+	// RigidRigidPenetration is the deepest overlap of a dynamic rigid
+	// body with another rigid body among the step's rigid–rigid pairs, at
+	// the end poses (m, ≥ 0).
+	RigidRigidPenetration float64
+	Violation             float64
 	// BodyForce is the total contact force each rigid body applies on the
 	// soft body (N, world frame), and BodyNormalForce the sum of its
 	// normal components λn.
 	BodyForce       []r3.Vec
 	BodyNormalForce []float64
+	// RigidNormalForce is, per kinematic or static body, the sum of the
+	// normal forces λn of its rigid–rigid pairs with dynamic bodies (the
+	// floor carrying a dynamic cube), N.
+	RigidNormalForce []float64
 	// PartNormalForce is the sum of the normal forces λn between the soft
 	// body's parts (its soft–soft pairs; N), PartPairs their number.
 	PartNormalForce float64

@@ -24,6 +24,7 @@ type workspace struct {
 	// blocks and each body's force and torque sums (two per body).
 	rigidLeft, rigidRight []m3.Mat3
 	rigidSums             []r3.Vec
+	dynFlags              []bool // which bodies are dynamic (dynamicFlags)
 	// The Newton iterate on the whole residual (elastic.go): q_k, v_k,
 	// the residual R_k (first the forces F(q_k, v_k)) and its correction.
 	qK, vK, res, delta []float64

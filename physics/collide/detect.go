@@ -149,6 +149,7 @@ func (d *Detector) BVH() *BVH {
 //     (pt, n, d) = Shape.Closest(Start⁻¹·x), a pair when d < alarm, with
 //     RigidLocal = pt, Normal = Start.Rotate(n), Distance = d. Bodies whose
 //     bounds, grown by alarm, do not contain Start⁻¹·x are skipped.
+//
 //   - RigidVertex, for each vertex r of a body's shape (placed by Start):
 //     the closest soft triangle among those whose boxes meet the cube of
 //     half-side alarm around r (the lowest index on ties), its closest

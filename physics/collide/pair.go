@@ -27,6 +27,12 @@ const (
 	// bodies touching): its point is their difference, the vertex minus
 	// the triangle's point (weights 1 and −w), and it has no rigid side.
 	SoftSoft
+	// RigidRigid pairs a dynamic rigid body with another, kinematic or
+	// static, rigid body: a vertex of either against the closest point of
+	// the other's surface. It has no soft node (Count 0): its "soft point"
+	// is the other body's material point OtherLocal, fixed in the world
+	// over the step, and its rigid side the dynamic body Body.
+	RigidRigid
 )
 
 // String returns "soft-vertex" or "rigid-vertex".
@@ -38,6 +44,8 @@ func (k Kind) String() string {
 		return "rigid-vertex"
 	case SoftSoft:
 		return "soft-soft"
+	case RigidRigid:
+		return "rigid-rigid"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
@@ -96,6 +104,12 @@ type Pair struct {
 	// Distance is the signed distance along Normal at detection
 	// (negative when interpenetrating).
 	Distance float64
+	// Other is the kinematic or static body of a RigidRigid pair and
+	// OtherLocal its material point in its frame (unused by other kinds).
+	// Vertex (a vertex of Body) or Point (a vertex of Other) names the
+	// pair's vertex.
+	Other      int
+	OtherLocal r3.Vec
 }
 
 // Key identifies a pair across steps, for warm-starting the contact forces.
@@ -105,6 +119,14 @@ func (p *Pair) Key() uint64 {
 		return uint64(p.Body)<<40 | uint64(p.Point)
 	case SoftSoft:
 		return 1<<62 | uint64(p.Point)
+	case RigidRigid:
+		// the vertex's side in bit 39: the dynamic body's (Vertex ≥ 0)
+		// or the other body's (Point ≥ 0)
+		v, side := p.Vertex, uint64(0)
+		if v < 0 {
+			v, side = p.Point, 1
+		}
+		return 3<<62 | uint64(p.Other)<<52 | uint64(p.Body)<<40 | side<<39 | uint64(v)
 	}
 	return 1<<63 | uint64(p.Body)<<40 | uint64(p.Vertex)
 }

@@ -14,12 +14,9 @@ import (
 
 // The soft-fingers scene (settings.SoftFingers): two soft pads, one soft
 // body of two parts, each attached by its outer face to a flat jaw, close
-// on a dynamic rigid cube, which is released to gravity once they have
-// closed; the gripper then lifts it and spins it. The cube is held by the
-// pads' friction alone. Contact between two rigid bodies is not simulated:
-// the cube cannot rest on the floor before the grasp (it is held in place
-// instead), and a cube that slips out is stopped where it reaches the
-// floor (FingersResult.DroppedAt).
+// on a dynamic rigid cube resting on the floor (rigid–rigid contact), lift
+// it and spin it. The cube is held by the pads' friction alone; when they
+// do not hold it, it falls back onto the floor.
 
 // FingersCubeBody is the soft-fingers scene's dynamic cube (after the
 // floor and the two jaws).
@@ -27,26 +24,28 @@ const FingersCubeBody = 3
 
 const (
 	padThickness   = 8e-3   // a pad across the closing axis, m
+	padHeight      = 0.8    // a pad's height as a share of the cube's edge: clear of the floor
 	padJawGap      = 0.5e-3 // between a pad's attached face and its jaw, so that they never touch, m
 	padCubeGap     = 0.1e-3 // between a pad and the cube before the close, m
 	fingersSqueeze = 0.2e-3 // each pad pressed into the cube past touching, m
-	fingersCentreZ = 0.04   // the cube's centre above the floor, m
-	fingersClose   = 0.3    // length of the close, after which the cube is released, s
+	fingersClose   = 0.3    // length of the close, s
+	fingersSettle  = 0.1    // the cube settles on the floor before the close, s
 )
 
-// fingersState is the scene's cube: when it was released and, if it
-// fell, stopped on the floor. Its edge is the cube-drop scene's, cubeSide.
-type fingersState struct {
-	released, dropped     bool
-	releasedAt, droppedAt float64
+// fingersCentreZ is the height of the cube's centre resting on the floor
+// (the contact law keeps the contact distance d under it), where the pads
+// grip it.
+func fingersCentreZ(cfg settings.Scenario) float64 {
+	return cubeSide(cfg)/2 + cfg.Physics.ContactDistance
 }
 
 // fingersPads builds the two pads around the cube's place, each about
 // half of the DOF budget: padThickness across the closing axis (x), the
-// cube's face in y and z, padCubeGap off the cube.
+// cube's width in y and padHeight of it in z, centred on the cube,
+// padCubeGap off it.
 func fingersPads(cfg settings.Scenario) (object, meshInfo, error) {
 	a := cubeSide(cfg)
-	size := r3.Vec{X: padThickness, Y: a, Z: a}
+	size := r3.Vec{X: padThickness, Y: a, Z: padHeight * a}
 	pads := &mesh.TetMesh{}
 	for _, side := range []float64{-1, 1} {
 		m, err := mesh.BoxForDOFs(size, max(cfg.TargetDOFs/2, 60))
@@ -59,7 +58,7 @@ func fingersPads(cfg settings.Scenario) (object, meshInfo, error) {
 		inner := side * (a/2 + padCubeGap)
 		shift := r3.Vec{
 			Y: -(b.Min.Y + b.Max.Y) / 2,
-			Z: fingersCentreZ - (b.Min.Z+b.Max.Z)/2,
+			Z: fingersCentreZ(cfg) - (b.Min.Z+b.Max.Z)/2,
 		}
 		if side < 0 {
 			shift.X = inner - b.Max.X
@@ -74,7 +73,7 @@ func fingersPads(cfg settings.Scenario) (object, meshInfo, error) {
 			pads.Tets = append(pads.Tets, [4]int{t[0] + n, t[1] + n, t[2] + n, t[3] + n})
 		}
 	}
-	name := fmt.Sprintf("two soft pads %.0f × %.0f × %.0f mm", padThickness*1e3, a*1e3, a*1e3)
+	name := fmt.Sprintf("two soft pads %.0f × %.0f × %.0f mm", padThickness*1e3, a*1e3, padHeight*a*1e3)
 	return object{mesh: pads}, meshInfo{name: name}, nil
 }
 
@@ -87,24 +86,24 @@ func fingersOpenings(side float64) (open, closed float64) {
 
 // fingersBodies creates the floor and the flat jaws around the pads (the
 // gripper driver and, when scripted, its script: graspBodies) and the
-// cube, held in place (kinematic) until its release.
+// cube resting on the floor (made dynamic by build).
 func (sc *Scene) fingersBodies(obj object) []rigid.Body {
-	cube := rigid.Translation(r3.Vec{Z: fingersCentreZ})
+	cube := rigid.Translation(r3.Vec{Z: fingersCentreZ(sc.cfg)})
 	return append(sc.graspBodies(obj), cubeShaped(cubeSide(sc.cfg), cube))
 }
 
-// newFingersScript is the soft-fingers timeline: the jaws close on the
-// cube where they start (no settle, no approach), hold while the cube is
-// released, lift 30 mm and spin.
+// newFingersScript is the soft-fingers timeline: the cube settles on the
+// floor, the jaws close on it where they start (no approach), hold, lift
+// it 30 mm and spin.
 func newFingersScript(cfg settings.Scenario, open, closed float64) *graspScript {
-	base := r3.Vec{Z: fingersCentreZ}
+	base := r3.Vec{Z: fingersCentreZ(cfg)}
 	s := graspScript{base: base, zHigh: base.Z, zGrasp: base.Z, lift: 0.03, openWide: open, openGrip: closed}
-	return scheduled(cfg, s, phaseDurations{close: fingersClose, hold: 0.3, lift: 0.5})
+	return scheduled(cfg, s, phaseDurations{settle: fingersSettle, close: fingersClose, hold: 0.3, lift: 0.5})
 }
 
 // fingersAttachments holds each pad's outer face to its jaw.
 func fingersAttachments(m *mesh.TetMesh, side float64) []physics.Attachment {
-	outer := side/2 + padCubeGap + padThickness - 1e-9
+	outer := side/2 + padCubeGap + padThickness - 1e-9 // the pads' outer faces, |x|
 	left, right := physics.Attachment{Body: LeftJawBody}, physics.Attachment{Body: RightJawBody}
 	for n, x := range m.Nodes {
 		switch {
@@ -126,52 +125,13 @@ func fingersDynamics(cfg settings.Scenario) physics.RigidDynamics {
 	return solidCube(cubeSide(cfg), fingersDensity)
 }
 
-// fingersEvents runs after each soft-fingers step: the cube is released
-// to gravity once the close is over (at fingersClose, scripted or not),
-// and a released cube whose bottom reaches the floor is stopped there, at
-// rest, since it would pass through it.
-func (sc *Scene) fingersEvents() error {
-	f := &sc.fingers
-	t := sc.Sim.Time()
-	if !f.released && t >= sc.fingersReleaseTime()-1e-9 {
-		d := fingersDynamics(sc.cfg)
-		if err := sc.Sim.SetDynamic(FingersCubeBody, &d); err != nil {
-			return err
-		}
-		f.released, f.releasedAt = true, t
-		return nil
-	}
-	if f.released && !f.dropped {
-		pose, a := sc.Sim.Bodies()[FingersCubeBody].End, cubeSide(sc.cfg)
-		if pose.Position.Z-a/2 < 0 {
-			if err := sc.Sim.SetDynamic(FingersCubeBody, nil); err != nil {
-				return err
-			}
-			pose.Position.Z = a/2 + sc.Sim.Settings().ContactDistance
-			sc.Sim.SetBodyPose(FingersCubeBody, pose)
-			f.dropped, f.droppedAt = true, t
-		}
-	}
-	return nil
-}
-
-// fingersReleaseTime is when the cube is let go: the end of the scripted
-// close (delayed with the script when it restarts), else fingersClose.
-func (sc *Scene) fingersReleaseTime() float64 {
-	if sc.script != nil {
-		return sc.script.closedAt()
-	}
-	return fingersClose
-}
-
 // cubeCentre is the soft-fingers cube's centre.
 func (sc *Scene) cubeCentre() r3.Vec { return sc.Sim.Bodies()[FingersCubeBody].Start.Position }
 
-// fingersHeld reports whether the pads hold the released cube: they push
-// on it, it has not fallen, and its centre lies between the jaws.
+// fingersHeld reports whether the pads hold the cube: they push on it, the
+// floor does not carry it, and its centre lies between the jaws.
 func (sc *Scene) fingersHeld() bool {
-	f := &sc.fingers
-	if !f.released || f.dropped || sc.metrics.gripLast <= 0 {
+	if sc.metrics.gripLast <= 0 || sc.metrics.cubeFloorLast > 0 {
 		return false
 	}
 	g := sc.Driver.Gripper
@@ -182,25 +142,22 @@ func (sc *Scene) fingersHeld() bool {
 
 // FingersResult is the soft-fingers scene's end.
 type FingersResult struct {
-	ReleasedAt float64 `json:"released_at"`          // s: the cube is held in place until then
-	Held       bool    `json:"held"`                 // the pads hold the cube at the end
-	DroppedAt  float64 `json:"dropped_at,omitempty"` // s: the cube fell to the floor then (0: it did not)
-	Weight     float64 `json:"weight"`               // the cube's m·g, N
-	Height     float64 `json:"height"`               // the cube's centre above the floor at the end, m
-	Turned     float64 `json:"turned"`               // the cube's turn about z since its release, rad (unwrapped per step)
+	Held   bool    `json:"held"`   // the pads hold the cube at the end
+	Weight float64 `json:"weight"` // the cube's m·g, N
+	Height float64 `json:"height"` // the cube's centre above the floor at the end, m
+	Rest   float64 `json:"rest"`   // the cube's centre resting on the floor, m
+	// FloorForce is the floor's push on the cube at the end (rigid–rigid
+	// contact), N: its weight once it lies on the floor, 0 while held.
+	FloorForce float64 `json:"floor_force"`
+	Turned     float64 `json:"turned"` // the cube's turn about z, rad (unwrapped per step)
 }
 
 // fingersResult measures the cube at the end.
 func (sc *Scene) fingersResult() *FingersResult {
-	f := &sc.fingers
 	d := fingersDynamics(sc.cfg)
-	r := &FingersResult{
-		ReleasedAt: f.releasedAt, Held: sc.fingersHeld(),
-		Weight: d.Mass * r3.Norm(sc.Sim.Settings().Gravity), Height: sc.cubeCentre().Z,
-		Turned: sc.metrics.cubeTurn,
+	return &FingersResult{
+		Held: sc.fingersHeld(), Weight: d.Mass * r3.Norm(sc.Sim.Settings().Gravity),
+		Height: sc.cubeCentre().Z, Rest: fingersCentreZ(sc.Config()),
+		FloorForce: sc.metrics.cubeFloorLast, Turned: sc.metrics.cubeTurn,
 	}
-	if f.dropped {
-		r.DroppedAt = f.droppedAt
-	}
-	return r
 }

@@ -8,13 +8,15 @@ import (
 	"softgrasp/physics/settings"
 )
 
-// TestSoftFingersScene runs the soft-fingers scene: the pads, attached to
-// the jaws, hold the released steel cube by friction through the lift and
-// the 4π spin (μ = 0.8: it turns with the jaws, slips by less than 1 mm and
-// ends 30 mm up), and let it fall at μ = 0.1, where it stops on the floor.
-// Measured at the scene's 1000 DOFs: slip 0.43 mm (0.46 at most), turned
-// 4π to 3.5e-3 rad, 30 mm up to 0.43 mm (the pads' sag); at μ = 0.1 it
-// falls 0.09 s after its release.
+// TestSoftFingersScene runs the soft-fingers scene: the steel cube rests
+// on the floor (rigid–rigid contact), the pads, attached to the jaws,
+// close on it, and at μ = 0.8 they hold it by friction through the lift
+// and the 4π spin (it turns with the jaws, slips by less than 1 mm and
+// ends 30 mm up, the floor no longer carrying it); at μ = 0.1 they do
+// not, and it stays on the floor, carried by it. Measured at the scene's
+// 1000 DOFs: slip 0.55 mm at most, turned 4π to 3.4e-3 rad, 29.5 of
+// 30 mm up (the pads' sag); at μ = 0.1 the floor carries its weight to
+// 1e-14.
 func TestSoftFingersScene(t *testing.T) {
 	cfg := settings.DefaultScenario(settings.SoftFingers)
 	held := runScene(t, cfg)
@@ -22,10 +24,10 @@ func TestSoftFingersScene(t *testing.T) {
 	if f == nil {
 		t.Fatal("no fingers result in the summary")
 	}
-	t.Logf("μ = 0.8: held %v, slip %.3f mm (max %.3f), turned %.4f rad, height %.2f mm, grip %.2f N, weight %.3f N",
-		f.Held, held.Slip*1e3, held.MaxSlip*1e3, f.Turned, f.Height*1e3, held.GripForceMean, f.Weight)
-	if !f.Held || !held.Held || f.DroppedAt != 0 {
-		t.Fatalf("μ = 0.8: the cube is not held at the end (dropped at %g s)", f.DroppedAt)
+	t.Logf("μ = 0.8: held %v, slip %.3f mm (max %.3f), turned %.4f rad, %.2f mm up, floor %.3g N, grip %.2f N, weight %.3f N",
+		f.Held, held.Slip*1e3, held.MaxSlip*1e3, f.Turned, (f.Height-f.Rest)*1e3, f.FloorForce, held.GripForceMean, f.Weight)
+	if !f.Held || !held.Held || f.FloorForce != 0 {
+		t.Fatalf("μ = 0.8: the cube is not held at the end (floor force %g N)", f.FloorForce)
 	}
 	if held.MaxSlip > 1e-3 {
 		t.Fatalf("μ = 0.8: the cube slipped %.3f mm in the pads, target ≤ 1 mm", held.MaxSlip*1e3)
@@ -33,25 +35,17 @@ func TestSoftFingersScene(t *testing.T) {
 	if math.Abs(f.Turned-4*math.Pi) > 0.01 {
 		t.Fatalf("μ = 0.8: the cube turned %.4f rad, the jaws 4π", f.Turned)
 	}
-	if up := f.Height - fingersCentreZ; math.Abs(up-0.03) > 1e-3 {
+	if up := f.Height - f.Rest; math.Abs(up-0.03) > 1e-3 {
 		t.Fatalf("μ = 0.8: the cube rose %.2f mm, the jaws 30 mm", up*1e3)
 	}
 
 	cfg.Physics.Friction = 0.1
-	sc, err := Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sc.Close()
-	for i := 0; i < 60; i++ { // the release at 0.3 s and 0.3 s more
-		if _, err := sc.Step(); err != nil {
-			t.Fatalf("μ = 0.1, step %d: %v", i, err)
-		}
-	}
-	f = sc.Summary().Fingers
-	t.Logf("μ = 0.1: released at %.2f s, dropped at %.2f s, height %.2f mm", f.ReleasedAt, f.DroppedAt, f.Height*1e3)
-	if f.Held || f.DroppedAt == 0 || f.Height > cubeSide(cfg)/2+1e-4 {
-		t.Fatalf("μ = 0.1: the cube should have fallen to the floor: held %v, dropped at %g s, height %.2f mm", f.Held, f.DroppedAt, f.Height*1e3)
+	dropped := runScene(t, cfg)
+	f = dropped.Fingers
+	t.Logf("μ = 0.1: held %v, %.3f mm above its rest, floor %.6f N for %.6f N, slip %.1f mm", f.Held, (f.Height-f.Rest)*1e3, f.FloorForce, f.Weight, dropped.Slip*1e3)
+	if f.Held || math.Abs(f.Height-f.Rest) > 1e-4 || math.Abs(f.FloorForce-f.Weight) > 0.01*f.Weight {
+		t.Fatalf("μ = 0.1: the cube should have stayed on the floor: held %v, %.3f mm above its rest, floor %.4f N for %.4f N",
+			f.Held, (f.Height-f.Rest)*1e3, f.FloorForce, f.Weight)
 	}
 }
 

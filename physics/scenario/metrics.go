@@ -52,8 +52,11 @@ type metrics struct {
 	// Cube drop: the object's push on the cube, per step.
 	cubeForces []float64
 	// Soft fingers: the cube's heading about z at the last step and its
-	// turn since the release, unwrapped step by step.
+	// turn since the first step, unwrapped step by step, ...
 	cubeYaw, cubeTurn float64
+	cubeYawSet        bool
+	// ... and the floor's push on it at the last step, N.
+	cubeFloorLast float64
 	// Stack: the cubes at rest at the end of the settle.
 	stack stackMetrics
 }
@@ -115,6 +118,10 @@ func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
 	if sc.cfg.Kind == settings.SoftFingers && len(st.BodyNormalForce) > FingersCubeBody {
 		// the pads, attached to the jaws, push on the cube
 		grip = st.BodyNormalForce[FingersCubeBody]
+		m.cubeFloorLast = 0
+		if len(st.RigidNormalForce) > FloorBody {
+			m.cubeFloorLast = st.RigidNormalForce[FloorBody]
+		}
 		m.observeCubeTurn(sc)
 	}
 	m.gripLast = grip
@@ -135,16 +142,15 @@ func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
 }
 
 // observeCubeTurn adds the soft-fingers cube's turn about the world z
-// over the step, once it is released (its heading is the angle of its x
-// axis in the xy plane; a step turns it by less than π).
+// over the step (its heading is the angle of its x axis in the xy plane;
+// a step turns it by less than π).
 func (m *metrics) observeCubeTurn(sc *Scene) {
 	x := sc.Sim.Bodies()[FingersCubeBody].Start.Rotate(r3.Vec{X: 1})
 	yaw := math.Atan2(x.Y, x.X)
-	if sc.fingers.released {
-		d := yaw - m.cubeYaw
-		m.cubeTurn += math.Remainder(d, 2*math.Pi)
+	if m.cubeYawSet {
+		m.cubeTurn += math.Remainder(yaw-m.cubeYaw, 2*math.Pi)
 	}
-	m.cubeYaw = yaw
+	m.cubeYaw, m.cubeYawSet = yaw, true
 }
 
 // forceJitter is the paper's "instability of contact forces": the

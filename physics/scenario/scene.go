@@ -34,13 +34,12 @@ type Scene struct {
 	script  *graspScript   // nil when not scripted
 	metrics metrics
 	release inclineRelease // the incline's hold and release (incline.go)
-	fingers fingersState   // the soft-fingers cube (fingers.go)
 
 	meshInfo meshInfo
 	mass     []float64
 	total    float64
 	partMass []float64 // mass of each part of the soft body (its mesh's connected components), kg
-	height   float64 // object height at rest, m
+	height   float64   // object height at rest, m
 	// width is the object's width along the closing axis, m: along x in
 	// the squeeze scene, along the aim's axis (AimAtObject) in a grasp.
 	width float64
@@ -154,6 +153,13 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 			return nil, err
 		}
 	}
+	if cfg.Kind == settings.SoftFingers {
+		d := fingersDynamics(cfg)
+		if err := sim.SetDynamic(FingersCubeBody, &d); err != nil {
+			sim.Close()
+			return nil, err
+		}
+	}
 	var own []physics.Attachment
 	if cfg.Kind == settings.SoftFingers {
 		own = fingersAttachments(obj.mesh, cubeSide(cfg))
@@ -227,6 +233,7 @@ func (sc *Scene) graspBodies(obj object) []rigid.Body {
 		g = squeezeGripper(sc.height) // across both cubes
 	case settings.SoftFingers:
 		g.Style = rigid.FlatJaws // the pads are attached to the plates
+		g.JawHeight = padHeight * cubeSide(cfg)
 	}
 	script := sc.newScript(g, coordinates(obj.surface()), 0)
 	start := script.at(0)
@@ -262,7 +269,11 @@ func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *g
 	}
 	if sc.cfg.Kind == settings.SoftFingers {
 		open, closed := sc.Openings()
-		return newFingersScript(sc.cfg, open, closed)
+		cfg := sc.cfg // while building, it still holds the settings
+		if sc.Sim != nil {
+			cfg = sc.Config()
+		}
+		return newFingersScript(cfg, open, closed)
 	}
 	aim, _ := AimAtObject(positions, yaw, GraspFloor(g.JawHeight))
 	sc.width = aim.Width
@@ -374,11 +385,6 @@ func (sc *Scene) advance() (*physics.StepStats, error) {
 		return st, err
 	}
 	sc.metrics.observe(sc, st)
-	if sc.cfg.Kind == settings.SoftFingers {
-		if err := sc.fingersEvents(); err != nil {
-			return st, err
-		}
-	}
 	if sc.holding() {
 		if err := sc.releaseIncline(); err != nil {
 			return st, err

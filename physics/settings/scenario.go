@@ -28,11 +28,10 @@ const (
 	// for, where K = 1 and K = 5 differ visibly (docs/method.md).
 	FastSpin Kind = "fast-spin"
 	// SoftFingers: two soft pads, one soft body of two parts, attached to
-	// flat jaws, grip a dynamic rigid cube, lift it and spin it
-	// SpinTurns turns (2 by default: 4π). The cube is held in place until
-	// the pads have closed on it and then released to gravity: contact
-	// between two rigid bodies (the cube and the floor) is not simulated,
-	// so the cube cannot rest on the floor before the grasp.
+	// flat jaws, grip a dynamic rigid cube resting on the floor (rigid–rigid
+	// contact), lift it and spin it SpinTurns turns (2 by default: 4π).
+	// The pads' friction alone holds it; if they do not, it stays on or
+	// falls back onto the floor.
 	SoftFingers Kind = "soft-fingers"
 	// Stack: two soft cubes of half the object size, one soft body of two
 	// parts, the upper resting on the lower on the floor (soft–soft

@@ -1,0 +1,80 @@
+package collide
+
+import (
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/rigid"
+)
+
+// RigidPairs appends to out the RigidRigid pairs between each dynamic
+// body (dynamic[i]) and every other body that is not dynamic, at their
+// Start poses within the alarm distance, both ways:
+//
+//   - each vertex v of the dynamic body D against the other body S:
+//     (pt, n, d) = S.Shape.Closest(x) for x the vertex in S's frame, a
+//     pair when d < alarm, with RigidLocal = v, OtherLocal = pt,
+//     Normal = −n in the world (from D towards S), Distance = d, Vertex
+//     the vertex's index;
+//   - each vertex w of S against D: (pt, n, d) = D.Shape.Closest(x), a
+//     pair when d < alarm, with RigidLocal = pt, OtherLocal = w, Normal =
+//     n in the world (D's outward normal), Distance = d, Point the
+//     vertex's index.
+//
+// A positive normal force pushes S's point along Normal and D the other
+// way (Eq. 14); S, kinematic or static, does not yield, so the pair's
+// compliance is D's alone. Two dynamic bodies do not collide with each
+// other (not built). Bodies are skipped where the other's bounds, grown by
+// the alarm distance, do not hold the vertex. The order is deterministic:
+// dynamic body by dynamic body, other body by other body, D's vertices
+// then S's.
+func RigidPairs(bodies []rigid.Body, dynamic []bool, alarm float64, out []Pair) []Pair {
+	for i := range bodies {
+		if i >= len(dynamic) || !dynamic[i] || bodies[i].Shape == nil {
+			continue
+		}
+		D := &bodies[i]
+		fD := frame{R: D.Start.RotationMatrix(), t: D.Start.Position}
+		for j := range bodies {
+			if j == i || (j < len(dynamic) && dynamic[j]) || bodies[j].Shape == nil {
+				continue
+			}
+			S := &bodies[j]
+			fS := frame{R: S.Start.RotationMatrix(), t: S.Start.Position}
+			for k, v := range D.Shape.Vertices() {
+				pt, n, d, ok := closestWithin(S.Shape, fS.toLocal(fD.toWorld(v)), alarm)
+				if !ok {
+					continue
+				}
+				out = append(out, Pair{
+					Kind: RigidRigid, Body: i, Other: j, Point: -1, Tri: -1, Vertex: k,
+					RigidLocal: v, OtherLocal: pt, Normal: r3.Scale(-1, fS.R.MulVec(n)), Distance: d,
+				})
+			}
+			for k, w := range S.Shape.Vertices() {
+				pt, n, d, ok := closestWithin(D.Shape, fD.toLocal(fS.toWorld(w)), alarm)
+				if !ok {
+					continue
+				}
+				out = append(out, Pair{
+					Kind: RigidRigid, Body: i, Other: j, Point: k, Tri: -1, Vertex: -1,
+					RigidLocal: pt, OtherLocal: w, Normal: fD.R.MulVec(n), Distance: d,
+				})
+			}
+		}
+	}
+	return out
+}
+
+// closestWithin is shape.Closest(x) when x lies within alarm of the
+// shape's bounds (ok), and nothing otherwise.
+func closestWithin(shape rigid.Shape, x r3.Vec, alarm float64) (pt, n r3.Vec, d float64, ok bool) {
+	if box, bounded := shape.Bounds(); bounded {
+		a := r3.Vec{X: alarm, Y: alarm, Z: alarm}
+		box.Min, box.Max = r3.Sub(box.Min, a), r3.Add(box.Max, a)
+		if !box.Contains(x) {
+			return pt, n, d, false
+		}
+	}
+	pt, n, d = shape.Closest(x)
+	return pt, n, d, d < alarm
+}
