@@ -30,6 +30,7 @@ type benchFlags struct {
 	scale             bool
 	scaleSizes        string
 	scaleDTs          string
+	scenario          string
 }
 
 // Defaults of the full run and of -quick.
@@ -54,13 +55,15 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.scale, "scale", false, "instead of Table 1: the default grasp-and-rotate with the asynchronous solver timed stage by stage over 0.5 s of its spin at each of -scale-sizes and -scale-dts, with each stage's growth exponent (README, How the step grows)")
 	fs.StringVar(&f.scaleSizes, "scale-sizes", scaleSizes, "with -scale: comma-separated target DOFs (-quick: "+scaleQuickSizes+")")
 	fs.StringVar(&f.scaleDTs, "scale-dts", scaleDTs, "with -scale: comma-separated time steps, s")
+	fs.StringVar(&f.scenario, "scenario", string(settings.Squeeze), "the Table-1 scene: squeeze (one soft box) or stack (two soft cubes of half the DOFs each in soft–soft contact, squeezed together)")
 	f.mesh.register(fs)
 }
 
 // benchColumnsHelp explains the columns, after the flags in -h.
 const benchColumnsHelp = `
 Protocol: the squeeze scene (a soft box squeezed between flat jaws, lifted
-and turned slowly) at each size, K = 5 Newton iterations × 30 PGS sweeps
+and turned slowly; with -scenario stack two soft cubes in soft–soft
+contact, squeezed together after their rest) at each size, K = 5 Newton iterations × 30 PGS sweeps
 (no early stop). After the warm-up, each measured step is run from the
 same snapshot first with the fast scheme and then with the standard one;
 the simulation then replays the step with the fast scheme (unmeasured) and
@@ -86,6 +89,7 @@ type benchOptions struct {
 	steps, warmup int
 	mesh          benchMeshOption
 	backend       string
+	kind          settings.Kind // squeeze or stack
 }
 
 // options validates the flags; -quick fills -sizes and -steps unless they
@@ -111,6 +115,12 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 		return o, err
 	}
 	o.steps, o.warmup, o.backend = f.steps, f.warmup, f.backend
+	switch k := settings.Kind(f.scenario); k {
+	case settings.Squeeze, settings.Stack:
+		o.kind = k
+	default:
+		return o, fmt.Errorf("-scenario = %q: want squeeze or stack", f.scenario)
+	}
 	mesh, err := f.mesh.option()
 	if err != nil {
 		return o, err
@@ -253,7 +263,8 @@ func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)
-	tab := &benchTable{steps: opt.steps, newton: opt.sceneConfig(opt.sizes[0]).Physics.NewtonIterations}
+	cfg := opt.sceneConfig(opt.sizes[0])
+	tab := &benchTable{scenario: string(cfg.Kind), steps: opt.steps, newton: cfg.Physics.NewtonIterations}
 	// The backend is opened per scene; a fallback to the CPU is reported
 	// once and kept for the other sizes.
 	backend := opt.backend

@@ -114,6 +114,7 @@ type benchRatio struct {
 
 // benchTable is the whole result: two rows (standard, fast) per size.
 type benchTable struct {
+	scenario      string // squeeze or stack
 	steps, newton int
 	rows          []benchRow
 	ratios        []benchRatio
@@ -162,13 +163,14 @@ type jsonRatio struct {
 }
 
 type jsonReport struct {
-	Rows   []jsonRow   `json:"rows"`
-	Ratios []jsonRatio `json:"ratios"`
+	Scenario string      `json:"scenario"`
+	Rows     []jsonRow   `json:"rows"`
+	Ratios   []jsonRatio `json:"ratios"`
 }
 
 // jsonReport returns the medians in the JSON contract of -json.
 func (t *benchTable) jsonReport() jsonReport {
-	rep := jsonReport{Rows: []jsonRow{}, Ratios: []jsonRatio{}}
+	rep := jsonReport{Scenario: t.scenario, Rows: []jsonRow{}, Ratios: []jsonRatio{}}
 	for _, r := range t.rows {
 		m := func(c column) float64 { return r.col[c].median }
 		rep.Rows = append(rep.Rows, jsonRow{
@@ -202,8 +204,8 @@ func cell(s spread, unit string, blank bool) string {
 
 // writeMarkdown prints the table and the ratios as Markdown.
 func (t *benchTable) writeMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "K = %d Newton iterations × 30 PGS sweeps; medians (min–max) over %d measured steps per size.\n\n",
-		t.newton, t.steps)
+	fmt.Fprintf(w, "%s scene, K = %d Newton iterations × 30 PGS sweeps; medians (min–max) over %d measured steps per size.\n\n",
+		t.scenario, t.newton, t.steps)
 	fmt.Fprint(w, "| DOFs | Cst. | Method |")
 	for c := column(0); c < numColumns; c++ {
 		fmt.Fprintf(w, " %s |", columnInfo[c].title)

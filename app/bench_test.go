@@ -15,8 +15,9 @@ import (
 // benchJSON is the -json contract of softgrasp bench; decoding with
 // DisallowUnknownFields holds the keys to exactly these.
 type benchJSON struct {
-	Rows   []benchRowJSON `json:"rows"`
-	Ratios []struct {
+	Scenario string         `json:"scenario"`
+	Rows     []benchRowJSON `json:"rows"`
+	Ratios   []struct {
 		DOFs      int     `json:"dofs"`
 		PerNewton float64 `json:"per_newton"`
 		Total     float64 `json:"total"`
@@ -94,6 +95,24 @@ func TestBenchQuickJSON(t *testing.T) {
 	checkBenchPlot(t, plotPath)
 }
 
+// TestBenchStack runs the Table-1 protocol on the stack scene (two soft
+// bodies in soft–soft contact) at one small size: both schemes measured,
+// with the contacts of the squeezed stack.
+func TestBenchStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the stack scene to its squeeze")
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"bench", "-scenario", "stack", "-sizes", "600", "-steps", "1", "-json"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit code %d, stderr: %s", code, stderr.String())
+	}
+	rep := decodeOneObject(t, stdout.Bytes())
+	if rep.Scenario != "stack" || len(rep.Rows) != 2 || len(rep.Ratios) != 1 || !(rep.Rows[0].Constraints > 0) {
+		t.Fatalf("scenario %q, %d rows, %d ratios: want stack, 2 and 1 with contacts", rep.Scenario, len(rep.Rows), len(rep.Ratios))
+	}
+	t.Logf("%d DOFs, %g constraints, standard/fast per Newton iteration %.2f×", rep.Ratios[0].DOFs, rep.Rows[0].Constraints, rep.Ratios[0].PerNewton)
+}
+
 // decodeOneObject decodes stdout as exactly one JSON object of the bench
 // contract, with nothing but white space after it.
 func decodeOneObject(t *testing.T, out []byte) benchJSON {
@@ -150,7 +169,7 @@ func checkBenchPlot(t *testing.T, path string) {
 func TestBenchBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-steps", "0"}, {"-sizes", "18000,abc"}, {"-sizes", "10"}, {"-warmup", "-3"},
-		{"-threads", "-1"}, {"-nope"}, {"extra"},
+		{"-threads", "-1"}, {"-nope"}, {"extra"}, {"-scenario", "drop"}, {"-scenario", "stack", "-mesh", "x.stl"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

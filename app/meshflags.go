@@ -60,7 +60,11 @@ func (b *benchMesh) register(fs *flag.FlagSet) {
 
 // sceneConfig is the benchmark's scene at about dofs DOFs.
 func (o benchOptions) sceneConfig(dofs int) settings.Scenario {
-	cfg := scenario.BenchConfig(dofs)
+	kind := o.kind
+	if kind == "" {
+		kind = settings.Squeeze
+	}
+	cfg := scenario.BenchConfigOf(kind, dofs)
 	cfg.MeshFile, cfg.MeshScale = o.mesh.file, o.mesh.scale
 	return cfg
 }

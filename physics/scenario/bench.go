@@ -50,7 +50,14 @@ const (
 // that the two schemes do the same amount of work per step), the exact
 // factorisation of A in every step, and the slow turn of the gripper.
 func BenchConfig(dofs int) settings.Scenario {
-	cfg := settings.DefaultScenario(settings.Squeeze)
+	return BenchConfigOf(settings.Squeeze, dofs)
+}
+
+// BenchConfigOf is BenchConfig for the squeeze scene or the stack (two
+// soft cubes of about dofs/2 DOFs each, in soft–soft contact, squeezed
+// together after their rest: the Table-1 protocol with two soft bodies).
+func BenchConfigOf(kind settings.Kind, dofs int) settings.Scenario {
+	cfg := settings.DefaultScenario(kind).WithKind(kind)
 	p := &cfg.Physics
 	cfg.TargetDOFs = dofs
 	p.NewtonIterations, p.NewtonTolerance = 5, 0
@@ -92,6 +99,9 @@ func newSqueezeScript(cfg settings.Scenario, height, open, closed float64) *gras
 // benchmark measures from there.
 func BenchWarmupSteps(cfg settings.Scenario) int {
 	s := newSqueezeScript(cfg, 0, 0, 0)
+	if cfg.Kind == settings.Stack {
+		s = newStackScript(cfg, 0, 0, 0)
+	}
 	settled := s.spinStart() + s.spinRamp
 	return int(math.Ceil(settled/cfg.Physics.TimeStep-1e-9)) + 5
 }
