@@ -151,16 +151,20 @@ func (ct *contactState) positions(dst, q []float64) {
 // buildH writes H for a body of dofs degrees of freedom: rows 3a..3a+2 of
 // pair a hold Weights[i] at columns 3·Nodes[i]+d, so that
 // p_a = Σ_i Weights[i]·q_{Nodes[i]} (Eq. geometric mapping, linearised).
-func (ct *contactState) buildH(dofs int) {
-	ct.H.Reset(3*len(ct.pairs), dofs)
+func (ct *contactState) buildH(dofs int) { mappingRows(&ct.H, ct.pairs, dofs) }
+
+// mappingRows writes into M the rows of H for pairs (buildH): three rows
+// per pair, Weights[i] at the columns of node Nodes[i].
+func mappingRows(M *sparse.CSR, pairs []collide.Pair, dofs int) {
+	M.Reset(3*len(pairs), dofs)
 	var cols [collide.MaxNodes]int
-	for a := range ct.pairs {
-		pr := &ct.pairs[a]
+	for a := range pairs {
+		pr := &pairs[a]
 		for d := 0; d < 3; d++ {
 			for i := 0; i < pr.Count; i++ {
 				cols[i] = 3*pr.Nodes[i] + d
 			}
-			ct.H.Append(cols[:pr.Count], pr.Weights[:pr.Count])
+			M.Append(cols[:pr.Count], pr.Weights[:pr.Count])
 		}
 	}
 }

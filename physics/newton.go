@@ -85,6 +85,9 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 		}
 		if k > 0 {
 			rec.DirectionChange = sc.relinearise(c, ws.newtonLog[k-1].PositionChange)
+			if ws.remapErr != nil {
+				return ws.remapErr
+			}
 			rec.ContactResidual = ws.contactResidual
 			if c.newtonConverged(rec.DirectionChange, rec.ElasticResidual) {
 				ws.stats.Converged = true

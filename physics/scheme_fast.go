@@ -29,7 +29,8 @@ import (
 // mapping compliance, W compliance (Delassus), λ constraint forces, p
 // proximity positions.
 type fastScheme struct {
-	C []m3.Mat3 // C_k as given to the backend (in the factor's frame)
+	C     []m3.Mat3 // C_k as given to the backend (in the factor's frame)
+	remap fastRemap // the re-mapping of rigid-vertex pairs (remap.go), when on
 }
 
 // prepare builds W_H and loads it on the backend (Build W_H).
@@ -37,7 +38,12 @@ func (f *fastScheme) prepare(c *step) (stage.Stage, error) {
 	ct := &c.ws.ct
 	n := len(ct.pairs)
 	ct.WH = grow(ct.WH, 9*n*n)
-	if err := c.solver.PairCompliance(ct.WH, ct.pairs, &ct.H); err != nil {
+	f.remap.on = false
+	if c.remapOn() {
+		if err := f.remap.prepare(c); err != nil {
+			return stage.BuildWH, c.diverged(fmt.Sprintf("building W_H (re-mapped) failed: %v", err))
+		}
+	} else if err := c.solver.PairCompliance(ct.WH, ct.pairs, &ct.H); err != nil {
 		return stage.BuildWH, c.diverged(fmt.Sprintf("building W_H failed: %v", err))
 	}
 	c.addRigidCompliance(ct.WH)
@@ -50,7 +56,18 @@ func (f *fastScheme) prepare(c *step) (stage.Stage, error) {
 
 // relinearise turns the normals at p_k; the fast scheme has no q_k, so
 // rigid-vertex pairs turn theirs with the rigid body (step.relinearise).
-func (f *fastScheme) relinearise(c *step, reach float64) float64 { return c.relinearise(reach) }
+// With the re-mapping on, it first re-finds the rigid-vertex pairs'
+// points at the iterate (remap.go).
+func (f *fastScheme) relinearise(c *step, reach float64) float64 {
+	if f.remap.on {
+		moved, err := f.remap.remap(c, f.C)
+		c.ws.stats.Remapped += moved
+		if err != nil {
+			c.ws.remapErr = err
+		}
+	}
+	return c.relinearise(reach)
+}
 
 // rebuildW computes W_k = C_k·W_H·C_kᵀ on the backend.
 func (f *fastScheme) rebuildW(c *step) error {

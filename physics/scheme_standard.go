@@ -153,6 +153,7 @@ func (sc *standardScheme) refindMapping(c *step) {
 		pr.Count = 3
 		copy(pr.Nodes[:3], tri[:])
 		copy(pr.Weights[:3], w[:])
+		pr.Bary = w
 		m.mapPair(pr)
 		if c.attach != nil && !c.attach.splitFixed(pr, &ct.fix[a]) {
 			// The point moved onto attached nodes only: it would have no

@@ -160,3 +160,48 @@ func TestSnapshotReplaysAStep(t *testing.T) {
 		}
 	}
 }
+
+// TestFastRemappedEqualsStandard: with the fast scheme's re-mapping on
+// (settings.MappingRemapped), its rigid-vertex pairs re-find their points
+// at each iterate from the corners' compliance as the standard scheme
+// does from q_k, so the two must agree again to round-off, where
+// TestSchemesDifferWhenMappingIsRefound finds them 1e-6 apart with the
+// fast scheme's mapping held; and the re-mapping must actually move
+// points.
+func TestFastRemappedEqualsStandard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two grasp sequences")
+	}
+	const steps = 140
+	fast := equalityConfig(settings.Fast, 3)
+	fast.Physics.FastMapping = settings.MappingRemapped
+	std := equalityConfig(settings.Standard, 3)
+	std.Physics.FreezeMapping = false
+	sc, err := scenario.Build(fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	remapped := 0
+	var qf [][]float64
+	for i := 0; i < steps; i++ {
+		st, err := sc.Step()
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		remapped += st.Remapped
+		qf = append(qf, append([]float64(nil), sc.Sim.Positions()...))
+	}
+	qs, _, _ := trajectory(t, std, steps)
+	worst := 0.0
+	for i := range qf {
+		worst = math.Max(worst, relDiff(qs[i], qf[i], qf[0]))
+	}
+	t.Logf("%d re-mapped points over %d steps; worst relative difference %.3g", remapped, steps, worst)
+	if remapped == 0 {
+		t.Fatal("no rigid-vertex pair was re-mapped")
+	}
+	if worst > 1e-9 {
+		t.Fatalf("fast (re-mapped) and standard differ by %.3g, want ≤ 1e-9", worst)
+	}
+}

@@ -93,6 +93,10 @@ type StepStats struct {
 	// normal forces λn of its rigid–rigid pairs with dynamic bodies (the
 	// floor carrying a dynamic cube), N.
 	RigidNormalForce []float64
+	// Remapped counts the rigid-vertex pairs whose point on their soft
+	// triangle the fast scheme re-found within the step, over its Newton
+	// iterations (settings.MappingRemapped).
+	Remapped int
 	// PartNormalForce is the sum of the normal forces λn between the soft
 	// body's parts (its soft–soft pairs; N), PartPairs their number.
 	PartNormalForce float64

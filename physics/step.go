@@ -40,6 +40,7 @@ func (c *step) run() (*StepStats, error) {
 	st.Converged = false
 	st.SolveIterations, st.UnconvergedSolves, st.FactorFailures = 0, 0, 0
 	st.ElasticBacktracks, ws.elasticOff, ws.elasticMoved = 0, false, false
+	st.Remapped, ws.remapErr = 0, nil
 	sw := stopwatch{t: &st.Times}
 	stepStart := time.Now()
 	sw.begin()

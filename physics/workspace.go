@@ -25,6 +25,7 @@ type workspace struct {
 	rigidLeft, rigidRight []m3.Mat3
 	rigidSums             []r3.Vec
 	dynFlags              []bool // which bodies are dynamic (dynamicFlags)
+	remapErr              error  // a failure of the fast scheme's re-mapping (remap.go), checked after relinearise
 	// The Newton iterate on the whole residual (elastic.go): q_k, v_k,
 	// the residual R_k (first the forces F(q_k, v_k)) and its correction.
 	qK, vK, res, delta []float64

@@ -300,6 +300,7 @@ func (d *Detector) rigidVertexPairs(q []float64, body int, shape rigid.Shape, f 
 		}
 		copy(pr.Nodes[:3], tri[:])
 		copy(pr.Weights[:3], w[:])
+		pr.Bary = w
 		out = append(out, pr)
 	}
 	return out

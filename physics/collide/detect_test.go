@@ -233,6 +233,7 @@ func bruteForcePairs(q []float64, surf *mesh.Surface, bodies []rigid.Body, alarm
 			pr := Pair{Kind: RigidVertex, Body: bi, Count: 3, Point: -1, Tri: best, Vertex: k, RigidLocal: local, Normal: r3.Scale(-1, n), Distance: s}
 			copy(pr.Nodes[:3], surf.Tris[best][:])
 			copy(pr.Weights[:3], w[:])
+			pr.Bary = w
 			out = append(out, pr)
 		}
 	}

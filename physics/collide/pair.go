@@ -92,6 +92,10 @@ type Pair struct {
 	// Tri is the soft surface triangle of a RigidVertex or SoftSoft pair
 	// (index into mesh.Surface.Tris), −1 otherwise.
 	Tri int
+	// Bary is a RigidVertex pair's point on Tri as barycentric weights of
+	// the triangle's corners (Weights holds the same before MapPoints,
+	// the nodes' weights after it).
+	Bary [3]float64
 	// Vertex is the rigid vertex of a RigidVertex pair (index into
 	// Shape.Vertices()), −1 otherwise.
 	Vertex int

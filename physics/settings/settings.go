@@ -66,6 +66,31 @@ func (l Linearisation) String() string {
 	return choiceName(linearisationNames, "Linearisation", int(l))
 }
 
+// FastMapping says whether the fast scheme holds the geometric mapping H
+// over the step (Algorithm 3 as the paper gives it) or re-maps its
+// rigid-vertex pairs inside the Newton loop as the standard scheme does.
+type FastMapping int
+
+const (
+	// MappingHeld keeps each rigid-vertex pair's barycentric point on its
+	// soft triangle as detection found it, for the whole step.
+	MappingHeld FastMapping = iota
+	// MappingRemapped re-finds, at every Newton iterate, the point of the
+	// pair's triangle closest to its rigid vertex, with the triangle's
+	// corners moved by the iterate's correction, and rebuilds the pair's
+	// rows of W_H from the corners' compliance (docs/method.md,
+	// "Re-mapping in the fast scheme").
+	MappingRemapped
+)
+
+// fastMappingNames are the choices' names, by value.
+var fastMappingNames = []string{MappingHeld: "held", MappingRemapped: "remapped"}
+
+// String returns "held" or "remapped".
+func (m FastMapping) String() string {
+	return choiceName(fastMappingNames, "FastMapping", int(m))
+}
+
 // Solver selects how the system matrix A is factored.
 type Solver int
 
@@ -118,6 +143,9 @@ type Settings struct {
 	// the later iterations then only act as extra PGS sweeps
 	// (docs/method.md, "When Newton stops"). 0 stops on the move alone.
 	ContactTolerance float64
+	// FastMapping is whether the fast scheme holds H over the step or
+	// re-maps its rigid-vertex pairs at every Newton iterate.
+	FastMapping FastMapping
 	// FirstLinearisation is where the first Newton iteration linearises
 	// the normals (docs/method.md, "First linearisation at the end
 	// pose"): EndPose, the default, or StartPose.
