@@ -567,7 +567,13 @@ func (sc *Scene) cubeBody(cfg settings.Scenario) rigid.Body {
 
 // cubeShaped is a body named "cube" of edge a at pose, at rest.
 func cubeShaped(a float64, pose rigid.Pose) rigid.Body {
-	return rigid.Body{Name: "cube", Shape: rigid.Box{HalfExtents: r3.Vec{X: a / 2, Y: a / 2, Z: a / 2}}, Start: pose, End: pose}
+	// NewBox keeps the vertex samples, which detection asks for every
+	// step; a is the validated object size's, finite and positive.
+	box, err := rigid.NewBox(r3.Vec{X: a / 2, Y: a / 2, Z: a / 2}, 0)
+	if err != nil {
+		box = rigid.Box{HalfExtents: r3.Vec{X: a / 2, Y: a / 2, Z: a / 2}}
+	}
+	return rigid.Body{Name: "cube", Shape: box, Start: pose, End: pose}
 }
 
 // cubeDynamics is the cube's mass and inertia, at rest.
