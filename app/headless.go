@@ -57,7 +57,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lambda, "lambda", false, "with -json: add the contact forces λ of the last step (\"lambda\", 3 per contact)")
 	f.meshUnits.register(fs)
 	fs.Var(&f.attach, "attach", "hold soft nodes in place, repeatable: "+settings.AttachSyntax)
-	fs.StringVar(&f.sceneFile, "scene", "", "a scene file (TOML, version 1: the scene flags as keys, SI units; README, Scene files); flags given on the command line override it")
+	fs.StringVar(&f.sceneFile, "scene", "", "a scene file (TOML: the scene flags as keys, SI units; version 2 also lists a custom scene's [[soft]] and [[rigid]] bodies; README, Scene files); flags given on the command line override it")
 }
 
 // attachFlag is the repeatable -attach: each one more attachment.
@@ -98,6 +98,15 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	}
 	cfg.MeshFile, cfg.Object = f.mesh, settings.Object(f.object)
 	cfg.Attach = append([]settings.AttachSpec(nil), f.attach...)
+	if b := f.fromScene.bodies; b.listed {
+		if b.soft != nil || cfg.Kind != settings.Custom {
+			cfg.Soft = b.soft
+		}
+		cfg.Rigid = b.rigid
+		if b.duration > 0 {
+			cfg.Duration = b.duration
+		}
+	}
 	if f.steps < 0 {
 		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)
 	}

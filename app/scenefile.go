@@ -34,8 +34,10 @@ import (
 // configuration's validation, so a bad one is refused in one line naming
 // the file, the line, the key and the allowed range.
 
-// sceneFileVersion is the version this build reads.
-const sceneFileVersion = 1
+// sceneFileVersion is the newest version this build reads: version 1
+// (the flags as keys), and version 2, which adds the bodies of a custom
+// scene (scenebodies.go): [[soft]] and [[rigid]] tables and duration.
+const sceneFileVersion = 2
 
 // notInSceneFiles are the flags that say how to run or report rather than
 // what the scene is: a scene file cannot set them.
@@ -52,6 +54,9 @@ var notInSceneFiles = map[string]bool{
 type sceneKeys struct {
 	path  string
 	lines map[string]int
+	// bodies are a version 2 file's [[soft]] and [[rigid]] tables and its
+	// duration (listed: the file has any of them).
+	bodies sceneBodies
 }
 
 // where rewrites err, when it names a parameter the scene file set, as
@@ -80,11 +85,11 @@ func loadSceneFile(fs *flag.FlagSet, path string, given map[string]bool) (sceneK
 // applySceneFile is loadSceneFile on the file's text.
 func applySceneFile(fs *flag.FlagSet, path, text string, given map[string]bool) (sceneKeys, error) {
 	set := sceneKeys{path: path, lines: map[string]int{}}
-	err := applySceneKeys(fs, path, text, given, set.lines)
+	err := applySceneKeys(fs, path, text, given, set.lines, &set.bodies)
 	return set, err
 }
 
-func applySceneKeys(fs *flag.FlagSet, path, text string, given map[string]bool, lines map[string]int) error {
+func applySceneKeys(fs *flag.FlagSet, path, text string, given map[string]bool, lines map[string]int, bodies *sceneBodies) error {
 	var raw map[string]any
 	if _, err := toml.Decode(text, &raw); err != nil {
 		var pe toml.ParseError
@@ -105,12 +110,26 @@ func applySceneKeys(fs *flag.FlagSet, path, text string, given map[string]bool, 
 	if !ok {
 		return fmt.Errorf("%s: no version: a scene file starts with version = %d", path, sceneFileVersion)
 	}
-	if n, ok := v.(int64); !ok || n != sceneFileVersion {
-		return fmt.Errorf("%s: version = %v: this build reads version %d", at("version"), v, sceneFileVersion)
+	version, ok := v.(int64)
+	if !ok || version < 1 || version > sceneFileVersion {
+		return fmt.Errorf("%s: version = %v: this build reads versions 1 and %d", at("version"), v, sceneFileVersion)
+	}
+	if version >= 2 {
+		if err := bodies.read(raw, path, text, keyLine); err != nil {
+			return err
+		}
+		if bodies.listed {
+			if _, set := raw["scenario"]; !set && !given["scenario"] {
+				if err := fs.Set("scenario", string(settings.Custom)); err != nil {
+					return err
+				}
+				given["scenario"] = true
+			}
+		}
 	}
 	keys := make([]string, 0, len(raw))
 	for k := range raw {
-		if k != "version" {
+		if k != "version" && !(version >= 2 && bodyKeys[k]) {
 			keys = append(keys, k)
 		}
 	}
@@ -167,7 +186,7 @@ func sceneValues(v any) ([]string, error) {
 		}
 		return out, nil
 	case map[string]any, []map[string]any:
-		return nil, fmt.Errorf("a table: version %d scene files are flat (key = value lines)", sceneFileVersion)
+		return nil, fmt.Errorf("a table: a scene file's tables are version 2's [[soft]] and [[rigid]]; the other keys are flat (key = value lines)")
 	}
 	return nil, fmt.Errorf("a %T: want a string, a number, a boolean or a list", v)
 }

@@ -89,7 +89,7 @@ func TestSceneFileErrors(t *testing.T) {
 		name, text, want string
 	}{
 		{"no version", "mu = 0.5\n", "no version"},
-		{"version 2", "version = 2\n", ":1: version: version = 2"},
+		{"version 3", "version = 3\n", ":1: version: version = 3: this build reads versions 1 and 2"},
 		{"syntax", "version = 1\nmu = \n", ":2: "},
 		{"unknown key", "version = 1\n\nfriction = 0.5\n", ":3: friction: not a scene key"},
 		{"run flag", "version = 1\nsteps = 10\n", ":2: steps: not a scene key"},
@@ -125,6 +125,8 @@ func FuzzSceneFile(f *testing.F) {
 		"version = 1\nmu = 0.5\n", "version = 1\nattach = [\"below:z=0.004\", \"nodes:1,2\"]\n",
 		"version = 1\n[x]\n", "version = 1\ndt = 1e400\n", "version = 1\nnewton = 9999999999999999999\n",
 		"version = 1\nscenario = \"drop\"\nobject = \"cylinder\"\n", "\x00", "version = 1\nmesh-up = \"y\"\n",
+		"version = 2\nduration = 1\n[[soft]]\nshape = \"box\"\nsize = [0.02, 0.02, 0.02]\n[[rigid]]\nshape = \"cylinder\"\nsize = [0.01, 0.02]\nmass = 0.1\n",
+		"version = 2\n[[soft]]\nshape = \"cylinder\"\nsize = [1e999, 0]\n", "version = 2\nsoft = 3\n",
 	} {
 		f.Add(s)
 	}
@@ -155,5 +157,52 @@ func TestViewerReadsSceneFiles(t *testing.T) {
 	}
 	if _, err := viewerSceneConfig("../assets/scenes/none.toml"); err == nil {
 		t.Fatal("a missing scene file read")
+	}
+}
+
+// TestSceneFileBodies reads the shipped custom scene (version 2): its
+// lists and duration reach the configuration, the scenario is custom
+// without saying so; and every bad field of a [[soft]] or [[rigid]] table
+// is one line naming the file, the line, the entry and the field.
+func TestSceneFileBodies(t *testing.T) {
+	f, err := sceneConfigOf(t, "-scene", "../assets/scenes/pile.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := f.config()
+	if cfg.Kind != "custom" || len(cfg.Soft) != 2 || len(cfg.Rigid) != 2 || cfg.Duration != 1.5 ||
+		cfg.Soft[1].Shape != "cylinder" || cfg.Soft[1].DOFs != 400 || cfg.Rigid[0].Name != "weight" || cfg.Rigid[0].Mass != 0.02 ||
+		cfg.Rigid[0].Rotation != [3]float64{0, 0, 30} || cfg.Rigid[1].Mass != 0 {
+		t.Fatalf("configuration from pile.toml: %+v", cfg)
+	}
+	good, err := os.ReadFile("../assets/scenes/pile.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ from, to, want string }{
+		{"size = [0.02, 0.015]", "size = [0.02, -1]", ":21: soft[2].size: size (height) = -1 m"},
+		{"dofs = 400", "dofs = 4.5", ":22: soft[2].dofs: 4.5: want a whole number"},
+		{"mass = 0.02", "mass = -2", ":31: rigid[1].mass: mass = -2 kg"},
+		{"rotation = [0, 0, 30]", "rotation = [0, 0]", ":30: rigid[1].rotation:"},
+		{`name = "post"`, `name = "weight"`, `:34: rigid[2].name: "weight": taken`},
+		{`shape = "cylinder"` + "\nsize = [0.02", `shape = "cone"` + "\nsize = [0.02", `:20: soft[2].shape: "cone"`},
+		{"position = [0.04, 0, 0.02]", `colour = "red"`, ":37: rigid[2].colour: not a key of a rigid body"},
+		{"duration = 1.5", "duration = 0", ":10: duration = 0 s: must be in (0, 3600]"},
+		{"version = 2", "version = 1", ":10: duration: not a scene key"},
+	} {
+		t.Run(tc.to, func(t *testing.T) {
+			text := strings.Replace(string(good), tc.from, tc.to, 1)
+			if text == string(good) {
+				t.Fatalf("%q is not in pile.toml", tc.from)
+			}
+			path := filepath.Join(t.TempDir(), "pile.toml")
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, errs := headless("-scene", path, "-steps", "1")
+			if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, path+tc.want) {
+				t.Fatalf("exit %d, stderr %q: want 2 and one line with %q", code, errs, path+tc.want)
+			}
+		})
 	}
 }

@@ -137,6 +137,11 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 		bodies = []rigid.Body{floorBody(), sc.cubeBody(cfg)}
 	case settings.SoftFingers:
 		bodies = sc.fingersBodies(obj)
+	case settings.Custom:
+		var err error
+		if bodies, err = customBodies(cfg); err != nil {
+			return nil, err
+		}
 	}
 	if obj.emb != nil {
 		obj.surface()
@@ -156,6 +161,12 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	if cfg.Kind == settings.SoftFingers {
 		d := fingersDynamics(cfg)
 		if err := sim.SetDynamic(FingersCubeBody, &d); err != nil {
+			sim.Close()
+			return nil, err
+		}
+	}
+	if cfg.Kind == settings.Custom {
+		if err := customDynamics(sim, cfg); err != nil {
 			sim.Close()
 			return nil, err
 		}
@@ -195,6 +206,9 @@ func objectMesh(cfg settings.Scenario) (object, meshInfo, error) {
 	}
 	if cfg.Kind == settings.Stack {
 		return stackCubes(cfg)
+	}
+	if cfg.Kind == settings.Custom {
+		return customMesh(cfg)
 	}
 	if cfg.MeshFile != "" {
 		return loadObjectMesh(cfg, dofs)
@@ -318,6 +332,8 @@ func (sc *Scene) Duration() float64 {
 		return inclineSettle + inclineRamp + 1.2
 	case sc.cfg.Kind == settings.Drop, sc.cfg.Kind == settings.CubeDrop:
 		return 1.5
+	case sc.cfg.Kind == settings.Custom:
+		return sc.cfg.Duration
 	}
 	return 3
 }

@@ -80,6 +80,7 @@ type Summary struct {
 	Cube    *CubeResult    `json:"cube,omitempty"`
 	Fingers *FingersResult `json:"fingers,omitempty"`
 	Stack   *StackResult   `json:"stack,omitempty"`
+	Bodies  []BodyResult   `json:"bodies,omitempty"` // a custom scene's rigid bodies at the end
 
 	// A mesh file: what it held, the factor that took its coordinates to
 	// metres (fitted: chosen to make it ObjectSize across) and the notes of
@@ -180,6 +181,8 @@ func (sc *Scene) Summary() Summary {
 		s.Fingers = sc.fingersResult()
 	case settings.Stack:
 		s.Stack = sc.stackResult()
+	case settings.Custom:
+		s.Bodies = sc.customResult()
 	}
 	return s
 }

@@ -38,6 +38,10 @@ const (
 	// contact); after StackSettle seconds at rest, flat jaws squeeze both
 	// together, lift the stack and spin it.
 	Stack Kind = "stack"
+	// Custom is a scene of listed bodies (Scenario.Soft and Rigid, from a
+	// version 2 scene file) over the floor, run for Scenario.Duration,
+	// without a gripper.
+	Custom Kind = "custom"
 )
 
 // The stack preset: StackSettle seconds at rest before the jaws close, and
@@ -51,7 +55,7 @@ const (
 
 // Kinds lists the scenarios.
 func Kinds() []Kind {
-	return []Kind{GraspRotate, FastSpin, Incline, Drop, Squeeze, CubeDrop, SoftFingers, Stack}
+	return []Kind{GraspRotate, FastSpin, Incline, Drop, Squeeze, CubeDrop, SoftFingers, Stack, Custom}
 }
 
 // The fast-spin preset: ω = 8π rad/s (four turns a second), h = 20 ms and
@@ -75,7 +79,9 @@ const (
 
 // WithKind returns c switched to scenario k; switching to FastSpin also
 // sets its spin speed and time step, to SoftFingers its flat jaws, spin
-// and DOFs, to Stack its DOFs.
+// and DOFs, to Stack its DOFs, to Custom its default duration and, with
+// no soft body listed, one soft box of the object's size and DOF budget
+// (and to any other kind drops a custom scene's body lists).
 func (c Scenario) WithKind(k Kind) Scenario {
 	c.Kind = k
 	if k == FastSpin {
@@ -86,6 +92,16 @@ func (c Scenario) WithKind(k Kind) Scenario {
 	}
 	if k == Stack {
 		c.TargetDOFs = StackDOFs
+	}
+	if k != Custom {
+		c.Soft, c.Rigid, c.Duration = nil, nil, 0
+	} else {
+		if c.Duration == 0 {
+			c.Duration = DefaultDuration
+		}
+		if len(c.Soft) == 0 { // one soft box on the floor until a file lists the bodies
+			c.Soft = []SoftSpec{{Shape: BoxShape, Size: [3]float64{c.ObjectSize, c.ObjectSize, c.ObjectSize}, DOFs: c.TargetDOFs}}
+		}
 	}
 	return c
 }
@@ -221,6 +237,12 @@ type Scenario struct {
 	// Attach holds soft nodes in place: to the world, or to a rigid body
 	// they then follow (AttachSpec). None by default.
 	Attach []AttachSpec `json:",omitempty"`
+
+	// Soft and Rigid list the bodies of a custom scene, Duration its
+	// length in seconds (bodies.go); empty and 0 in the other scenes.
+	Soft     []SoftSpec  `json:",omitempty"`
+	Rigid    []RigidSpec `json:",omitempty"`
+	Duration float64     `json:",omitempty"`
 }
 
 // DefaultScenario returns the default configuration of a scenario: the
@@ -266,6 +288,9 @@ func (c Scenario) Validate() error {
 	}
 	if c.Kind == SoftFingers && c.MeshFile != "" {
 		return fmt.Errorf("MeshFile = %q: the soft-fingers scene builds its own soft pads and grips a rigid cube; it takes no mesh file", c.MeshFile)
+	}
+	if err := c.validateBodies(); err != nil {
+		return err
 	}
 	if c.Kind == Stack && c.MeshFile != "" {
 		return fmt.Errorf("MeshFile = %q: the stack scene builds its own two soft cubes; it takes no mesh file", c.MeshFile)

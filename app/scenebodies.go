@@ -1,0 +1,281 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"softgrasp/physics/settings"
+)
+
+// The bodies of a version 2 scene file (README, "Scene files"): a custom
+// scene (scenario = "custom", implied when bodies are listed) of soft and
+// rigid bodies over the floor, run for duration seconds:
+//
+//	version = 2
+//	duration = 2.0                 # s
+//	[[soft]]                       # one or more
+//	shape = "box"                  # box or cylinder
+//	size = [0.02, 0.02, 0.02]      # m: edges; a cylinder's [diameter, height]
+//	dofs = 500
+//	position = [0, 0, 0]           # m: the centre of its bottom face
+//	[[rigid]]                      # any number
+//	name = "weight"                # optional
+//	shape = "box"
+//	size = [0.01, 0.01, 0.01]
+//	position = [0, 0, 0.03]        # m: its centre
+//	rotation = [0, 0, 45]          # degrees about x, then y, then z
+//	mass = 0.01                    # kg; 0 or absent: kinematic, fixed
+//	velocity = [0, 0, -0.1]        # m/s (dynamic bodies)
+//	angular-velocity = [0, 0, 0]   # rad/s
+//
+// Every error names the file, the line, the table entry and the field.
+
+// bodyKeys are the version 2 keys that are not flags.
+var bodyKeys = map[string]bool{"soft": true, "rigid": true, "duration": true}
+
+// sceneBodies holds what a version 2 file lists.
+type sceneBodies struct {
+	listed   bool
+	soft     []settings.SoftSpec
+	rigid    []settings.RigidSpec
+	duration float64
+}
+
+// softFields and rigidFields are the keys of each table.
+var (
+	softFields  = []string{"shape", "size", "dofs", "position"}
+	rigidFields = []string{"name", "shape", "size", "position", "rotation", "mass", "velocity", "angular-velocity"}
+)
+
+// read takes the tables and the duration out of the decoded file.
+func (b *sceneBodies) read(raw map[string]any, path, text string, keyLine func(string) int) error {
+	if d, ok := raw["duration"]; ok {
+		v, ok := number(d)
+		if !ok {
+			return fmt.Errorf("%s:%d: duration: %v: want a number of seconds", path, keyLine("duration"), d)
+		}
+		b.duration, b.listed = v, true
+		if !(v > 0 && v <= settings.MaxCustomSeconds) {
+			return fmt.Errorf("%s:%d: duration = %g s: must be in (0, %g]", path, keyLine("duration"), v, settings.MaxCustomSeconds)
+		}
+	}
+	for _, table := range []string{"soft", "rigid"} {
+		v, ok := raw[table]
+		if !ok {
+			continue
+		}
+		entries, ok := v.([]map[string]any)
+		if !ok {
+			return fmt.Errorf("%s:%d: %s: want a list of tables, [[%s]]", path, keyLine(table), table, table)
+		}
+		spans := tableSpans(text, table)
+		for i, e := range entries {
+			line := func(key string) int {
+				if i < len(spans) {
+					if l, ok := spans[i].keys[key]; ok {
+						return l
+					}
+					return spans[i].header
+				}
+				return keyLine(table)
+			}
+			if err := b.readEntry(table, i, e); err != nil {
+				return fmt.Errorf("%s:%d: %s[%d].%v", path, line(err.key), table, i+1, err)
+			}
+		}
+		b.listed = true
+	}
+	return nil
+}
+
+// fieldError is an error about one field of a table entry.
+type fieldError struct {
+	key string
+	msg string
+}
+
+func (e *fieldError) Error() string { return e.key + ": " + e.msg }
+
+// readEntry reads entry i of table ("soft" or "rigid") and checks it.
+func (b *sceneBodies) readEntry(table string, i int, e map[string]any) *fieldError {
+	fields := softFields
+	if table == "rigid" {
+		fields = rigidFields
+	}
+	keys := make([]string, 0, len(e))
+	for k := range e {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !contains(fields, k) {
+			return &fieldError{k, fmt.Sprintf("not a key of a %s body (%s)", table, strings.Join(fields, ", "))}
+		}
+	}
+	str := func(k, def string) (string, *fieldError) {
+		v, ok := e[k]
+		if !ok {
+			return def, nil
+		}
+		s, ok := v.(string)
+		if !ok {
+			return "", &fieldError{k, fmt.Sprintf("%v: want a string", v)}
+		}
+		return s, nil
+	}
+	vec := func(k string, n int, need bool) ([3]float64, *fieldError) {
+		var out [3]float64
+		v, ok := e[k]
+		if !ok {
+			if need {
+				return out, &fieldError{k, "missing"}
+			}
+			return out, nil
+		}
+		list, ok := v.([]any)
+		if !ok || len(list) < n || len(list) > 3 {
+			return out, &fieldError{k, fmt.Sprintf("%v: want a list of %d numbers", v, n)}
+		}
+		for j, x := range list {
+			f, ok := number(x)
+			if !ok {
+				return out, &fieldError{k, fmt.Sprintf("%v: want a list of %d numbers", v, n)}
+			}
+			out[j] = f
+		}
+		return out, nil
+	}
+	shape, err := str("shape", "")
+	if err != nil {
+		return err
+	}
+	if shape != settings.BoxShape && shape != settings.CylinderShape {
+		return &fieldError{"shape", fmt.Sprintf("%q: want %q or %q", shape, settings.BoxShape, settings.CylinderShape)}
+	}
+	n := 3
+	if shape == settings.CylinderShape {
+		n = 2
+	}
+	size, err := vec("size", n, true)
+	if err != nil {
+		return err
+	}
+	pos, err := vec("position", 3, false)
+	if err != nil {
+		return err
+	}
+	if table == "soft" {
+		s := settings.SoftSpec{Shape: shape, Size: size, Position: pos, DOFs: 1000}
+		if v, ok := e["dofs"]; ok {
+			d, ok := v.(int64)
+			if !ok {
+				return &fieldError{"dofs", fmt.Sprintf("%v: want a whole number", v)}
+			}
+			s.DOFs = int(d)
+		}
+		if verr := s.Validate(); verr != nil {
+			return &fieldError{fieldOf(verr.Error()), verr.Error()}
+		}
+		b.soft = append(b.soft, s)
+		return nil
+	}
+	r := settings.RigidSpec{Shape: shape, Size: size, Position: pos}
+	if r.Name, err = str("name", ""); err != nil {
+		return err
+	}
+	if r.Rotation, err = vec("rotation", 3, false); err != nil {
+		return err
+	}
+	if r.Velocity, err = vec("velocity", 3, false); err != nil {
+		return err
+	}
+	if r.AngularVelocity, err = vec("angular-velocity", 3, false); err != nil {
+		return err
+	}
+	if v, ok := e["mass"]; ok {
+		m, ok := number(v)
+		if !ok {
+			return &fieldError{"mass", fmt.Sprintf("%v: want a number of kilograms", v)}
+		}
+		r.Mass = m
+	}
+	if verr := r.Validate(); verr != nil {
+		return &fieldError{fieldOf(verr.Error()), verr.Error()}
+	}
+	name := r.BodyName(len(b.rigid))
+	taken := name == "floor"
+	for j, o := range b.rigid {
+		taken = taken || o.BodyName(j) == name
+	}
+	if taken {
+		return &fieldError{"name", fmt.Sprintf("%q: taken by another body", name)}
+	}
+	b.rigid = append(b.rigid, r)
+	return nil
+}
+
+// fieldOf is the field a spec's validation error starts with ("size (x)
+// = …" → "size"), for its line.
+func fieldOf(msg string) string {
+	f := strings.FieldsFunc(msg, func(r rune) bool { return r == ' ' || r == '=' || r == '(' || r == ':' })
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// number reads a TOML integer or float.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// tableSpan is one [[table]] entry of the file: its header's line and
+// the lines of the keys it sets.
+type tableSpan struct {
+	header int
+	keys   map[string]int
+}
+
+// tableHeader matches a [[name]] or [name] line.
+var tableHeader = regexp.MustCompile(`^\s*\[\[?\s*([A-Za-z0-9_-]+)\s*\]\]?`)
+
+// tableSpans returns the entries of the array of tables name, in order.
+func tableSpans(text, name string) []tableSpan {
+	var out []tableSpan
+	in := false
+	for i, line := range strings.Split(text, "\n") {
+		if m := tableHeader.FindStringSubmatch(line); m != nil {
+			in = m[1] == name
+			if in {
+				out = append(out, tableSpan{header: i + 1, keys: map[string]int{}})
+			}
+			continue
+		}
+		if in {
+			if m := keyPattern.FindStringSubmatch(line); m != nil {
+				k := m[1] + m[2]
+				if _, seen := out[len(out)-1].keys[k]; !seen {
+					out[len(out)-1].keys[k] = i + 1
+				}
+			}
+		}
+	}
+	return out
+}

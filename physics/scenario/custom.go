@@ -1,0 +1,155 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics"
+	"softgrasp/physics/mesh"
+	"softgrasp/physics/rigid"
+	"softgrasp/physics/settings"
+)
+
+// A custom scene (settings.Custom): the soft and rigid bodies a version 2
+// scene file lists, over the floor, without a gripper. The soft bodies
+// become the parts of one soft body (each its own connected mesh), so
+// that they touch each other through soft–soft contact; the rigid ones are
+// dynamic (with a mass) or kinematic, after the floor (body 0), in their
+// order.
+
+// customMesh builds the listed soft bodies, each placed with the centre
+// of its bottom face at its position, as one mesh of as many parts.
+func customMesh(cfg settings.Scenario) (object, meshInfo, error) {
+	all := &mesh.TetMesh{}
+	for i, s := range cfg.Soft {
+		var m *mesh.TetMesh
+		var err error
+		if s.Shape == settings.CylinderShape {
+			m, err = mesh.CylinderForDOFs(s.Size[0]/2, s.Size[1], s.DOFs)
+		} else {
+			m, err = mesh.BoxForDOFs(r3.Vec{X: s.Size[0], Y: s.Size[1], Z: s.Size[2]}, s.DOFs)
+		}
+		if err != nil {
+			return object{}, meshInfo{}, fmt.Errorf("soft[%d]: %w", i+1, err)
+		}
+		b := m.Bounds()
+		shift := r3.Vec{
+			X: s.Position[0] - (b.Min.X+b.Max.X)/2,
+			Y: s.Position[1] - (b.Min.Y+b.Max.Y)/2,
+			Z: s.Position[2] - b.Min.Z,
+		}
+		n := len(all.Nodes)
+		for _, x := range m.Nodes {
+			all.Nodes = append(all.Nodes, r3.Add(x, shift))
+		}
+		for _, t := range m.Tets {
+			all.Tets = append(all.Tets, [4]int{t[0] + n, t[1] + n, t[2] + n, t[3] + n})
+		}
+	}
+	return object{mesh: all}, meshInfo{name: fmt.Sprintf("%d listed soft bodies", len(cfg.Soft))}, nil
+}
+
+// customBodies returns the floor and the listed rigid bodies at their
+// poses.
+func customBodies(cfg settings.Scenario) ([]rigid.Body, error) {
+	bodies := []rigid.Body{floorBody()}
+	for i, r := range cfg.Rigid {
+		var shape rigid.Shape
+		var err error
+		if r.Shape == settings.CylinderShape {
+			shape, err = rigid.NewCylinder(r.Size[0]/2, r.Size[1]/2, 0, 0)
+		} else {
+			shape, err = rigid.NewBox(r3.Vec{X: r.Size[0] / 2, Y: r.Size[1] / 2, Z: r.Size[2] / 2}, 0)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("rigid[%d]: %w", i+1, err)
+		}
+		pose := rigid.Pose{Position: r3.Vec{X: r.Position[0], Y: r.Position[1], Z: r.Position[2]}, Rotation: customRotation(r.Rotation)}
+		bodies = append(bodies, rigid.Body{Name: r.BodyName(i), Shape: shape, Start: pose, End: pose})
+	}
+	return bodies, nil
+}
+
+// customRotation turns by the angles (degrees) about x, then y, then z.
+func customRotation(deg [3]float64) r3.Rotation {
+	rad := func(d float64) float64 { return d * math.Pi / 180 }
+	rx := r3.NewRotation(rad(deg[0]), r3.Vec{X: 1})
+	ry := r3.NewRotation(rad(deg[1]), r3.Vec{Y: 1})
+	rz := r3.NewRotation(rad(deg[2]), r3.Vec{Z: 1})
+	return rigid.Pose{Rotation: rz}.Compose(rigid.Pose{Rotation: ry}).Compose(rigid.Pose{Rotation: rx}).Rotation
+}
+
+// customDynamics makes the rigid bodies with a mass dynamic: uniform
+// solids, inertia about their own axes.
+func customDynamics(sim *physics.Simulation, cfg settings.Scenario) error {
+	for i, r := range cfg.Rigid {
+		if r.Mass == 0 {
+			continue
+		}
+		m := r.Mass
+		var I r3.Vec
+		if r.Shape == settings.CylinderShape {
+			rad, h := r.Size[0]/2, r.Size[1]
+			side := m * (3*rad*rad + h*h) / 12
+			I = r3.Vec{X: side, Y: side, Z: m * rad * rad / 2}
+		} else {
+			a, b, c := r.Size[0], r.Size[1], r.Size[2]
+			I = r3.Vec{X: m * (b*b + c*c) / 12, Y: m * (a*a + c*c) / 12, Z: m * (a*a + b*b) / 12}
+		}
+		d := physics.RigidDynamics{Mass: m, Inertia: I,
+			Velocity:        r3.Vec{X: r.Velocity[0], Y: r.Velocity[1], Z: r.Velocity[2]},
+			AngularVelocity: r3.Vec{X: r.AngularVelocity[0], Y: r.AngularVelocity[1], Z: r.AngularVelocity[2]}}
+		if err := sim.SetDynamic(i+1, &d); err != nil {
+			return fmt.Errorf("rigid[%d]: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// BodyResult is a listed rigid body at the end of a custom scene.
+type BodyResult struct {
+	Name     string     `json:"name"`
+	Dynamic  bool       `json:"dynamic"`
+	Position [3]float64 `json:"position"` // its centre, m
+	Speed    float64    `json:"speed"`    // m/s (0 for a kinematic body)
+	// FloorForce is the floor's push on it at the last step (rigid–rigid
+	// contact), N; SoftForce the soft bodies' (Σλn of their pairs), N.
+	FloorForce float64 `json:"floor_force"`
+	SoftForce  float64 `json:"soft_force"`
+}
+
+// customResult lists the rigid bodies at the end.
+func (sc *Scene) customResult() []BodyResult {
+	st := sc.Sim.Stats()
+	out := []BodyResult{}
+	for i, b := range sc.Sim.Bodies()[1:] {
+		k := i + 1
+		p := b.Start.Position
+		r := BodyResult{Name: b.Name, Position: [3]float64{p.X, p.Y, p.Z}}
+		if d, ok := sc.Sim.Dynamics(k); ok {
+			r.Dynamic, r.Speed = true, r3.Norm(d.Velocity)
+		}
+		if k < len(st.BodyNormalForce) {
+			r.SoftForce = st.BodyNormalForce[k]
+		}
+		if r.Dynamic && len(st.RigidNormalForce) > FloorBody {
+			r.FloorForce = sc.floorPushOn(k)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// floorPushOn is the floor's normal force on dynamic body k at the last
+// step: the sum of λn of its rigid–rigid pairs with the floor.
+func (sc *Scene) floorPushOn(k int) float64 {
+	sum := 0.0
+	for _, c := range sc.Sim.AppendContacts(nil) {
+		if c.Body == k && c.Other == FloorBody && c.Kind.String() == "rigid-rigid" {
+			sum += c.NormalForce
+		}
+	}
+	return sum
+}

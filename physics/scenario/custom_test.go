@@ -1,0 +1,75 @@
+package scenario
+
+import (
+	"math"
+	"testing"
+
+	"softgrasp/physics/settings"
+)
+
+// customConfig is the shipped pile (assets/scenes/pile.toml): a soft slab
+// and a soft puck on it, a 20 g cube dropped on the puck, a fixed post
+// beside them, and a second cube dropped on the floor.
+func customConfig() settings.Scenario {
+	cfg := settings.DefaultScenario(settings.Custom)
+	cfg.Duration = 1.5
+	cfg.Soft = []settings.SoftSpec{
+		{Shape: settings.BoxShape, Size: [3]float64{0.03, 0.03, 0.015}, DOFs: 600},
+		{Shape: settings.CylinderShape, Size: [3]float64{0.02, 0.015}, DOFs: 400, Position: [3]float64{0.002, 0, 0.0155}},
+	}
+	cfg.Rigid = []settings.RigidSpec{
+		{Name: "weight", Shape: settings.BoxShape, Size: [3]float64{0.012, 0.012, 0.012}, Position: [3]float64{0, 0, 0.0455}, Rotation: [3]float64{0, 0, 30}, Mass: 0.02},
+		{Name: "post", Shape: settings.CylinderShape, Size: [3]float64{0.01, 0.04}, Position: [3]float64{0.04, 0, 0.02}},
+		{Shape: settings.BoxShape, Size: [3]float64{0.01, 0.01, 0.01}, Position: [3]float64{-0.04, 0, 0.01}, Mass: 0.005},
+	}
+	return cfg
+}
+
+// TestCustomScene runs the listed bodies: two soft parts, the weight
+// comes to rest on the puck carried by exactly its weight (soft–soft and
+// soft–rigid contact), the second cube on the floor carried by the floor
+// (rigid–rigid), the kinematic post stays where it was placed, and
+// nothing sinks.
+func TestCustomScene(t *testing.T) {
+	cfg := customConfig()
+	s := runScene(t, cfg)
+	if len(s.Bodies) != 3 {
+		t.Fatalf("%d bodies in the summary, want 3", len(s.Bodies))
+	}
+	g := 9.81
+	w, post, cube := s.Bodies[0], s.Bodies[1], s.Bodies[2]
+	t.Logf("weight: soft push %.6f N for %.6f N, speed %.3g m/s, at z = %.2f mm; cube 3: floor %.6f N for %.6f N; post at %v; max penetration %.3g m",
+		w.SoftForce, 0.02*g, w.Speed, 1e3*w.Position[2], cube.FloorForce, 0.005*g, post.Position, s.MaxPenetration)
+	if w.Name != "weight" || !w.Dynamic || math.Abs(w.SoftForce-0.02*g) > 0.01*0.02*g || w.Speed > 1e-4 {
+		t.Fatalf("the weight is not at rest on the puck: %+v", w)
+	}
+	if cube.Name != "box 3" || math.Abs(cube.FloorForce-0.005*g) > 0.01*0.005*g || cube.Speed > 1e-4 {
+		t.Fatalf("cube 3 is not at rest on the floor: %+v", cube)
+	}
+	if post.Dynamic || post.Position != [3]float64{0.04, 0, 0.02} {
+		t.Fatalf("the kinematic post moved: %+v", post)
+	}
+	if s.MaxPenetration > 0.1e-3 {
+		t.Fatalf("max penetration %.3g m", s.MaxPenetration)
+	}
+}
+
+// TestCustomSceneRefusesBadLists: a custom scene needs a soft body, and
+// the body lists belong to custom scenes only; each error names the entry.
+func TestCustomSceneRefusesBadLists(t *testing.T) {
+	cfg := customConfig()
+	cfg.Soft[1].Size[1] = -1
+	if _, err := Build(cfg); err == nil || err.Error() != "soft[2]: size (height) = -1 m: must be in (0, 1]" {
+		t.Fatalf("got %v", err)
+	}
+	cfg = customConfig()
+	cfg.Soft = nil
+	if _, err := Build(cfg); err == nil {
+		t.Fatal("a custom scene without soft bodies was built")
+	}
+	cfg = settings.DefaultScenario(settings.GraspRotate)
+	cfg.Rigid = customConfig().Rigid
+	if _, err := Build(cfg); err == nil {
+		t.Fatal("a grasp scene with listed rigid bodies was built")
+	}
+}

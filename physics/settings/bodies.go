@@ -1,0 +1,191 @@
+package settings
+
+import (
+	"fmt"
+	"math"
+)
+
+// The bodies of a custom scene (Kind Custom), listed by a version 2 scene
+// file: soft bodies, each a part of the one simulated soft body (they
+// touch each other through soft–soft contact), and rigid bodies, dynamic
+// (with a mass) or kinematic (fixed where placed), over the floor. All
+// lengths in metres, angles in degrees, masses in kilograms.
+
+// Body shapes of a custom scene.
+const (
+	BoxShape      = "box"
+	CylinderShape = "cylinder"
+)
+
+// SoftSpec is one soft body of a custom scene: a procedural box (Size its
+// edges along x, y, z) or upright cylinder (Size[0] its diameter, Size[1]
+// its height), meshed at about DOFs degrees of freedom, with the centre of
+// its bottom face at Position. Every soft body takes the scene's material.
+type SoftSpec struct {
+	Shape    string     `json:"shape"`
+	Size     [3]float64 `json:"size"`
+	DOFs     int        `json:"dofs"`
+	Position [3]float64 `json:"position"`
+}
+
+// RigidSpec is one rigid body of a custom scene: a box (Size its edges) or
+// a cylinder (Size[0] its diameter, Size[1] its height, along its z), its
+// centre at Position, turned by Rotation (degrees about x, then y, then
+// z, in the world's axes). With a Mass it is dynamic (a uniform solid,
+// moved by gravity and contact from Velocity and AngularVelocity, world
+// axes, m/s and rad/s); with none (0) it is kinematic and stays where it
+// is placed. Name (default "<shape> <index from 1>") names it in
+// attachments, the contacts CSV and the summary.
+type RigidSpec struct {
+	Name            string     `json:"name,omitempty"`
+	Shape           string     `json:"shape"`
+	Size            [3]float64 `json:"size"`
+	Position        [3]float64 `json:"position"`
+	Rotation        [3]float64 `json:"rotation"`
+	Mass            float64    `json:"mass"`
+	Velocity        [3]float64 `json:"velocity"`
+	AngularVelocity [3]float64 `json:"angular_velocity"`
+}
+
+// Limits of the bodies of a custom scene.
+const (
+	MaxCustomBodies  = 16     // soft bodies, and rigid bodies, each
+	MinSoftDOFs      = 60     // of one soft body
+	MaxBodySize      = 1.0    // m, any extent
+	MaxCustomSeconds = 3600.0 // Duration
+	DefaultDuration  = 2.0    // s, a custom scene's length when not given
+)
+
+// sizeFields names the extents a shape uses.
+func sizeFields(shape string) int {
+	if shape == CylinderShape {
+		return 2
+	}
+	return 3
+}
+
+// checkShape names a shape that is not box or cylinder.
+func checkShape(shape string) error {
+	if shape != BoxShape && shape != CylinderShape {
+		return fmt.Errorf("shape = %q: want %q or %q", shape, BoxShape, CylinderShape)
+	}
+	return nil
+}
+
+// checkSize names an extent the shape uses that is not in (0, MaxBodySize].
+func checkSize(shape string, size [3]float64) error {
+	for i := 0; i < sizeFields(shape); i++ {
+		if v := size[i]; !(v > 0 && v <= MaxBodySize) {
+			what := [3]string{"x", "y", "z"}[i]
+			if shape == CylinderShape {
+				what = [2]string{"diameter", "height"}[i]
+			}
+			return fmt.Errorf("size (%s) = %g m: must be in (0, %g]", what, v, MaxBodySize)
+		}
+	}
+	return nil
+}
+
+// checkVec names a vector with a component that is not finite or beyond
+// limit in magnitude.
+func checkVec(field string, v [3]float64, limit float64, unit string) error {
+	for _, x := range v {
+		if math.IsNaN(x) || math.Abs(x) > limit {
+			return fmt.Errorf("%s = %v: each component must be finite and within ±%g %s", field, v, limit, unit)
+		}
+	}
+	return nil
+}
+
+// Validate names the first field of the soft body out of range.
+func (s SoftSpec) Validate() error {
+	if err := checkShape(s.Shape); err != nil {
+		return err
+	}
+	if err := checkSize(s.Shape, s.Size); err != nil {
+		return err
+	}
+	if s.DOFs < MinSoftDOFs || s.DOFs > 1000000 {
+		return fmt.Errorf("dofs = %d: must be in [%d, 1000000]", s.DOFs, MinSoftDOFs)
+	}
+	return checkVec("position", s.Position, 10, "m")
+}
+
+// Validate names the first field of the rigid body out of range.
+func (r RigidSpec) Validate() error {
+	if err := checkShape(r.Shape); err != nil {
+		return err
+	}
+	if err := checkSize(r.Shape, r.Size); err != nil {
+		return err
+	}
+	if math.IsNaN(r.Mass) || r.Mass < 0 || r.Mass > 1000 {
+		return fmt.Errorf("mass = %g kg: must be in [0, 1000] (0: kinematic)", r.Mass)
+	}
+	for _, c := range []struct {
+		name  string
+		v     [3]float64
+		limit float64
+		unit  string
+	}{
+		{"position", r.Position, 10, "m"}, {"rotation", r.Rotation, 360, "degrees"},
+		{"velocity", r.Velocity, 100, "m/s"}, {"angular-velocity", r.AngularVelocity, 1000, "rad/s"},
+	} {
+		if err := checkVec(c.name, c.v, c.limit, c.unit); err != nil {
+			return err
+		}
+	}
+	if r.Mass == 0 && (r.Velocity != [3]float64{} || r.AngularVelocity != [3]float64{}) {
+		return fmt.Errorf("velocity %v, angular-velocity %v: a kinematic body (mass 0) stays where it is placed", r.Velocity, r.AngularVelocity)
+	}
+	return nil
+}
+
+// BodyName is the rigid body's name in the scene: Name, or "<shape> <i+1>".
+func (r RigidSpec) BodyName(i int) string {
+	if r.Name != "" {
+		return r.Name
+	}
+	return fmt.Sprintf("%s %d", r.Shape, i+1)
+}
+
+// validateBodies checks the lists against the scene's kind: a custom
+// scene has one to MaxCustomBodies soft bodies, at most MaxCustomBodies
+// rigid ones and a Duration; the other scenes have none of them.
+func (c *Scenario) validateBodies() error {
+	if c.Kind != Custom {
+		if len(c.Soft) > 0 || len(c.Rigid) > 0 || c.Duration != 0 {
+			return fmt.Errorf("soft and rigid body lists and a duration belong to a scenario = %q scene, not %q", Custom, c.Kind)
+		}
+		return nil
+	}
+	if len(c.Soft) == 0 || len(c.Soft) > MaxCustomBodies {
+		return fmt.Errorf("a custom scene lists 1 to %d soft bodies, not %d", MaxCustomBodies, len(c.Soft))
+	}
+	if len(c.Rigid) > MaxCustomBodies {
+		return fmt.Errorf("a custom scene lists at most %d rigid bodies, not %d", MaxCustomBodies, len(c.Rigid))
+	}
+	for i, s := range c.Soft {
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("soft[%d]: %w", i+1, err)
+		}
+	}
+	names := map[string]bool{"floor": true}
+	for i, r := range c.Rigid {
+		if err := r.Validate(); err != nil {
+			return fmt.Errorf("rigid[%d]: %w", i+1, err)
+		}
+		if n := r.BodyName(i); names[n] {
+			return fmt.Errorf("rigid[%d]: name = %q: taken by another body", i+1, n)
+		} else {
+			names[n] = true
+		}
+	}
+	if !(c.Duration > 0 && c.Duration <= MaxCustomSeconds) {
+		return fmt.Errorf("duration = %g s: must be in (0, %g]", c.Duration, MaxCustomSeconds)
+	}
+	if c.MeshFile != "" {
+		return fmt.Errorf("MeshFile = %q: a custom scene's soft bodies are listed, not loaded from a mesh file", c.MeshFile)
+	}
+	return nil
+}
