@@ -20,6 +20,7 @@ import (
 //	size = [0.02, 0.02, 0.02]      # m: edges; a cylinder's [diameter, height]
 //	dofs = 500
 //	position = [0, 0, 0]           # m: the centre of its bottom face
+//	young = 2e5                    # Pa, density in kg/m³: its own material (default the scene's)
 //	[[rigid]]                      # any number
 //	name = "weight"                # optional
 //	shape = "box"
@@ -45,7 +46,7 @@ type sceneBodies struct {
 
 // softFields and rigidFields are the keys of each table.
 var (
-	softFields  = []string{"shape", "size", "dofs", "position"}
+	softFields  = []string{"shape", "size", "dofs", "position", "young", "density"}
 	rigidFields = []string{"name", "shape", "size", "position", "rotation", "mass", "velocity", "angular-velocity"}
 )
 
@@ -174,6 +175,19 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any) *fieldErr
 				return &fieldError{"dofs", fmt.Sprintf("%v: want a whole number", v)}
 			}
 			s.DOFs = int(d)
+		}
+		for _, f := range []struct {
+			key  string
+			dst  *float64
+			unit string
+		}{{"young", &s.Young, "pascals"}, {"density", &s.Density, "kg/m³"}} {
+			if v, ok := e[f.key]; ok {
+				x, ok := number(v)
+				if !ok {
+					return &fieldError{f.key, fmt.Sprintf("%v: want a number of %s", v, f.unit)}
+				}
+				*f.dst = x
+			}
 		}
 		if verr := s.Validate(); verr != nil {
 			return &fieldError{fieldOf(verr.Error()), verr.Error()}

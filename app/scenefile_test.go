@@ -206,3 +206,29 @@ func TestSceneFileBodies(t *testing.T) {
 		})
 	}
 }
+
+// TestSceneFileSoftMaterials: a [[soft]] table's young and density reach
+// its spec, and a bad one names its line.
+func TestSceneFileSoftMaterials(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "two.toml")
+	text := "version = 2\n[[soft]]\nshape = \"box\"\nsize = [0.02, 0.02, 0.02]\n[[soft]]\nshape = \"box\"\nsize = [0.02, 0.02, 0.02]\nposition = [0.03, 0, 0]\nyoung = 2e5\ndensity = 2000\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := sceneConfigOf(t, "-scene", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := f.config()
+	if len(cfg.Soft) != 2 || cfg.Soft[0].Young != 0 || cfg.Soft[1].Young != 2e5 || cfg.Soft[1].Density != 2000 {
+		t.Fatalf("soft bodies %+v", cfg.Soft)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(text, "density = 2000", "density = -1", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := headless("-scene", path, "-steps", "1")
+	if want := path + ":10: soft[2].density: density = -1"; code != 2 || !strings.Contains(errs, want) {
+		t.Fatalf("exit %d, stderr %q: want 2 and %q", code, errs, want)
+	}
+}

@@ -54,7 +54,7 @@ type Model struct {
 // newModel builds the model of the soft body msh (valid: mesh.TetMesh.
 // Validate) of material mat, with the surface emb mapped onto it (nil:
 // the mesh's boundary).
-func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*Model, error) {
+func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material, mats ElementMaterials) (*Model, error) {
 	var fill []float64
 	if emb != nil {
 		if err := emb.Validate(msh); err != nil {
@@ -62,7 +62,7 @@ func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material) (*M
 		}
 		fill = emb.Fill
 	}
-	fm, err := fem.NewModelFilled(msh, mat, fill)
+	fm, err := fem.NewModelMaterials(msh, mat, fill, mats.Stiffness, mats.Density)
 	if err != nil {
 		return nil, fmt.Errorf("finite elements: %w", err)
 	}

@@ -55,6 +55,21 @@ func New(msh *mesh.TetMesh, bodies []rigid.Body, set settings.Settings) (*Simula
 // Surface.Nodes are not read: the points at rest are G(q_rest). The
 // simulation keeps emb: it must not change afterwards.
 func NewEmbedded(msh *mesh.TetMesh, emb *mesh.Embedding, bodies []rigid.Body, set settings.Settings) (*Simulation, error) {
+	return NewWithMaterials(msh, emb, bodies, set, ElementMaterials{})
+}
+
+// ElementMaterials gives the elements of a soft body made of several
+// bodies their own material: element e is Stiffness[e] times as stiff
+// (Young's modulus) and Density[e] times as dense as the settings'
+// material (nil: 1 for every element). Poisson's ratio and the damping
+// are shared. A change of the settings' material (SetSettings) scales
+// every element alike.
+type ElementMaterials struct {
+	Stiffness, Density []float64
+}
+
+// NewWithMaterials is NewEmbedded with the elements' own materials.
+func NewWithMaterials(msh *mesh.TetMesh, emb *mesh.Embedding, bodies []rigid.Body, set settings.Settings, mats ElementMaterials) (*Simulation, error) {
 	if err := set.Validate(); err != nil {
 		return nil, fmt.Errorf("settings: %w", err)
 	}
@@ -69,7 +84,7 @@ func NewEmbedded(msh *mesh.TetMesh, emb *mesh.Embedding, bodies []rigid.Body, se
 			return nil, fmt.Errorf("rigid body %d (%q) has no shape", i, b.Name)
 		}
 	}
-	model, err := newModel(msh, emb, set.Material)
+	model, err := newModel(msh, emb, set.Material, mats)
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func (m *Model) Assemble(st *State, w *Workspace, q, v []float64, h float64, gra
 	for k := range m.elems {
 		e := &m.elems[k]
 		e.scatterForce(&w.stress[k], b)
-		cV := cK * e.vol
+		cV := cK * e.kvol
 		e.addBlocks(&rot[k], cV*m.lambda, cV*m.mu, A.ColPtr, A.Val)
 		if d := w.detF[k]; d <= 0 || math.IsNaN(d) {
 			rep.Inverted++
@@ -157,7 +157,7 @@ func (j *stressJob) do(lo, hi int) {
 		}
 		sigma := linearStress(m3.TMul(R, F), 1, m.lambda, m.mu)
 		j.rot[k] = R
-		w.stress[k] = m3.Scale(j.s*e.vol, m3.Mul(R, sigma))
+		w.stress[k] = m3.Scale(j.s*e.kvol, m3.Mul(R, sigma))
 	}
 }
 

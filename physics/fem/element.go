@@ -59,6 +59,7 @@ type element struct {
 	nodes [4]int32
 	g     [4]r3.Vec // ∇N_i at rest
 	vol   float64   // rest volume V
+	kvol  float64   // V times the element's stiffness factor (NewModelMaterials): what its stiffness and elastic force scale with
 	// start[p][b] is the position in A.Val of entry (0, b) of the
 	// lower-triangle block of node pair p; entries (1, b) and (2, b)
 	// follow it, because a column of a block pattern stores the three rows

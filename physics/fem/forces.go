@@ -80,7 +80,7 @@ func (m *Model) StiffnessMul(st *State, w *Workspace, q, dx, y []float64) error 
 		e := &m.elems[k]
 		R := &w.rot[k]
 		sigma := linearStress(m3.TMul(*R, e.defGrad(dx)), 0, m.lambda, m.mu)
-		P := m3.Scale(e.vol, m3.Mul(*R, sigma))
+		P := m3.Scale(e.kvol, m3.Mul(*R, sigma))
 		e.scatterForce(&P, y)
 	}
 	return nil

@@ -35,6 +35,9 @@ type Model struct {
 
 	mass      []float64 // lumped mass per node, ρ·Σ V_e/4
 	nodeVol   []float64 // Σ V_e/4 over the elements around each node
+	// massVol is Σ d_e·V_e/4 with each element's density factor d_e
+	// (NewModelMaterials): nodeVol itself without factors.
+	massVol []float64
 	totalMass float64
 	volume    float64
 	fill      []float64 // each element's fill fraction (NewModelFilled); nil: 1
@@ -62,6 +65,15 @@ func NewModel(msh *mesh.TetMesh, mat settings.Material) (*Model, error) {
 // around a user's surface (mesh.Embedding.Fill): each element's volume,
 // and with it its mass and its stiffness, is scaled by its fraction.
 func NewModelFilled(msh *mesh.TetMesh, mat settings.Material, fill []float64) (*Model, error) {
+	return NewModelMaterials(msh, mat, fill, nil, nil)
+}
+
+// NewModelMaterials is NewModelFilled for elements of their own material:
+// element e is stiff[e] times as stiff (Young's modulus) and dens[e] times
+// as dense as mat (nil: 1 for all; Poisson's ratio and damping are
+// shared), as the parts of a soft body made of several bodies. Factors
+// must be finite and positive.
+func NewModelMaterials(msh *mesh.TetMesh, mat settings.Material, fill, stiff, dens []float64) (*Model, error) {
 	if msh == nil {
 		return nil, fmt.Errorf("fem: nil mesh")
 	}
@@ -78,6 +90,22 @@ func NewModelFilled(msh *mesh.TetMesh, mat settings.Material, fill []float64) (*
 	if fill != nil && len(fill) != len(msh.Tets) {
 		return nil, fmt.Errorf("fem: %d fill fractions for %d tetrahedra", len(fill), len(msh.Tets))
 	}
+	for _, f := range []struct {
+		name string
+		x    []float64
+	}{{"stiffness", stiff}, {"density", dens}} {
+		if f.x == nil {
+			continue
+		}
+		if len(f.x) != len(msh.Tets) {
+			return nil, fmt.Errorf("fem: %d %s factors for %d tetrahedra", len(f.x), f.name, len(msh.Tets))
+		}
+		for e, v := range f.x {
+			if !(v > 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("fem: tetrahedron %d: %s factor %g: must be finite and positive", e, f.name, v)
+			}
+		}
+	}
 	m := &Model{
 		fill:    fill,
 		nodes:   n,
@@ -93,9 +121,22 @@ func NewModelFilled(msh *mesh.TetMesh, mat settings.Material, fill []float64) (*
 			m.elems[e].vol *= fill[e]
 		}
 		vol := m.elems[e].vol
+		m.elems[e].kvol = vol
+		if stiff != nil {
+			m.elems[e].kvol = vol * stiff[e]
+		}
 		m.volume += vol
 		for _, i := range tet {
 			m.nodeVol[i] += vol / 4
+		}
+	}
+	m.massVol = m.nodeVol
+	if dens != nil {
+		m.massVol = make([]float64, n)
+		for e, tet := range msh.Tets {
+			for _, i := range tet {
+				m.massVol[i] += dens[e] * m.elems[e].vol / 4
+			}
 		}
 	}
 	for i, v := range m.nodeVol {
@@ -262,7 +303,7 @@ func (m *Model) setMaterial(mat settings.Material) {
 	m.mat = mat
 	m.lambda, m.mu = mat.Lame()
 	m.totalMass = 0
-	for i, v := range m.nodeVol {
+	for i, v := range m.massVol {
 		m.mass[i] = mat.Density * v
 		m.totalMass += m.mass[i]
 	}

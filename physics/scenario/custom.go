@@ -23,6 +23,12 @@ import (
 // of its bottom face at its position, as one mesh of as many parts.
 func customMesh(cfg settings.Scenario) (object, meshInfo, error) {
 	all := &mesh.TetMesh{}
+	var stiff, dens []float64
+	own := false
+	mat := cfg.Physics.Material
+	for _, s := range cfg.Soft {
+		own = own || s.Young > 0 || s.Density > 0
+	}
 	for i, s := range cfg.Soft {
 		var m *mesh.TetMesh
 		var err error
@@ -47,8 +53,21 @@ func customMesh(cfg settings.Scenario) (object, meshInfo, error) {
 		for _, t := range m.Tets {
 			all.Tets = append(all.Tets, [4]int{t[0] + n, t[1] + n, t[2] + n, t[3] + n})
 		}
+		if own {
+			k, d := 1.0, 1.0
+			if s.Young > 0 {
+				k = s.Young / mat.YoungModulus
+			}
+			if s.Density > 0 {
+				d = s.Density / mat.Density
+			}
+			for range m.Tets {
+				stiff, dens = append(stiff, k), append(dens, d)
+			}
+		}
 	}
-	return object{mesh: all}, meshInfo{name: fmt.Sprintf("%d listed soft bodies", len(cfg.Soft))}, nil
+	obj := object{mesh: all, mats: physics.ElementMaterials{Stiffness: stiff, Density: dens}}
+	return obj, meshInfo{name: fmt.Sprintf("%d listed soft bodies", len(cfg.Soft))}, nil
 }
 
 // customBodies returns the floor and the listed rigid bodies at their

@@ -82,6 +82,7 @@ func BuildObject(cfg settings.Scenario, m *mesh.TetMesh, emb *mesh.Embedding) (*
 type object struct {
 	mesh *mesh.TetMesh
 	emb  *mesh.Embedding
+	mats physics.ElementMaterials // the elements' own materials (a custom scene's soft bodies); zero: the scene's
 }
 
 // surface returns the object's surface points at the mesh's current node
@@ -146,7 +147,7 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	if obj.emb != nil {
 		obj.surface()
 	}
-	sim, err := physics.NewEmbedded(obj.mesh, obj.emb, bodies, cfg.Physics)
+	sim, err := physics.NewWithMaterials(obj.mesh, obj.emb, bodies, cfg.Physics, obj.mats)
 	if err != nil {
 		return nil, err
 	}

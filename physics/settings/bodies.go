@@ -20,12 +20,16 @@ const (
 // SoftSpec is one soft body of a custom scene: a procedural box (Size its
 // edges along x, y, z) or upright cylinder (Size[0] its diameter, Size[1]
 // its height), meshed at about DOFs degrees of freedom, with the centre of
-// its bottom face at Position. Every soft body takes the scene's material.
+// its bottom face at Position. Young (Pa) and Density (kg/m³) give it its
+// own material; 0 takes the scene's. Poisson's ratio and the damping are
+// the scene's for every body.
 type SoftSpec struct {
 	Shape    string     `json:"shape"`
 	Size     [3]float64 `json:"size"`
 	DOFs     int        `json:"dofs"`
 	Position [3]float64 `json:"position"`
+	Young    float64    `json:"young,omitempty"`
+	Density  float64    `json:"density,omitempty"`
 }
 
 // RigidSpec is one rigid body of a custom scene: a box (Size its edges) or
@@ -107,6 +111,12 @@ func (s SoftSpec) Validate() error {
 	}
 	if s.DOFs < MinSoftDOFs || s.DOFs > 1000000 {
 		return fmt.Errorf("dofs = %d: must be in [%d, 1000000]", s.DOFs, MinSoftDOFs)
+	}
+	if math.IsNaN(s.Young) || s.Young < 0 || s.Young > 1e10 {
+		return fmt.Errorf("young = %g Pa: must be in (0, 1e10] (0: the scene's)", s.Young)
+	}
+	if math.IsNaN(s.Density) || s.Density < 0 || s.Density > 1e5 {
+		return fmt.Errorf("density = %g kg/m³: must be in (0, 1e5] (0: the scene's)", s.Density)
 	}
 	return checkVec("position", s.Position, 10, "m")
 }
