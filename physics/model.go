@@ -87,7 +87,7 @@ func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material, mat
 			m.filled = fm.Filled()
 		}
 	}
-	nodePart, nparts := components(msh)
+	nodePart, nparts := msh.Components()
 	m.nparts, m.part, m.nodePart = nparts, nodePart, nodePart
 	if emb != nil {
 		m.part = make([]int32, len(emb.Points))
@@ -96,46 +96,6 @@ func newModel(msh *mesh.TetMesh, emb *mesh.Embedding, mat settings.Material, mat
 		}
 	}
 	return m, nil
-}
-
-// components numbers the connected components of the mesh (nodes joined
-// by a tetrahedron), in the order of their lowest node, and returns each
-// node's component and their count. A node in no tetrahedron is a
-// component of its own.
-func components(msh *mesh.TetMesh) ([]int32, int) {
-	parent := make([]int32, len(msh.Nodes))
-	for i := range parent {
-		parent[i] = int32(i)
-	}
-	var find func(i int32) int32
-	find = func(i int32) int32 {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	for _, t := range msh.Tets {
-		r := find(int32(t[0]))
-		for _, n := range t[1:] {
-			if o := find(int32(n)); o != r {
-				r, o = min(r, o), max(r, o)
-				parent[o] = r
-			}
-		}
-	}
-	part := make([]int32, len(msh.Nodes))
-	ids := make(map[int32]int32)
-	for i := range part {
-		root := find(int32(i))
-		id, ok := ids[root]
-		if !ok {
-			id = int32(len(ids))
-			ids[root] = id
-		}
-		part[i] = id
-	}
-	return part, len(ids)
 }
 
 // Parts returns the number of parts of the soft body: the connected

@@ -216,7 +216,7 @@ func TestSoftSoftPairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, n := components(single); n != 1 {
+	if _, n := single.Components(); n != 1 {
 		t.Fatalf("one box: %d parts, want 1", n)
 	}
 }

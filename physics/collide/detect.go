@@ -202,19 +202,30 @@ func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out [
 	return out
 }
 
+// nearestFace returns the soft triangle nearest to x within the alarm
+// distance among those whose part is not skip (all with part nil), its
+// closest point, barycentric weights and outward normal; best is −1 when
+// there is none or it is degenerate (no normal).
+func (d *Detector) nearestFace(q []float64, x r3.Vec, alarm float64, part []int32, skip int32) (best int, p r3.Vec, w [3]float64, n r3.Vec) {
+	best, _, p, w = d.fit.bvh.NearestExcept(q, x, alarm*alarm, part, skip)
+	if best < 0 {
+		return -1, p, w, n
+	}
+	if n = TriangleNormal(q, d.surf.Tris[best]); n == (r3.Vec{}) {
+		return -1, p, w, n
+	}
+	return best, p, w, n
+}
+
 // softSoftPairs appends the SoftSoft pairs between the soft body's parts.
 func (d *Detector) softSoftPairs(q []float64, alarm float64, out []Pair) []Pair {
 	for _, v := range d.surf.Vertices {
 		x := node(q, v)
-		best, _, p, w := d.fit.bvh.NearestExcept(q, x, alarm*alarm, d.triPart, d.pointPart[v])
+		best, p, w, n := d.nearestFace(q, x, alarm, d.triPart, d.pointPart[v])
 		if best < 0 {
 			continue
 		}
 		tri := d.surf.Tris[best]
-		n := TriangleNormal(q, tri)
-		if n == (r3.Vec{}) {
-			continue
-		}
 		u := r3.Sub(x, p)
 		s := r3.Dot(n, u)
 		if l := r3.Norm(u); l > 0 && s >= -1e-9*l {
@@ -281,15 +292,11 @@ func (d *Detector) rigidVertexPairs(q []float64, body int, shape rigid.Shape, f 
 		r := f.toWorld(local)
 		// The closest soft triangle within the alarm distance, ties to the
 		// lowest index (BVH.Nearest).
-		best, _, p, w := d.fit.bvh.Nearest(q, r, alarm*alarm)
+		best, p, w, n := d.nearestFace(q, r, alarm, nil, 0)
 		if best < 0 {
 			continue
 		}
 		tri := d.surf.Tris[best]
-		n := TriangleNormal(q, tri)
-		if n == (r3.Vec{}) {
-			continue
-		}
 		// |s| ≤ |r − p| < alarm, so the rule's second condition,
 		// s > −alarm, always holds here.
 		s := r3.Dot(n, r3.Sub(r, p))

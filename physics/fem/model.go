@@ -33,11 +33,11 @@ type Model struct {
 	// lambda and mu are the Lamé parameters of mat.
 	lambda, mu float64
 
-	mass      []float64 // lumped mass per node, ρ·Σ V_e/4
-	nodeVol   []float64 // Σ V_e/4 over the elements around each node
+	mass    []float64 // lumped mass per node, ρ·Σ V_e/4
+	nodeVol []float64 // Σ V_e/4 over the elements around each node
 	// massVol is Σ d_e·V_e/4 with each element's density factor d_e
 	// (NewModelMaterials): nodeVol itself without factors.
-	massVol []float64
+	massVol   []float64
 	totalMass float64
 	volume    float64
 	fill      []float64 // each element's fill fraction (NewModelFilled); nil: 1

@@ -94,6 +94,45 @@ func (m *TetMesh) TurnYUp() {
 	m.Transform(func(p r3.Vec) r3.Vec { return r3.Vec{X: p.X, Y: -p.Z, Z: p.Y} })
 }
 
+// Components numbers the connected pieces of the mesh (nodes joined by a
+// tetrahedron), in the order of their lowest node, and returns each
+// node's piece and their number. A node in no tetrahedron is a piece of
+// its own.
+func (m *TetMesh) Components() ([]int32, int) {
+	parent := make([]int32, len(m.Nodes))
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	find := func(i int32) int32 {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for _, t := range m.Tets {
+		r := find(int32(t[0]))
+		for _, v := range t[1:] {
+			if o := find(int32(v)); o != r {
+				r, o = min(r, o), max(r, o)
+				parent[o] = r
+			}
+		}
+	}
+	piece := make([]int32, len(m.Nodes))
+	ids := make(map[int32]int32)
+	for i := range piece {
+		root := find(int32(i))
+		id, ok := ids[root]
+		if !ok {
+			id = int32(len(ids))
+			ids[root] = id
+		}
+		piece[i] = id
+	}
+	return piece, len(ids)
+}
+
 // LargestExtent returns the largest side of the bounding box.
 func (m *TetMesh) LargestExtent() float64 {
 	ext := m.Bounds().Size()
@@ -103,34 +142,12 @@ func (m *TetMesh) LargestExtent() float64 {
 // Pieces returns the number of tetrahedra of each connected piece of the
 // mesh (tetrahedra sharing a node are connected), largest first.
 func (m *TetMesh) Pieces() []int {
-	parent := make([]int, len(m.Nodes))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(x int) int {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	piece, n := m.Components()
+	sizes := make([]int, n)
 	for _, t := range m.Tets {
-		r := find(t[0])
-		for _, v := range t[1:] {
-			if rv := find(v); rv != r {
-				parent[rv] = r
-			}
-		}
+		sizes[piece[t[0]]]++
 	}
-	count := make(map[int]int)
-	for _, t := range m.Tets {
-		count[find(t[0])]++
-	}
-	sizes := make([]int, 0, len(count))
-	for _, n := range count {
-		sizes = append(sizes, n)
-	}
+	sizes = slices.DeleteFunc(sizes, func(k int) bool { return k == 0 }) // nodes in no tetrahedron
 	slices.SortFunc(sizes, func(a, b int) int { return b - a })
 	return sizes
 }

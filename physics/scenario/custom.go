@@ -46,13 +46,7 @@ func customMesh(cfg settings.Scenario) (object, meshInfo, error) {
 			Y: s.Position[1] - (b.Min.Y+b.Max.Y)/2,
 			Z: s.Position[2] - b.Min.Z,
 		}
-		n := len(all.Nodes)
-		for _, x := range m.Nodes {
-			all.Nodes = append(all.Nodes, r3.Add(x, shift))
-		}
-		for _, t := range m.Tets {
-			all.Tets = append(all.Tets, [4]int{t[0] + n, t[1] + n, t[2] + n, t[3] + n})
-		}
+		appendPart(all, m, shift)
 		if own {
 			k, d := 1.0, 1.0
 			if s.Young > 0 {

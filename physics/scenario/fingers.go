@@ -65,13 +65,7 @@ func fingersPads(cfg settings.Scenario) (object, meshInfo, error) {
 		} else {
 			shift.X = inner - b.Min.X
 		}
-		n := len(pads.Nodes)
-		for _, x := range m.Nodes {
-			pads.Nodes = append(pads.Nodes, r3.Add(x, shift))
-		}
-		for _, t := range m.Tets {
-			pads.Tets = append(pads.Tets, [4]int{t[0] + n, t[1] + n, t[2] + n, t[3] + n})
-		}
+		appendPart(pads, m, shift)
 	}
 	name := fmt.Sprintf("two soft pads %.0f × %.0f × %.0f mm", padThickness*1e3, a*1e3, padHeight*a*1e3)
 	return object{mesh: pads}, meshInfo{name: name}, nil

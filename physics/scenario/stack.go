@@ -33,13 +33,7 @@ func stackCubes(cfg settings.Scenario) (object, meshInfo, error) {
 		}
 		b := m.Bounds()
 		shift := r3.Vec{X: -(b.Min.X + b.Max.X) / 2, Y: -(b.Min.Y + b.Max.Y) / 2, Z: z - b.Min.Z}
-		n := len(cubes.Nodes)
-		for _, x := range m.Nodes {
-			cubes.Nodes = append(cubes.Nodes, r3.Add(x, shift))
-		}
-		for _, t := range m.Tets {
-			cubes.Tets = append(cubes.Tets, [4]int{t[0] + n, t[1] + n, t[2] + n, t[3] + n})
-		}
+		appendPart(cubes, m, shift)
 	}
 	return object{mesh: cubes}, meshInfo{name: fmt.Sprintf("two soft cubes %.0f mm, stacked", a*1e3)}, nil
 }
@@ -50,6 +44,18 @@ func stackCubes(cfg settings.Scenario) (object, meshInfo, error) {
 // strains where the 5 Newton iterations and 150 sweeps of a step no
 // longer converged, and the grip crept from 15 to 38 N through the spin.
 const stackSqueezeShare = 0.05
+
+// appendPart adds mesh m, moved by shift, to all as a part of its own
+// (its node indices offset by the nodes already there).
+func appendPart(all, m *mesh.TetMesh, shift r3.Vec) {
+	n := len(all.Nodes)
+	for _, x := range m.Nodes {
+		all.Nodes = append(all.Nodes, r3.Add(x, shift))
+	}
+	for _, t := range m.Tets {
+		all.Tets = append(all.Tets, [4]int{t[0] + n, t[1] + n, t[2] + n, t[3] + n})
+	}
+}
 
 // newStackScript lays out the stack's timeline: settings.StackSettle at
 // rest, then the squeeze scene's close, hold, lift and spin at the joint
