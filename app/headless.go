@@ -106,6 +106,7 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 		if b.duration > 0 {
 			cfg.Duration = b.duration
 		}
+		cfg.Gripper = b.gripper
 	}
 	if f.steps < 0 {
 		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)

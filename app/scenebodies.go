@@ -14,7 +14,8 @@ import (
 // rigid bodies over the floor, run for duration seconds:
 //
 //	version = 2
-//	duration = 2.0                 # s
+//	duration = 2.0                 # s (with a gripper, its script's length)
+//	gripper = true                 # the two-jaw gripper and its grasp-and-rotate script
 //	[[soft]]                       # one or more
 //	shape = "box"                  # box or cylinder
 //	size = [0.02, 0.02, 0.02]      # m: edges; a cylinder's [diameter, height]
@@ -34,7 +35,7 @@ import (
 // Every error names the file, the line, the table entry and the field.
 
 // bodyKeys are the version 2 keys that are not flags.
-var bodyKeys = map[string]bool{"soft": true, "rigid": true, "duration": true}
+var bodyKeys = map[string]bool{"soft": true, "rigid": true, "duration": true, "gripper": true}
 
 // sceneBodies holds what a version 2 file lists.
 type sceneBodies struct {
@@ -42,6 +43,7 @@ type sceneBodies struct {
 	soft     []settings.SoftSpec
 	rigid    []settings.RigidSpec
 	duration float64
+	gripper  bool
 }
 
 // softFields and rigidFields are the keys of each table.
@@ -61,6 +63,13 @@ func (b *sceneBodies) read(raw map[string]any, path, text string, keyLine func(s
 		if !(v > 0 && v <= settings.MaxCustomSeconds) {
 			return fmt.Errorf("%s:%d: duration = %g s: must be in (0, %g]", path, keyLine("duration"), v, settings.MaxCustomSeconds)
 		}
+	}
+	if g, ok := raw["gripper"]; ok {
+		on, ok := g.(bool)
+		if !ok {
+			return fmt.Errorf("%s:%d: gripper: %v: want true or false", path, keyLine("gripper"), g)
+		}
+		b.gripper, b.listed = on, true
 	}
 	for _, table := range []string{"soft", "rigid"} {
 		v, ok := raw[table]

@@ -189,6 +189,7 @@ func TestSceneFileBodies(t *testing.T) {
 		{"position = [0.04, 0, 0.02]", `colour = "red"`, ":37: rigid[2].colour: not a key of a rigid body"},
 		{"duration = 1.5", "duration = 0", ":10: duration = 0 s: must be in (0, 3600]"},
 		{"version = 2", "version = 1", ":10: duration: not a scene key"},
+		{"duration = 1.5", "gripper = \"yes\"", ":10: gripper: yes: want true or false"},
 	} {
 		t.Run(tc.to, func(t *testing.T) {
 			text := strings.Replace(string(good), tc.from, tc.to, 1)

@@ -13,7 +13,8 @@ import (
 )
 
 // A custom scene (settings.Custom): the soft and rigid bodies a version 2
-// scene file lists, over the floor, without a gripper. The soft bodies
+// scene file lists, over the floor, with or without the gripper and its
+// grasp-and-rotate script (aimed at the soft bodies). The soft bodies
 // become the parts of one soft body (each its own connected mesh), so
 // that they touch each other through soft–soft contact; the rigid ones are
 // dynamic (with a mass) or kinematic, after the floor (body 0), in their
@@ -64,10 +65,19 @@ func customMesh(cfg settings.Scenario) (object, meshInfo, error) {
 	return obj, meshInfo{name: fmt.Sprintf("%d listed soft bodies", len(cfg.Soft))}, nil
 }
 
-// customBodies returns the floor and the listed rigid bodies at their
-// poses.
-func customBodies(cfg settings.Scenario) ([]rigid.Body, error) {
-	bodies := []rigid.Body{floorBody()}
+// customFirst is the index of the first listed rigid body: after the
+// floor, and the two jaws when the scene has a gripper.
+func customFirst(cfg settings.Scenario) int {
+	if cfg.Gripper {
+		return RightJawBody + 1
+	}
+	return FloorBody + 1
+}
+
+// customBodies returns the listed rigid bodies at their poses after the
+// scene's first bodies (the floor, or the floor and the jaws).
+func customBodies(cfg settings.Scenario, first []rigid.Body) ([]rigid.Body, error) {
+	bodies := first
 	for i, r := range cfg.Rigid {
 		var shape rigid.Shape
 		var err error
@@ -114,7 +124,7 @@ func customDynamics(sim *physics.Simulation, cfg settings.Scenario) error {
 		d := physics.RigidDynamics{Mass: m, Inertia: I,
 			Velocity:        r3.Vec{X: r.Velocity[0], Y: r.Velocity[1], Z: r.Velocity[2]},
 			AngularVelocity: r3.Vec{X: r.AngularVelocity[0], Y: r.AngularVelocity[1], Z: r.AngularVelocity[2]}}
-		if err := sim.SetDynamic(i+1, &d); err != nil {
+		if err := sim.SetDynamic(customFirst(cfg)+i, &d); err != nil {
 			return fmt.Errorf("rigid[%d]: %w", i+1, err)
 		}
 	}
@@ -137,8 +147,9 @@ type BodyResult struct {
 func (sc *Scene) customResult() []BodyResult {
 	st := sc.Sim.Stats()
 	out := []BodyResult{}
-	for i, b := range sc.Sim.Bodies()[1:] {
-		k := i + 1
+	first := customFirst(sc.cfg)
+	for i, b := range sc.Sim.Bodies()[first:] {
+		k := first + i
 		p := b.Start.Position
 		r := BodyResult{Name: b.Name, Position: [3]float64{p.X, p.Y, p.Z}}
 		if d, ok := sc.Sim.Dynamics(k); ok {

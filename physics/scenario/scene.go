@@ -139,8 +139,12 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	case settings.SoftFingers:
 		bodies = sc.fingersBodies(obj)
 	case settings.Custom:
+		first := []rigid.Body{floorBody()}
+		if cfg.Gripper {
+			first = sc.graspBodies(obj)
+		}
 		var err error
-		if bodies, err = customBodies(cfg); err != nil {
+		if bodies, err = customBodies(cfg, first); err != nil {
 			return nil, err
 		}
 	}

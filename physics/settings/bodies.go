@@ -164,8 +164,8 @@ func (r RigidSpec) BodyName(i int) string {
 // rigid ones and a Duration; the other scenes have none of them.
 func (c *Scenario) validateBodies() error {
 	if c.Kind != Custom {
-		if len(c.Soft) > 0 || len(c.Rigid) > 0 || c.Duration != 0 {
-			return fmt.Errorf("soft and rigid body lists and a duration belong to a scenario = %q scene, not %q", Custom, c.Kind)
+		if len(c.Soft) > 0 || len(c.Rigid) > 0 || c.Duration != 0 || c.Gripper {
+			return fmt.Errorf("soft and rigid body lists, a duration and a gripper belong to a scenario = %q scene, not %q", Custom, c.Kind)
 		}
 		return nil
 	}
@@ -180,7 +180,7 @@ func (c *Scenario) validateBodies() error {
 			return fmt.Errorf("soft[%d]: %w", i+1, err)
 		}
 	}
-	names := map[string]bool{"floor": true}
+	names := map[string]bool{"floor": true, "left jaw": c.Gripper, "right jaw": c.Gripper}
 	for i, r := range c.Rigid {
 		if err := r.Validate(); err != nil {
 			return fmt.Errorf("rigid[%d]: %w", i+1, err)
