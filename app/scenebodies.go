@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -17,7 +18,7 @@ import (
 //	duration = 2.0                 # s (with a gripper, its script's length)
 //	gripper = true                 # the two-jaw gripper and its grasp-and-rotate script
 //	[[soft]]                       # one or more
-//	shape = "box"                  # box or cylinder
+//	shape = "box"                  # box, cylinder, or mesh (with mesh = FILE, relative to this file)
 //	size = [0.02, 0.02, 0.02]      # m: edges; a cylinder's [diameter, height]
 //	dofs = 500
 //	position = [0, 0, 0]           # m: the centre of its bottom face
@@ -48,7 +49,7 @@ type sceneBodies struct {
 
 // softFields and rigidFields are the keys of each table.
 var (
-	softFields  = []string{"shape", "size", "dofs", "position", "young", "density"}
+	softFields  = []string{"shape", "mesh", "size", "dofs", "position", "young", "density"}
 	rigidFields = []string{"name", "shape", "size", "position", "rotation", "mass", "velocity", "angular-velocity"}
 )
 
@@ -91,7 +92,7 @@ func (b *sceneBodies) read(raw map[string]any, path, text string, keyLine func(s
 				}
 				return keyLine(table)
 			}
-			if err := b.readEntry(table, i, e); err != nil {
+			if err := b.readEntry(table, i, e, filepath.Dir(path)); err != nil {
 				return fmt.Errorf("%s:%d: %s[%d].%v", path, line(err.key), table, i+1, err)
 			}
 		}
@@ -109,7 +110,7 @@ type fieldError struct {
 func (e *fieldError) Error() string { return e.key + ": " + e.msg }
 
 // readEntry reads entry i of table ("soft" or "rigid") and checks it.
-func (b *sceneBodies) readEntry(table string, i int, e map[string]any) *fieldError {
+func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir string) *fieldError {
 	fields := softFields
 	if table == "rigid" {
 		fields = rigidFields
@@ -161,13 +162,14 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any) *fieldErr
 	if err != nil {
 		return err
 	}
-	if shape != settings.BoxShape && shape != settings.CylinderShape {
-		return &fieldError{"shape", fmt.Sprintf("%q: want %q or %q", shape, settings.BoxShape, settings.CylinderShape)}
+	if shape != settings.BoxShape && shape != settings.CylinderShape && !(table == "soft" && shape == settings.MeshShape) {
+		want := fmt.Sprintf("%q or %q", settings.BoxShape, settings.CylinderShape)
+		if table == "soft" {
+			want = fmt.Sprintf("%q, %q or %q (with mesh = FILE)", settings.BoxShape, settings.CylinderShape, settings.MeshShape)
+		}
+		return &fieldError{"shape", fmt.Sprintf("%q: want %s", shape, want)}
 	}
-	n := 3
-	if shape == settings.CylinderShape {
-		n = 2
-	}
+	n := settings.SizeFields(shape)
 	size, err := vec("size", n, true)
 	if err != nil {
 		return err
@@ -178,6 +180,12 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any) *fieldErr
 	}
 	if table == "soft" {
 		s := settings.SoftSpec{Shape: shape, Size: size, Position: pos, DOFs: 1000}
+		if s.Mesh, err = str("mesh", ""); err != nil {
+			return err
+		}
+		if s.Mesh != "" && !filepath.IsAbs(s.Mesh) {
+			s.Mesh = filepath.Join(dir, s.Mesh) // relative to the scene file
+		}
 		if v, ok := e["dofs"]; ok {
 			d, ok := v.(int64)
 			if !ok {

@@ -233,3 +233,32 @@ func TestSceneFileSoftMaterials(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q: want 2 and %q", code, errs, want)
 	}
 }
+
+// TestSceneFileMeshBody: a [[soft]] body of shape "mesh" names its file
+// relative to the scene file; without one it is refused on its table's
+// line.
+func TestSceneFileMeshBody(t *testing.T) {
+	text := "version = 2\n[[soft]]\nshape = \"box\"\nsize = [0.05, 0.05, 0.01]\n[[soft]]\nshape = \"mesh\"\nmesh = \"bean.msh\"\nsize = [0.03]\nposition = [0, 0, 0.0101]\n"
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := sceneConfigOf(t, "-scene", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := f.config()
+	if len(cfg.Soft) != 2 || cfg.Soft[1].Mesh != filepath.Join(dir, "bean.msh") || cfg.Soft[1].Size[0] != 0.03 {
+		t.Fatalf("soft bodies %+v", cfg.Soft)
+	}
+	bad := strings.Replace(text, "mesh = \"bean.msh\"\n", "", 1)
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := headless("-scene", path, "-steps", "1")
+	// the table's line: the key is absent
+	if want := path + ":5: soft[2].mesh: mesh: missing"; code != 2 || !strings.Contains(errs, want) {
+		t.Fatalf("exit %d, stderr %q: want 2 and %q", code, errs, want)
+	}
+}

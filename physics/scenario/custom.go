@@ -21,31 +21,47 @@ import (
 // order.
 
 // customMesh builds the listed soft bodies, each placed with the centre
-// of its bottom face at its position, as one mesh of as many parts.
+// of its bottom face at its position, as one mesh of as many parts. A body
+// from a mesh file comes through the mesh pipeline (loadObjectMesh, fitted
+// to its size); when there is one, every part carries a surface mapped
+// onto its nodes (the procedural ones their boundary, as an identity
+// mapping), and the parts' mappings are joined into one.
 func customMesh(cfg settings.Scenario) (object, meshInfo, error) {
 	all := &mesh.TetMesh{}
 	var stiff, dens []float64
-	own := false
+	own, mapped := false, false
 	mat := cfg.Physics.Material
 	for _, s := range cfg.Soft {
 		own = own || s.Young > 0 || s.Density > 0
+		mapped = mapped || s.Shape == settings.MeshShape
 	}
+	var emb *mesh.Embedding
+	if mapped {
+		emb = &mesh.Embedding{Fill: []float64{}}
+	}
+	info := meshInfo{name: fmt.Sprintf("%d listed soft bodies", len(cfg.Soft))}
 	for i, s := range cfg.Soft {
-		var m *mesh.TetMesh
-		var err error
-		if s.Shape == settings.CylinderShape {
-			m, err = mesh.CylinderForDOFs(s.Size[0]/2, s.Size[1], s.DOFs)
-		} else {
-			m, err = mesh.BoxForDOFs(r3.Vec{X: s.Size[0], Y: s.Size[1], Z: s.Size[2]}, s.DOFs)
-		}
+		part, err := customPart(cfg, s, &info)
 		if err != nil {
 			return object{}, meshInfo{}, fmt.Errorf("soft[%d]: %w", i+1, err)
 		}
+		m := part.mesh
+		if mapped && part.emb == nil {
+			if part.emb, err = mesh.BoundaryEmbedding(m); err != nil {
+				return object{}, meshInfo{}, fmt.Errorf("soft[%d]: %w", i+1, err)
+			}
+		}
 		b := m.Bounds()
+		if part.emb != nil {
+			b = mesh.BoundsOf(part.surface())
+		}
 		shift := r3.Vec{
 			X: s.Position[0] - (b.Min.X+b.Max.X)/2,
 			Y: s.Position[1] - (b.Min.Y+b.Max.Y)/2,
 			Z: s.Position[2] - b.Min.Z,
+		}
+		if mapped {
+			appendMapping(emb, part.emb, len(all.Nodes), len(m.Tets), shift)
 		}
 		appendPart(all, m, shift)
 		if own {
@@ -61,8 +77,60 @@ func customMesh(cfg settings.Scenario) (object, meshInfo, error) {
 			}
 		}
 	}
-	obj := object{mesh: all, mats: physics.ElementMaterials{Stiffness: stiff, Density: dens}}
-	return obj, meshInfo{name: fmt.Sprintf("%d listed soft bodies", len(cfg.Soft))}, nil
+	if emb != nil {
+		info.surfaceTris = len(emb.Surface.Tris)
+	}
+	return object{mesh: all, emb: emb, mats: physics.ElementMaterials{Stiffness: stiff, Density: dens}}, info, nil
+}
+
+// customPart builds one listed soft body at the origin: a procedural box
+// or cylinder, or the mesh file fitted to its size (bottom at z = 0,
+// centred), whose notes join info's.
+func customPart(cfg settings.Scenario, s settings.SoftSpec, info *meshInfo) (object, error) {
+	switch s.Shape {
+	case settings.CylinderShape:
+		m, err := mesh.CylinderForDOFs(s.Size[0]/2, s.Size[1], s.DOFs)
+		return object{mesh: m}, err
+	case settings.MeshShape:
+		one := cfg
+		one.MeshFile, one.ObjectSize, one.MeshScale = s.Mesh, s.Size[0], 0
+		part, pi, err := loadObjectMesh(one, s.DOFs)
+		if err != nil {
+			return object{}, err
+		}
+		for _, n := range pi.notes {
+			info.notes = append(info.notes, s.Mesh+": "+n)
+		}
+		return part, nil
+	}
+	m, err := mesh.BoxForDOFs(r3.Vec{X: s.Size[0], Y: s.Size[1], Z: s.Size[2]}, s.DOFs)
+	return object{mesh: m}, err
+}
+
+// appendMapping adds part's mapping to all: its points follow its nodes
+// after the nodes already there (nodes), its rest surface is moved by
+// shift, and its tets' fill fractions (1 without) follow.
+func appendMapping(all, part *mesh.Embedding, nodes, tets int, shift r3.Vec) {
+	points := len(all.Points)
+	for _, p := range part.Points {
+		for k := 0; k < p.Count; k++ {
+			p.Nodes[k] += nodes
+		}
+		all.Points = append(all.Points, p)
+	}
+	for _, x := range part.Surface.Nodes {
+		all.Surface.Nodes = append(all.Surface.Nodes, r3.Add(x, shift))
+	}
+	for _, t := range part.Surface.Tris {
+		all.Surface.Tris = append(all.Surface.Tris, [3]int{t[0] + points, t[1] + points, t[2] + points})
+	}
+	if part.Fill != nil {
+		all.Fill = append(all.Fill, part.Fill...)
+		return
+	}
+	for range tets {
+		all.Fill = append(all.Fill, 1)
+	}
 }
 
 // customFirst is the index of the first listed rigid body: after the

@@ -11,20 +11,24 @@ import (
 // (with a mass) or kinematic (fixed where placed), over the floor. All
 // lengths in metres, angles in degrees, masses in kilograms.
 
-// Body shapes of a custom scene.
+// Body shapes of a custom scene; MeshShape for soft bodies only.
 const (
 	BoxShape      = "box"
 	CylinderShape = "cylinder"
+	MeshShape     = "mesh"
 )
 
 // SoftSpec is one soft body of a custom scene: a procedural box (Size its
 // edges along x, y, z) or upright cylinder (Size[0] its diameter, Size[1]
-// its height), meshed at about DOFs degrees of freedom, with the centre of
-// its bottom face at Position. Young (Pa) and Density (kg/m³) give it its
+// its height), or the mesh file Mesh (shape "mesh", through the mesh
+// pipeline: a surface mapped onto a grid mesh, or a volume mesh; Size[0]
+// its largest extent, to which it is fitted), meshed at about DOFs
+// degrees of freedom, with the centre of its bottom face at Position. Young (Pa) and Density (kg/m³) give it its
 // own material; 0 takes the scene's. Poisson's ratio and the damping are
 // the scene's for every body.
 type SoftSpec struct {
 	Shape    string     `json:"shape"`
+	Mesh     string     `json:"mesh,omitempty"`
 	Size     [3]float64 `json:"size"`
 	DOFs     int        `json:"dofs"`
 	Position [3]float64 `json:"position"`
@@ -60,10 +64,13 @@ const (
 	DefaultDuration  = 2.0    // s, a custom scene's length when not given
 )
 
-// sizeFields names the extents a shape uses.
-func sizeFields(shape string) int {
-	if shape == CylinderShape {
+// SizeFields is the number of extents a shape uses (size's length).
+func SizeFields(shape string) int {
+	switch shape {
+	case CylinderShape:
 		return 2
+	case MeshShape:
+		return 1
 	}
 	return 3
 }
@@ -78,11 +85,13 @@ func checkShape(shape string) error {
 
 // checkSize names an extent the shape uses that is not in (0, MaxBodySize].
 func checkSize(shape string, size [3]float64) error {
-	for i := 0; i < sizeFields(shape); i++ {
+	for i := 0; i < SizeFields(shape); i++ {
 		if v := size[i]; !(v > 0 && v <= MaxBodySize) {
 			what := [3]string{"x", "y", "z"}[i]
 			if shape == CylinderShape {
 				what = [2]string{"diameter", "height"}[i]
+			} else if shape == MeshShape {
+				what = "largest extent"
 			}
 			return fmt.Errorf("size (%s) = %g m: must be in (0, %g]", what, v, MaxBodySize)
 		}
@@ -103,8 +112,14 @@ func checkVec(field string, v [3]float64, limit float64, unit string) error {
 
 // Validate names the first field of the soft body out of range.
 func (s SoftSpec) Validate() error {
-	if err := checkShape(s.Shape); err != nil {
-		return err
+	if s.Shape == MeshShape {
+		if s.Mesh == "" {
+			return fmt.Errorf("mesh: missing: a soft body of shape %q names its mesh file", MeshShape)
+		}
+	} else if err := checkShape(s.Shape); err != nil {
+		return fmt.Errorf("%w (or %q with a mesh file)", err, MeshShape)
+	} else if s.Mesh != "" {
+		return fmt.Errorf("mesh = %q: a %s is procedural; a mesh file takes shape = %q", s.Mesh, s.Shape, MeshShape)
 	}
 	if err := checkSize(s.Shape, s.Size); err != nil {
 		return err
