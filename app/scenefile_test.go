@@ -158,6 +158,14 @@ func TestViewerReadsSceneFiles(t *testing.T) {
 	if _, err := viewerSceneConfig("../assets/scenes/none.toml"); err == nil {
 		t.Fatal("a missing scene file read")
 	}
+	// a version 2 file's bodies reach the viewer's configuration too
+	cfg, err = viewerSceneConfig("../assets/scenes/grasp-two.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Kind != "custom" || !cfg.Gripper || len(cfg.Soft) != 2 || len(cfg.Rigid) != 1 || cfg.Physics.Solver.String() != "async" {
+		t.Fatalf("grasp-two.toml in the viewer: kind %s, gripper %v, %d soft, %d rigid, solver %s", cfg.Kind, cfg.Gripper, len(cfg.Soft), len(cfg.Rigid), cfg.Physics.Solver)
+	}
 }
 
 // TestSceneFileBodies reads the shipped custom scene (version 2): its
