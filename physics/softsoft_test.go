@@ -168,10 +168,11 @@ func TestSoftSoftStandardEqualsFast(t *testing.T) {
 }
 
 // TestSoftSoftPairs: Detect pairs each surface vertex of one cube within
-// the alarm distance with the other cube's nearest triangle, both ways,
-// never with its own cube; a pair's weights sum to zero (its point is a
-// difference) and its normal points from the other cube towards the
-// vertex, also at the rims, where an edge is shared by a side face.
+// the alarm distance with the other cube's nearest triangle, both ways
+// (but once where the two grids meet vertex to vertex), never with its
+// own cube; a pair's weights sum to zero (its point is a difference) and
+// its normal points from the other cube towards the vertex, also at the
+// rims, where an edge is shared by a side face.
 func TestSoftSoftPairs(t *testing.T) {
 	set := settings.Default()
 	gap := 0.3e-3
@@ -208,9 +209,24 @@ func TestSoftSoftPairs(t *testing.T) {
 			t.Fatalf("vertex %d (cube %d): normal %v, distance %g; want %v, %g", pr.Point, vp, pr.Normal, pr.Distance, want, gap)
 		}
 	}
-	// a face of 4×4 nodes
-	if up != 16 || down != 16 {
-		t.Fatalf("%d pairs from the upper cube and %d from the lower, want 16 each", up, down)
+	// A face of 4×4 nodes. The grids meet vertex to vertex, so each
+	// upper vertex's pair mirrors a lower vertex's (the same constraint,
+	// the sides swapped) and only the lower part's are kept.
+	if up != 0 || down != 16 {
+		t.Fatalf("%d pairs from the upper cube and %d from the lower, want 0 and 16", up, down)
+	}
+	// Shifted off the grid, the two faces' vertices meet the other's
+	// triangles inside: pairs both ways.
+	shifted := twoCubes(t, set, gap, 0.0037, false)
+	defer shifted.Close()
+	det2 := collide.NewDetector(shifted.model.surf)
+	det2.SetParts(shifted.model.part)
+	var ways [2]int
+	for _, pr := range det2.Detect(shifted.Positions(), nil, 1e-3, nil) {
+		ways[shifted.model.NodePart(pr.Point)]++
+	}
+	if ways[0] == 0 || ways[1] == 0 {
+		t.Fatalf("shifted cubes: %d pairs from the lower and %d from the upper, want both ways", ways[0], ways[1])
 	}
 	single, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, 3, 3, 3)
 	if err != nil {

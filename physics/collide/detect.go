@@ -217,6 +217,45 @@ func (d *Detector) nearestFace(q []float64, x r3.Vec, alarm float64, part []int3
 	return best, p, w, n
 }
 
+// mirrored reports whether vertex v's pair with triangle tri (weights w)
+// repeats another: its closest point is (within mirrorWeight) a vertex u
+// of a part numbered below v's, and u's own closest point on v's part is
+// (as closely) v itself, so that u's pair states the same constraint with
+// both sides swapped (where two parts' grids meet vertex to vertex). Only
+// that one is kept.
+func (d *Detector) mirrored(q []float64, v int, tri [3]int, w [3]float64, alarm float64) bool {
+	k := -1
+	for i, wi := range w {
+		if wi >= 1-mirrorWeight {
+			k = i
+		}
+	}
+	if k < 0 {
+		return false
+	}
+	u := tri[k]
+	if d.pointPart[u] > d.pointPart[v] {
+		return false
+	}
+	back, _, _, wb := d.fit.bvh.NearestExcept(q, node(q, u), alarm*alarm, d.triPart, d.pointPart[u])
+	if back < 0 {
+		return false
+	}
+	for i, c := range d.surf.Tris[back] {
+		if c == v && wb[i] >= 1-mirrorWeight {
+			return true
+		}
+	}
+	return false
+}
+
+// mirrorWeight is how far from 1 a barycentric weight may be for its
+// point to count as the triangle's vertex in mirrored: a thousandth of
+// the triangle's size, the lateral shift that two matching grids take
+// from their unequal bulge under load (their two pairs then differ by as
+// little).
+const mirrorWeight = 1e-3
+
 // softSoftPairs appends the SoftSoft pairs between the soft body's parts.
 func (d *Detector) softSoftPairs(q []float64, alarm float64, out []Pair) []Pair {
 	for _, v := range d.surf.Vertices {
@@ -226,6 +265,9 @@ func (d *Detector) softSoftPairs(q []float64, alarm float64, out []Pair) []Pair 
 			continue
 		}
 		tri := d.surf.Tris[best]
+		if d.mirrored(q, v, tri, w, alarm) {
+			continue
+		}
 		u := r3.Sub(x, p)
 		s := r3.Dot(n, u)
 		if l := r3.Norm(u); l > 0 && s >= -1e-9*l {
