@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"softgrasp/physics/settings"
 )
 
 // sceneConfigOf parses args as headless does (a -scene file included) and
@@ -216,57 +218,48 @@ func TestSceneFileBodies(t *testing.T) {
 	}
 }
 
-// TestSceneFileSoftMaterials: a [[soft]] table's young and density reach
-// its spec, and a bad one names its line.
-func TestSceneFileSoftMaterials(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "two.toml")
-	text := "version = 2\n[[soft]]\nshape = \"box\"\nsize = [0.02, 0.02, 0.02]\n[[soft]]\nshape = \"box\"\nsize = [0.02, 0.02, 0.02]\nposition = [0.03, 0, 0]\nyoung = 2e5\ndensity = 2000\n"
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := sceneConfigOf(t, "-scene", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, _ := f.config()
-	if len(cfg.Soft) != 2 || cfg.Soft[0].Young != 0 || cfg.Soft[1].Young != 2e5 || cfg.Soft[1].Density != 2000 {
-		t.Fatalf("soft bodies %+v", cfg.Soft)
-	}
-	if err := os.WriteFile(path, []byte(strings.Replace(text, "density = 2000", "density = -1", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errs := headless("-scene", path, "-steps", "1")
-	if want := path + ":10: soft[2].density: density = -1"; code != 2 || !strings.Contains(errs, want) {
-		t.Fatalf("exit %d, stderr %q: want 2 and %q", code, errs, want)
-	}
-}
-
-// TestSceneFileMeshBody: a [[soft]] body of shape "mesh" names its file
-// relative to the scene file; without one it is refused on its table's
-// line.
-func TestSceneFileMeshBody(t *testing.T) {
-	text := "version = 2\n[[soft]]\nshape = \"box\"\nsize = [0.05, 0.05, 0.01]\n[[soft]]\nshape = \"mesh\"\nmesh = \"bean.msh\"\nsize = [0.03]\nposition = [0, 0, 0.0101]\n"
-	dir := t.TempDir()
-	path := filepath.Join(dir, "m.toml")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := sceneConfigOf(t, "-scene", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, _ := f.config()
-	if len(cfg.Soft) != 2 || cfg.Soft[1].Mesh != filepath.Join(dir, "bean.msh") || cfg.Soft[1].Size[0] != 0.03 {
-		t.Fatalf("soft bodies %+v", cfg.Soft)
-	}
-	bad := strings.Replace(text, "mesh = \"bean.msh\"\n", "", 1)
-	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errs := headless("-scene", path, "-steps", "1")
-	// the table's line: the key is absent
-	if want := path + ":5: soft[2].mesh: mesh: missing"; code != 2 || !strings.Contains(errs, want) {
-		t.Fatalf("exit %d, stderr %q: want 2 and %q", code, errs, want)
+// TestSceneFileSoftTables: a [[soft]] table's young and density, and a
+// mesh body's file (relative to the scene file), reach its spec; a bad
+// value, or a mesh body without its file, is refused on its line (the
+// table's, for a key that is absent).
+func TestSceneFileSoftTables(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		check      func(dir string, soft []settings.SoftSpec) bool
+		from, to   string // the bad edit
+		want       string
+	}{
+		{"materials", "version = 2\n[[soft]]\nshape = \"box\"\nsize = [0.02, 0.02, 0.02]\n[[soft]]\nshape = \"box\"\nsize = [0.02, 0.02, 0.02]\nposition = [0.03, 0, 0]\nyoung = 2e5\ndensity = 2000\n",
+			func(_ string, soft []settings.SoftSpec) bool {
+				return len(soft) == 2 && soft[0].Young == 0 && soft[1].Young == 2e5 && soft[1].Density == 2000
+			},
+			"density = 2000", "density = -1", ":10: soft[2].density: density = -1"},
+		{"mesh body", "version = 2\n[[soft]]\nshape = \"box\"\nsize = [0.05, 0.05, 0.01]\n[[soft]]\nshape = \"mesh\"\nmesh = \"bean.msh\"\nsize = [0.03]\nposition = [0, 0, 0.0101]\n",
+			func(dir string, soft []settings.SoftSpec) bool {
+				return len(soft) == 2 && soft[1].Mesh == filepath.Join(dir, "bean.msh") && soft[1].Size[0] == 0.03
+			},
+			"mesh = \"bean.msh\"\n", "", ":5: soft[2].mesh: mesh: missing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "scene.toml")
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := sceneConfigOf(t, "-scene", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg, _ := f.config(); !tc.check(dir, cfg.Soft) {
+				t.Fatalf("soft bodies %+v", cfg.Soft)
+			}
+			if err := os.WriteFile(path, []byte(strings.Replace(tc.text, tc.from, tc.to, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, errs := headless("-scene", path, "-steps", "1")
+			if want := path + tc.want; code != 2 || !strings.Contains(errs, want) {
+				t.Fatalf("exit %d, stderr %q: want 2 and %q", code, errs, want)
+			}
+		})
 	}
 }
