@@ -99,7 +99,7 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	cfg.MeshFile, cfg.Object = f.mesh, settings.Object(f.object)
 	cfg.Attach = append([]settings.AttachSpec(nil), f.attach...)
 	if b := f.fromScene.bodies; b.listed {
-		if b.soft != nil || cfg.Kind != settings.Custom {
+		if b.soft != nil {
 			cfg.Soft = b.soft
 		}
 		cfg.Rigid = b.rigid

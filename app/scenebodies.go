@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -121,7 +123,7 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !contains(fields, k) {
+		if !slices.Contains(fields, k) {
 			return &fieldError{k, fmt.Sprintf("not a key of a %s body (%s)", table, strings.Join(fields, ", "))}
 		}
 	}
@@ -207,7 +209,7 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 			}
 		}
 		if verr := s.Validate(); verr != nil {
-			return &fieldError{fieldOf(verr.Error()), verr.Error()}
+			return specError(verr)
 		}
 		b.soft = append(b.soft, s)
 		return nil
@@ -233,7 +235,7 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 		r.Mass = m
 	}
 	if verr := r.Validate(); verr != nil {
-		return &fieldError{fieldOf(verr.Error()), verr.Error()}
+		return specError(verr)
 	}
 	name := r.BodyName(len(b.rigid))
 	taken := name == "floor"
@@ -247,14 +249,14 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 	return nil
 }
 
-// fieldOf is the field a spec's validation error starts with ("size (x)
-// = …" → "size"), for its line.
-func fieldOf(msg string) string {
-	f := strings.FieldsFunc(msg, func(r rune) bool { return r == ' ' || r == '=' || r == '(' || r == ':' })
-	if len(f) == 0 {
-		return ""
+// specError is a spec's validation error as the field error of its
+// table entry (settings.FieldError names the field).
+func specError(err error) *fieldError {
+	var fe *settings.FieldError
+	if errors.As(err, &fe) {
+		return &fieldError{fe.Field, fe.Msg}
 	}
-	return f[0]
+	return &fieldError{"", err.Error()}
 }
 
 // number reads a TOML integer or float.
@@ -266,15 +268,6 @@ func number(v any) (float64, bool) {
 		return x, true
 	}
 	return 0, false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // tableSpan is one [[table]] entry of the file: its header's line and

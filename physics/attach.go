@@ -170,8 +170,9 @@ type fixedPart struct {
 }
 
 // splitFixed moves the weights of pair pr's attached nodes into part,
-// leaving zeros in pr.Weights, and reports whether any weight is left
-// on a free node.
+// leaving zeros in pr.Weights, and reports whether the pair keeps any
+// compliance: a weight left on a free node, or no soft node at all (a
+// rigid–rigid pair, whose compliance is the dynamic body's).
 func (at *attachments) splitFixed(pr *collide.Pair, part *fixedPart) bool {
 	part.count = 0
 	free := false
@@ -184,7 +185,7 @@ func (at *attachments) splitFixed(pr *collide.Pair, part *fixedPart) bool {
 			free = true
 		}
 	}
-	return free
+	return free || pr.Count == 0
 }
 
 // splitPairs splits every pair's attached weights (splitFixed) and drops
@@ -199,12 +200,6 @@ func (c *step) splitPairs() {
 	ct.fix = grow(ct.fix, len(ct.pairs))
 	kept := 0
 	for a := range ct.pairs {
-		if ct.pairs[a].Count == 0 { // rigid–rigid: no soft node
-			ct.fix[kept].count = 0
-			ct.pairs[kept] = ct.pairs[a]
-			kept++
-			continue
-		}
 		if at.splitFixed(&ct.pairs[a], &ct.fix[kept]) {
 			ct.pairs[kept] = ct.pairs[a]
 			kept++

@@ -66,10 +66,10 @@ func (s *Simulation) AppendContacts(out []ContactRecord) []ContactRecord {
 		if a < len(ct.states) {
 			rec.State = ct.states[a]
 		}
-		if pr := &ct.pairs[a]; pr.Kind == collide.RigidRigid {
+		switch pr := &ct.pairs[a]; pr.Kind {
+		case collide.RigidRigid:
 			rec.Other = pr.Other
-		}
-		if pr := &ct.pairs[a]; pr.Kind == collide.SoftSoft {
+		case collide.SoftSoft:
 			rec.Point = s.model.surfacePoint(s.state.q, pr.Point)
 			rec.Part = int(s.model.part[pr.Point])
 		}

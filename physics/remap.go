@@ -58,7 +58,7 @@ func (c *step) remapOn() bool {
 	return c.set.FastMapping == settings.MappingRemapped && c.attach == nil && !c.hasDynamic()
 }
 
-// prepareRemap builds the expanded rows, W_X and W_H = E·W_X·Eᵀ (its
+// prepare builds the expanded rows, W_X and W_H = E·W_X·Eᵀ (its
 // lower block triangle) into ct.WH, in place of the plain W_H.
 func (r *fastRemap) prepare(c *step) error {
 	ct := &c.ws.ct
@@ -87,7 +87,7 @@ func (r *fastRemap) prepare(c *step) error {
 	mirrorLower(r.WX, 3*m)
 	r.strip = grow(r.strip, 9*m)
 	for a := 0; a < n; a++ {
-		r.setRow(ct.WH, n, a, a+1, false)
+		r.setRow(ct.WH, n, a, a+1)
 	}
 	r.xFree, r.xT, r.x = grow(r.xFree, 3*m), grow(r.xT, 3*m), grow(r.x, 3*m)
 	r.y, r.g = grow(r.y, 3*n), grow(r.g, 3*m)
@@ -99,10 +99,10 @@ func (r *fastRemap) prepare(c *step) error {
 
 // setRow writes the blocks (a, b), b < to, of W_H = E·W_X·Eᵀ (3n×3n,
 // row-major): the pair's rows of W_X are first combined by its weights
-// into a 3×3m strip, whose blocks are then combined by b's weights. With
-// mirror it also writes each block's transpose at (b, a), for b > a
-// (the lower block triangle's part of column a).
-func (r *fastRemap) setRow(WH []float64, n, a, to int, mirror bool) {
+// into a 3×3m strip, whose blocks are then combined by b's weights. A
+// block beyond the diagonal (b > a) goes in as its transpose at (b, a):
+// the lower block triangle's part of column a.
+func (r *fastRemap) setRow(WH []float64, n, a, to int) {
 	w3 := 3 * (r.first[len(r.first)-1])
 	s0, s1, s2 := r.strip[:w3], r.strip[w3:2*w3], r.strip[2*w3:3*w3]
 	clear(r.strip[:3*w3])
@@ -131,7 +131,7 @@ func (r *fastRemap) setRow(WH []float64, n, a, to int, mirror bool) {
 			copy(WH[(3*a)*n3+3*b:], B[0:3])
 			copy(WH[(3*a+1)*n3+3*b:], B[3:6])
 			copy(WH[(3*a+2)*n3+3*b:], B[6:9])
-		} else if mirror {
+		} else {
 			for s := 0; s < 3; s++ {
 				WH[(3*b+s)*n3+3*a], WH[(3*b+s)*n3+3*a+1], WH[(3*b+s)*n3+3*a+2] = B[s], B[3+s], B[6+s]
 			}
@@ -213,7 +213,7 @@ func (r *fastRemap) remap(c *step, C []m3.Mat3) (int, error) {
 		return 0, nil
 	}
 	for _, a := range r.changed {
-		r.setRow(ct.WH, n, a, n, true)
+		r.setRow(ct.WH, n, a, n)
 	}
 	ct.buildH(c.model.DOFs())
 	if err := c.backend.Load(ct.WH, n, c.set.PGSIterations, c.set.PGSTolerance); err != nil {

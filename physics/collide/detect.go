@@ -304,18 +304,39 @@ func (f *frame) toLocal(x r3.Vec) r3.Vec { return f.R.MulVecT(r3.Sub(x, f.t)) }
 // toWorld maps a body-frame point to the world: R·x + t.
 func (f *frame) toWorld(x r3.Vec) r3.Vec { return r3.Add(f.R.MulVec(x), f.t) }
 
-// softVertexPairs appends the SoftVertex pairs of one body.
-func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f frame, alarm float64, out []Pair) []Pair {
+// alarmZone answers the closest point of a shape to points in its frame
+// that lie within the alarm distance of it: those outside its bounds grown
+// by the alarm distance are passed over without asking the shape.
+type alarmZone struct {
+	shape   rigid.Shape
+	box     r3.Box
+	bounded bool
+	alarm   float64
+}
+
+func newAlarmZone(shape rigid.Shape, alarm float64) alarmZone {
 	box, bounded := shape.Bounds()
 	a := r3.Vec{X: alarm, Y: alarm, Z: alarm}
 	box.Min, box.Max = r3.Sub(box.Min, a), r3.Add(box.Max, a)
+	return alarmZone{shape: shape, box: box, bounded: bounded, alarm: alarm}
+}
+
+// closest is shape.Closest(x) when x lies nearer than the alarm distance
+// (ok), and nothing otherwise.
+func (z *alarmZone) closest(x r3.Vec) (pt, n r3.Vec, d float64, ok bool) {
+	if z.bounded && !z.box.Contains(x) {
+		return pt, n, d, false
+	}
+	pt, n, d = z.shape.Closest(x)
+	return pt, n, d, d < z.alarm
+}
+
+// softVertexPairs appends the SoftVertex pairs of one body.
+func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f frame, alarm float64, out []Pair) []Pair {
+	zone := newAlarmZone(shape, alarm)
 	for _, v := range d.surf.Vertices {
-		local := f.toLocal(node(q, v))
-		if bounded && !box.Contains(local) {
-			continue
-		}
-		pt, n, dist := shape.Closest(local)
-		if !(dist < alarm) {
+		pt, n, dist, ok := zone.closest(f.toLocal(node(q, v)))
+		if !ok {
 			continue
 		}
 		out = append(out, Pair{

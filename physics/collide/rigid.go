@@ -34,14 +34,16 @@ func RigidPairs(bodies []rigid.Body, dynamic []bool, alarm float64, out []Pair) 
 		}
 		D := &bodies[i]
 		fD := frame{R: D.Start.RotationMatrix(), t: D.Start.Position}
+		zD := newAlarmZone(D.Shape, alarm)
 		for j := range bodies {
 			if j == i || (j < len(dynamic) && dynamic[j]) || bodies[j].Shape == nil {
 				continue
 			}
 			S := &bodies[j]
 			fS := frame{R: S.Start.RotationMatrix(), t: S.Start.Position}
+			zS := newAlarmZone(S.Shape, alarm)
 			for k, v := range D.Shape.Vertices() {
-				pt, n, d, ok := closestWithin(S.Shape, fS.toLocal(fD.toWorld(v)), alarm)
+				pt, n, d, ok := zS.closest(fS.toLocal(fD.toWorld(v)))
 				if !ok {
 					continue
 				}
@@ -51,7 +53,7 @@ func RigidPairs(bodies []rigid.Body, dynamic []bool, alarm float64, out []Pair) 
 				})
 			}
 			for k, w := range S.Shape.Vertices() {
-				pt, n, d, ok := closestWithin(D.Shape, fD.toLocal(fS.toWorld(w)), alarm)
+				pt, n, d, ok := zD.closest(fD.toLocal(fS.toWorld(w)))
 				if !ok {
 					continue
 				}
@@ -63,18 +65,4 @@ func RigidPairs(bodies []rigid.Body, dynamic []bool, alarm float64, out []Pair) 
 		}
 	}
 	return out
-}
-
-// closestWithin is shape.Closest(x) when x lies within alarm of the
-// shape's bounds (ok), and nothing otherwise.
-func closestWithin(shape rigid.Shape, x r3.Vec, alarm float64) (pt, n r3.Vec, d float64, ok bool) {
-	if box, bounded := shape.Bounds(); bounded {
-		a := r3.Vec{X: alarm, Y: alarm, Z: alarm}
-		box.Min, box.Max = r3.Sub(box.Min, a), r3.Add(box.Max, a)
-		if !box.Contains(x) {
-			return pt, n, d, false
-		}
-	}
-	pt, n, d = shape.Closest(x)
-	return pt, n, d, d < alarm
 }

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics"
+	"softgrasp/physics/collide"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/settings"
@@ -211,37 +212,29 @@ type BodyResult struct {
 	SoftForce  float64 `json:"soft_force"`
 }
 
-// customResult lists the rigid bodies at the end.
+// customResult lists the rigid bodies at the end: each one's pose and
+// speed, the soft bodies' push on it, and, for a dynamic body, the floor's
+// (the λn of its rigid–rigid pairs with the floor at the last step).
 func (sc *Scene) customResult() []BodyResult {
 	st := sc.Sim.Stats()
+	bodies := sc.Sim.Bodies()
+	floor := make([]float64, len(bodies))
+	for _, c := range sc.Sim.AppendContacts(nil) {
+		if c.Kind == collide.RigidRigid && c.Other == FloorBody {
+			floor[c.Body] += c.NormalForce
+		}
+	}
 	out := []BodyResult{}
-	first := customFirst(sc.cfg)
-	for i, b := range sc.Sim.Bodies()[first:] {
-		k := first + i
-		p := b.Start.Position
-		r := BodyResult{Name: b.Name, Position: [3]float64{p.X, p.Y, p.Z}}
+	for k := customFirst(sc.cfg); k < len(bodies); k++ {
+		p := bodies[k].Start.Position
+		r := BodyResult{Name: bodies[k].Name, Position: [3]float64{p.X, p.Y, p.Z}}
 		if d, ok := sc.Sim.Dynamics(k); ok {
-			r.Dynamic, r.Speed = true, r3.Norm(d.Velocity)
+			r.Dynamic, r.Speed, r.FloorForce = true, r3.Norm(d.Velocity), floor[k]
 		}
 		if k < len(st.BodyNormalForce) {
 			r.SoftForce = st.BodyNormalForce[k]
 		}
-		if r.Dynamic && len(st.RigidNormalForce) > FloorBody {
-			r.FloorForce = sc.floorPushOn(k)
-		}
 		out = append(out, r)
 	}
 	return out
-}
-
-// floorPushOn is the floor's normal force on dynamic body k at the last
-// step: the sum of λn of its rigid–rigid pairs with the floor.
-func (sc *Scene) floorPushOn(k int) float64 {
-	sum := 0.0
-	for _, c := range sc.Sim.AppendContacts(nil) {
-		if c.Body == k && c.Other == FloorBody && c.Kind.String() == "rigid-rigid" {
-			sum += c.NormalForce
-		}
-	}
-	return sum
 }

@@ -11,6 +11,20 @@ import (
 // (with a mass) or kinematic (fixed where placed), over the floor. All
 // lengths in metres, angles in degrees, masses in kilograms.
 
+// FieldError names the field of a soft or rigid body that is out of
+// range: Field is its key in a scene file's table, and the message starts
+// with it.
+type FieldError struct {
+	Field, Msg string
+}
+
+func (e *FieldError) Error() string { return e.Msg }
+
+// fieldErr is a FieldError of field with the formatted message.
+func fieldErr(field, format string, args ...any) error {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
 // Body shapes of a custom scene; MeshShape for soft bodies only.
 const (
 	BoxShape      = "box"
@@ -78,7 +92,7 @@ func SizeFields(shape string) int {
 // checkShape names a shape that is not box or cylinder.
 func checkShape(shape string) error {
 	if shape != BoxShape && shape != CylinderShape {
-		return fmt.Errorf("shape = %q: want %q or %q", shape, BoxShape, CylinderShape)
+		return fieldErr("shape", "shape = %q: want %q or %q", shape, BoxShape, CylinderShape)
 	}
 	return nil
 }
@@ -93,7 +107,7 @@ func checkSize(shape string, size [3]float64) error {
 			} else if shape == MeshShape {
 				what = "largest extent"
 			}
-			return fmt.Errorf("size (%s) = %g m: must be in (0, %g]", what, v, MaxBodySize)
+			return fieldErr("size", "size (%s) = %g m: must be in (0, %g]", what, v, MaxBodySize)
 		}
 	}
 	return nil
@@ -104,7 +118,7 @@ func checkSize(shape string, size [3]float64) error {
 func checkVec(field string, v [3]float64, limit float64, unit string) error {
 	for _, x := range v {
 		if math.IsNaN(x) || math.Abs(x) > limit {
-			return fmt.Errorf("%s = %v: each component must be finite and within ±%g %s", field, v, limit, unit)
+			return fieldErr(field, "%s = %v: each component must be finite and within ±%g %s", field, v, limit, unit)
 		}
 	}
 	return nil
@@ -114,24 +128,24 @@ func checkVec(field string, v [3]float64, limit float64, unit string) error {
 func (s SoftSpec) Validate() error {
 	if s.Shape == MeshShape {
 		if s.Mesh == "" {
-			return fmt.Errorf("mesh: missing: a soft body of shape %q names its mesh file", MeshShape)
+			return fieldErr("mesh", "mesh: missing: a soft body of shape %q names its mesh file", MeshShape)
 		}
 	} else if err := checkShape(s.Shape); err != nil {
-		return fmt.Errorf("%w (or %q with a mesh file)", err, MeshShape)
+		return fieldErr("shape", "%v (or %q with a mesh file)", err, MeshShape)
 	} else if s.Mesh != "" {
-		return fmt.Errorf("mesh = %q: a %s is procedural; a mesh file takes shape = %q", s.Mesh, s.Shape, MeshShape)
+		return fieldErr("mesh", "mesh = %q: a %s is procedural; a mesh file takes shape = %q", s.Mesh, s.Shape, MeshShape)
 	}
 	if err := checkSize(s.Shape, s.Size); err != nil {
 		return err
 	}
 	if s.DOFs < MinSoftDOFs || s.DOFs > 1000000 {
-		return fmt.Errorf("dofs = %d: must be in [%d, 1000000]", s.DOFs, MinSoftDOFs)
+		return fieldErr("dofs", "dofs = %d: must be in [%d, 1000000]", s.DOFs, MinSoftDOFs)
 	}
 	if math.IsNaN(s.Young) || s.Young < 0 || s.Young > 1e10 {
-		return fmt.Errorf("young = %g Pa: must be in (0, 1e10] (0: the scene's)", s.Young)
+		return fieldErr("young", "young = %g Pa: must be in (0, 1e10] (0: the scene's)", s.Young)
 	}
 	if math.IsNaN(s.Density) || s.Density < 0 || s.Density > 1e5 {
-		return fmt.Errorf("density = %g kg/m³: must be in (0, 1e5] (0: the scene's)", s.Density)
+		return fieldErr("density", "density = %g kg/m³: must be in (0, 1e5] (0: the scene's)", s.Density)
 	}
 	return checkVec("position", s.Position, 10, "m")
 }
@@ -145,7 +159,7 @@ func (r RigidSpec) Validate() error {
 		return err
 	}
 	if math.IsNaN(r.Mass) || r.Mass < 0 || r.Mass > 1000 {
-		return fmt.Errorf("mass = %g kg: must be in [0, 1000] (0: kinematic)", r.Mass)
+		return fieldErr("mass", "mass = %g kg: must be in [0, 1000] (0: kinematic)", r.Mass)
 	}
 	for _, c := range []struct {
 		name  string
@@ -161,7 +175,7 @@ func (r RigidSpec) Validate() error {
 		}
 	}
 	if r.Mass == 0 && (r.Velocity != [3]float64{} || r.AngularVelocity != [3]float64{}) {
-		return fmt.Errorf("velocity %v, angular-velocity %v: a kinematic body (mass 0) stays where it is placed", r.Velocity, r.AngularVelocity)
+		return fieldErr("velocity", "velocity %v, angular-velocity %v: a kinematic body (mass 0) stays where it is placed", r.Velocity, r.AngularVelocity)
 	}
 	return nil
 }
