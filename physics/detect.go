@@ -20,6 +20,12 @@ type detection struct {
 	wide      []collide.Pair // pairs within 3 alarm distances
 	wideNodes []int          // their soft nodes
 	budget    budgetScratch  // the contact budget's selection
+	// thin keeps one soft-vertex pair per body and support on a mapped
+	// surface while the contact budget is on (collide.Thinning); pushed
+	// lists the positions whose Pushed bits it set.
+	thin     collide.Thinning
+	thinning bool
+	pushed   []int32
 	moves     []bodyMove     // the bodies' motions over the step (stepAlarm)
 }
 
@@ -32,6 +38,7 @@ func (c *step) detect() {
 	p := c.model.mapSurface(ws.pSurf, c.state.q)
 	ws.detection.p = p
 	ws.detection.alarm = c.stepAlarm(p)
+	c.thinning()
 	ws.ct.pairs = ws.detection.det.Detect(p, c.bodies, ws.detection.alarm, ws.ct.pairs[:0])
 	c.applyBudget()
 	for a := range ws.ct.pairs {
@@ -44,6 +51,40 @@ func (c *step) detect() {
 	}
 	c.splitPairs()
 	ws.stats.Contacts = len(ws.ct.pairs)
+}
+
+// thinning turns the detector's thinning of soft-vertex pairs on for a
+// surface mapped onto the mesh while the contact budget is on (the
+// budget's first selection, one pair per body and support, done as the
+// pairs are found: docs/method.md, "Contact budget"), and marks the
+// surface points whose soft-vertex pair pushed in the previous step.
+func (c *step) thinning() {
+	d := &c.ws.detection
+	on := c.model.emb != nil && c.set.ContactBudget > 0
+	if on != d.thinning {
+		if on {
+			d.det.SetThinning(&d.thin)
+		} else {
+			d.det.SetThinning(nil)
+		}
+		d.thinning = on
+	}
+	if !on {
+		return
+	}
+	for _, v := range d.pushed {
+		d.thin.Pushed[v] = 0
+	}
+	d.pushed = d.pushed[:0]
+	d.thin.Bonus = c.set.ContactDistance
+	for key, w := range c.state.warm {
+		body, v := key>>40, int(key&(1<<40-1))
+		if key>>62 != 0 || w.lambda[0] <= 0 || body >= 64 || v >= len(d.thin.Pushed) {
+			continue // not a pushing soft-vertex pair (collide.Pair.Key)
+		}
+		d.thin.Pushed[v] |= 1 << body
+		d.pushed = append(d.pushed, int32(v))
+	}
 }
 
 // nearNodes returns the soft nodes of the proximity pairs within three

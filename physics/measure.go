@@ -111,11 +111,13 @@ func (c *step) measureOverlap() error {
 		b := &c.bodies[i]
 		// Only points closer than dc to the body change either maximum; a
 		// point outside the body's world box widened by dc is farther
-		// (the box holds the body), so it is passed over.
+		// (the box holds the body), and so is one higher than dc over a
+		// plane: both are passed over.
 		near, bounded := worldBounds(b, dc+1e-9)
+		n, top, plane := planeBound(b, dc+1e-9)
 		for _, v := range c.model.surf.Vertices {
 			x := point(p, v)
-			if bounded && !near.Contains(x) {
+			if bounded && !near.Contains(x) || plane && r3.Dot(n, x) > top {
 				continue
 			}
 			d, _, _ := collide.SignedDistance(b, x)
@@ -180,6 +182,18 @@ func (e *DivergenceError) Error() string {
 // diverged builds the error of the current step.
 func (c *step) diverged(reason string) error {
 	return &DivergenceError{Step: c.state.steps, Time: c.state.time, Reason: reason}
+}
+
+// planeBound returns, for a body whose shape is a plane, the world normal
+// n of the plane at the body's end pose and the height top such that a
+// point x with n·x > top lies farther than margin above it; ok is false
+// for the other shapes.
+func planeBound(b *rigid.Body, margin float64) (n r3.Vec, top float64, ok bool) {
+	if _, ok := b.Shape.(rigid.Plane); !ok {
+		return n, 0, false
+	}
+	n = b.End.Rotate(r3.Vec{Z: 1})
+	return n, r3.Dot(n, b.End.Position) + margin, true
 }
 
 // worldBounds returns the axis-aligned world box of body b at its end pose,

@@ -86,10 +86,15 @@ func (s *SurfaceDepth) inside(x r3.Vec, box r3.Box) bool {
 	if !box.Contains(x) {
 		return false
 	}
+	// Two agreeing rays are a majority: the third is cast only to break
+	// a tie.
 	votes := 0
-	for _, dir := range rayDirs {
+	for i, dir := range rayDirs {
 		if s.crossings(x, dir, box)%2 == 1 {
 			votes++
+		}
+		if i == 1 && votes != 1 {
+			break
 		}
 	}
 	return votes >= 2

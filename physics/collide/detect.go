@@ -30,6 +30,7 @@ type Detector struct {
 	// component of its mesh) of each position and each triangle, when
 	// there are several (SetParts); nil otherwise.
 	pointPart, triPart []int32
+	thin               *Thinning // nil: every soft-vertex pair (SetThinning)
 }
 
 // SetParts tells the detector which part of the soft body each position
@@ -148,7 +149,9 @@ func (d *Detector) BVH() *BVH {
 //   - SoftVertex, for each soft surface vertex x and each body: with
 //     (pt, n, d) = Shape.Closest(Start⁻¹·x), a pair when d < alarm, with
 //     RigidLocal = pt, Normal = Start.Rotate(n), Distance = d. Bodies whose
-//     bounds, grown by alarm, do not contain Start⁻¹·x are skipped.
+//     bounds, grown by alarm, do not contain Start⁻¹·x are skipped. With
+//     a Thinning (SetThinning), only the deepest such pair of each body
+//     and support stays, at the place of the support's first pair.
 //
 //   - RigidVertex, for each vertex r of a body's shape (placed by Start):
 //     the closest soft triangle among those whose boxes meet the cube of
@@ -331,20 +334,30 @@ func (z *alarmZone) closest(x r3.Vec) (pt, n r3.Vec, d float64, ok bool) {
 	return pt, n, d, d < z.alarm
 }
 
-// softVertexPairs appends the SoftVertex pairs of one body.
+// softVertexPairs appends the SoftVertex pairs of one body (frame f):
+// one per support with a Thinning (SetThinning), else one per vertex
+// within the alarm distance.
 func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f frame, alarm float64, out []Pair) []Pair {
 	zone := newAlarmZone(shape, alarm)
+	if d.thin != nil {
+		d.thin.begin()
+	}
 	for _, v := range d.surf.Vertices {
 		pt, n, dist, ok := zone.closest(f.toLocal(node(q, v)))
 		if !ok {
 			continue
 		}
-		out = append(out, Pair{
+		pr := Pair{
 			Kind: SoftVertex, Body: body, Count: 1,
 			Nodes: [MaxNodes]int{v}, Weights: [MaxNodes]float64{1},
 			Point: v, Tri: -1, Vertex: -1,
 			RigidLocal: pt, Normal: f.R.MulVec(n), Distance: dist,
-		})
+		}
+		if d.thin != nil {
+			out = d.thin.keep(out, &pr, v, body)
+			continue
+		}
+		out = append(out, pr)
 	}
 	return out
 }

@@ -1,0 +1,106 @@
+package collide
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// thinByHand selects from every pair what Thinning should keep: for each
+// body, one soft-vertex pair per support, the smallest Distance less the
+// bonus of a pushed pair (the first found on ties), placed where its
+// support's first pair was found; the other pairs as found.
+func thinByHand(all []Pair, support []int32, pushed []uint64, bonus float64) []Pair {
+	type key struct {
+		body int
+		g    int32
+	}
+	at := map[key]int{}
+	depth := func(p *Pair) float64 {
+		if pushed[p.Point]&(1<<uint(p.Body)) != 0 {
+			return p.Distance - bonus
+		}
+		return p.Distance
+	}
+	var out []Pair
+	for _, p := range all {
+		if p.Kind != SoftVertex {
+			out = append(out, p)
+			continue
+		}
+		k := key{p.Body, support[p.Point]}
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			out = append(out, p)
+			continue
+		}
+		if depth(&p) < depth(&out[i]) {
+			out[i] = p
+		}
+	}
+	return out
+}
+
+// TestThinningKeepsDeepestPerSupport checks the detector's thinning
+// against a selection from every pair, on the perturbed round-jaw scenes
+// with random supports (groups of 1 to 6 vertices) and random pushed
+// marks, with and without a bonus large enough to change the choice.
+func TestThinningKeepsDeepestPerSupport(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		s := perturbedRoundScene(seed)
+		rng := rand.New(rand.NewPCG(seed, 7))
+		n := len(s.q) / 3
+		support := make([]int32, n)
+		g := int32(0)
+		for i := 0; i < n; {
+			size := 1 + rng.IntN(6)
+			for k := 0; k < size && i < n; k++ {
+				support[i] = g
+				i++
+			}
+			g++
+		}
+		pushed := make([]uint64, n)
+		for i := range pushed {
+			if rng.IntN(4) == 0 {
+				pushed[i] = uint64(rng.IntN(8))
+			}
+		}
+		const alarm = 1.5 * mm
+		all := NewDetector(s.surf).Detect(s.q, s.bodies, alarm, nil)
+		if slices.Equal(thinByHand(all, support, pushed, 0), thinByHand(all, support, pushed, 0.3*mm)) {
+			t.Fatalf("seed %d: the bonus changes no choice; the test needs it to", seed)
+		}
+		for _, bonus := range []float64{0, 0.3 * mm} {
+			want := thinByHand(all, support, pushed, bonus)
+			det := NewDetector(s.surf)
+			det.SetThinning(&Thinning{Support: support, Pushed: pushed, Bonus: bonus})
+			got := det.Detect(s.q, s.bodies, alarm, nil)
+			if !slices.Equal(got, want) {
+				t.Fatalf("seed %d bonus %g: thinning kept %d pairs, the selection by hand %d (or they differ)", seed, bonus, len(got), len(want))
+			}
+			if len(got) >= len(all) {
+				t.Fatalf("seed %d: thinning kept %d of %d pairs: the supports do not group", seed, len(got), len(all))
+			}
+			// A second call reuses the scratch and gives the same pairs.
+			if again := det.Detect(s.q, s.bodies, alarm, nil); !slices.Equal(again, got) {
+				t.Fatalf("seed %d: a second Detect differs", seed)
+			}
+		}
+	}
+}
+
+// TestThinningOff checks that a Thinning too short for the surface, and
+// nil, leave every pair.
+func TestThinningOff(t *testing.T) {
+	s := perturbedRoundScene(1)
+	all := NewDetector(s.surf).Detect(s.q, s.bodies, 1.5*mm, nil)
+	for _, th := range []*Thinning{nil, {Support: make([]int32, 3), Pushed: make([]uint64, 3)}} {
+		det := NewDetector(s.surf)
+		det.SetThinning(th)
+		if got := det.Detect(s.q, s.bodies, 1.5*mm, nil); !slices.Equal(got, all) {
+			t.Fatalf("thinning %v: %d pairs, want every one of %d", th, len(got), len(all))
+		}
+	}
+}
