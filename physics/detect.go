@@ -26,7 +26,7 @@ type detection struct {
 	thin     collide.Thinning
 	thinning bool
 	pushed   []int32
-	moves     []bodyMove     // the bodies' motions over the step (stepAlarm)
+	moves    []bodyMove // the bodies' motions over the step (stepAlarm)
 }
 
 // detect runs collision detection at the start of the step, within the
