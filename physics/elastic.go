@@ -144,7 +144,8 @@ func (c *step) elasticGrew(e float64) bool {
 
 // correctElastic moves the free motion by the correction δ (ws.delta):
 // Δv_free −= δ, q_free −= h·δ, and the contact state's p_free and p by
-// −h·H·δ (the standard scheme's q_k too).
+// −h·H·δ (the standard scheme's q_k too, and the re-mapped fast scheme's
+// free corners).
 func (c *step) correctElastic() {
 	ws := c.ws
 	h := c.set.TimeStep
@@ -165,6 +166,9 @@ func (c *step) correctElastic() {
 		for i, d := range ws.delta {
 			ws.standard.qK[i] -= h * d
 		}
+	}
+	if r := &ws.fast.remap; r.on {
+		r.moveFree(ws.delta, h)
 	}
 }
 

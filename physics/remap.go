@@ -150,10 +150,11 @@ func mirrorLower(M []float64, n int) {
 }
 
 // remap re-finds every rigid-vertex pair's point on its triangle at the
-// iterate of λ (the fast scheme's directions C in the factor's frame),
+// iterate of λ (the fast scheme's directions C in the factor's frame of
+// warp R, when warped),
 // and updates its weights, H, p_t, p_free, p and its row and column of
 // W_H; the backend is given the new W_H. It returns how many pairs moved.
-func (r *fastRemap) remap(c *step, C []m3.Mat3) (int, error) {
+func (r *fastRemap) remap(c *step, C []m3.Mat3, R m3.Mat3, warped bool) (int, error) {
 	ct := &c.ws.ct
 	n, m := len(ct.pairs), len(r.rows)
 	h := c.set.TimeStep
@@ -168,20 +169,27 @@ func (r *fastRemap) remap(c *step, C []m3.Mat3) (int, error) {
 			}
 		}
 	}
-	// The corners at the iterate, in the factor's frame, then the world.
-	xf := c.solver.PointsToFactor(r.xFree)
+	// The corners at the iterate: the free corners moved by
+	// h²·W_X·Eᵀ·Cᵀλ, formed in the factor's frame that the directions C
+	// were expressed in and turned back to world axes by that frame's warp
+	// R (fastScheme.rebuildW); Newton on the whole residual may have warped
+	// the factor anew since, and the last correction moved p with R.
 	clear(r.x)
 	for a := 0; a < n; a++ {
 		if ct.pairs[a].Kind != collide.RigidVertex {
 			continue
 		}
 		for i := r.first[a]; i < r.first[a+1]; i++ {
-			for s := 0; s < 3; s++ {
-				r.x[3*i+s] = xf[3*i+s] + h*h*floats.Dot(r.WX[(3*i+s)*3*m:(3*i+s+1)*3*m], r.g)
+			var d r3.Vec
+			d.X = h * h * floats.Dot(r.WX[(3*i)*3*m:(3*i+1)*3*m], r.g)
+			d.Y = h * h * floats.Dot(r.WX[(3*i+1)*3*m:(3*i+2)*3*m], r.g)
+			d.Z = h * h * floats.Dot(r.WX[(3*i+2)*3*m:(3*i+3)*3*m], r.g)
+			if warped {
+				d = R.MulVec(d)
 			}
+			setPoint(r.x, i, r3.Add(point(r.xFree, i), d))
 		}
 	}
-	c.solver.PointsFromFactor(r.x)
 	r.changed = r.changed[:0]
 	for a := 0; a < n; a++ {
 		pr := &ct.pairs[a]
@@ -225,4 +233,14 @@ func (r *fastRemap) remap(c *step, C []m3.Mat3) (int, error) {
 // setPoint writes the a-th 3-vector of a flat slice.
 func setPoint(x []float64, a int, v r3.Vec) {
 	x[3*a], x[3*a+1], x[3*a+2] = v.X, v.Y, v.Z
+}
+
+// moveFree moves the rows' free positions by −h·X·δ, as the correction δ
+// of Newton on the whole residual moves the free motion (correctElastic):
+// the corners at an iterate are found from them.
+func (r *fastRemap) moveFree(delta []float64, h float64) {
+	r.X.MulVec(r.g, delta)
+	for i, d := range r.g {
+		r.xFree[i] -= h * d
+	}
 }

@@ -29,8 +29,12 @@ import (
 // mapping compliance, W compliance (Delassus), λ constraint forces, p
 // proximity positions.
 type fastScheme struct {
-	C     []m3.Mat3 // C_k as given to the backend (in the factor's frame)
-	remap fastRemap // the re-mapping of rigid-vertex pairs (remap.go), when on
+	C []m3.Mat3 // C_k as given to the backend (in the factor's frame)
+	// R is the factor's warp that C is expressed with, when warped
+	// (linsolve.Solver.Warp at rebuildW).
+	R      m3.Mat3
+	warped bool
+	remap  fastRemap // the re-mapping of rigid-vertex pairs (remap.go), when on
 }
 
 // prepare builds W_H and loads it on the backend (Build W_H).
@@ -60,7 +64,7 @@ func (f *fastScheme) prepare(c *step) (stage.Stage, error) {
 // points at the iterate (remap.go).
 func (f *fastScheme) relinearise(c *step, reach float64) float64 {
 	if f.remap.on {
-		moved, err := f.remap.remap(c, f.C)
+		moved, err := f.remap.remap(c, f.C, f.R, f.warped)
 		c.ws.stats.Remapped += moved
 		if err != nil {
 			c.ws.remapErr = err
@@ -72,6 +76,7 @@ func (f *fastScheme) relinearise(c *step, reach float64) float64 {
 // rebuildW computes W_k = C_k·W_H·C_kᵀ on the backend.
 func (f *fastScheme) rebuildW(c *step) error {
 	f.C = c.solver.FrameDirections(c.ws.ct.C)
+	f.R, f.warped = c.solver.Warp()
 	return c.backend.RebuildW(f.C)
 }
 

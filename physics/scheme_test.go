@@ -167,41 +167,55 @@ func TestSnapshotReplaysAStep(t *testing.T) {
 // does from q_k, so the two must agree again to round-off, where
 // TestSchemesDifferWhenMappingIsRefound finds them 1e-6 apart with the
 // fast scheme's mapping held; and the re-mapping must actually move
-// points.
+// points. With Newton on the whole residual (the second case) the
+// residual's corrections move the free corners as they move q_free, and
+// the two must still agree.
 func TestFastRemappedEqualsStandard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two grasp sequences")
 	}
 	const steps = 140
-	fast := equalityConfig(settings.Fast, 3)
-	fast.Physics.FastMapping = settings.MappingRemapped
-	std := equalityConfig(settings.Standard, 3)
-	std.Physics.FreezeMapping = false
-	sc, err := scenario.Build(fast)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sc.Close()
-	remapped := 0
-	var qf [][]float64
-	for i := 0; i < steps; i++ {
-		st, err := sc.Step()
+	for _, elastic := range []float64{0, 1e-9} {
+		fast := equalityConfig(settings.Fast, 3)
+		fast.Physics.FastMapping = settings.MappingRemapped
+		std := equalityConfig(settings.Standard, 3)
+		std.Physics.FreezeMapping = false
+		fast.Physics.ElasticTolerance, std.Physics.ElasticTolerance = elastic, elastic
+		sc, err := scenario.Build(fast)
 		if err != nil {
-			t.Fatalf("step %d: %v", i, err)
+			t.Fatal(err)
 		}
-		remapped += st.Remapped
-		qf = append(qf, append([]float64(nil), sc.Sim.Positions()...))
-	}
-	qs, _, _ := trajectory(t, std, steps)
-	worst := 0.0
-	for i := range qf {
-		worst = math.Max(worst, relDiff(qs[i], qf[i], qf[0]))
-	}
-	t.Logf("%d re-mapped points over %d steps; worst relative difference %.3g", remapped, steps, worst)
-	if remapped == 0 {
-		t.Fatal("no rigid-vertex pair was re-mapped")
-	}
-	if worst > 1e-9 {
-		t.Fatalf("fast (re-mapped) and standard differ by %.3g, want ≤ 1e-9", worst)
+		remapped, corrected := 0, 0
+		var qf [][]float64
+		for i := 0; i < steps; i++ {
+			st, err := sc.Step()
+			if err != nil {
+				sc.Close()
+				t.Fatalf("elastic tol %g, step %d: %v", elastic, i, err)
+			}
+			remapped += st.Remapped
+			for k, rec := range st.Newton {
+				if k < len(st.Newton)-1 && rec.ElasticResidual > elastic && len(st.Newton) > 1 {
+					corrected++
+				}
+			}
+			qf = append(qf, append([]float64(nil), sc.Sim.Positions()...))
+		}
+		sc.Close()
+		qs, _, _ := trajectory(t, std, steps)
+		worst := 0.0
+		for i := range qf {
+			worst = math.Max(worst, relDiff(qs[i], qf[i], qf[0]))
+		}
+		t.Logf("elastic tol %g: %d re-mapped points, %d residual corrections over %d steps; worst relative difference %.3g", elastic, remapped, corrected, steps, worst)
+		if remapped == 0 {
+			t.Fatal("no rigid-vertex pair was re-mapped")
+		}
+		if elastic > 0 && corrected == 0 {
+			t.Fatal("no residual correction was made; the case needs them")
+		}
+		if worst > 1e-9 {
+			t.Fatalf("elastic tol %g: fast (re-mapped) and standard differ by %.3g, want ≤ 1e-9", elastic, worst)
+		}
 	}
 }
