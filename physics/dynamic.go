@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"softgrasp/physics/collide"
 	"softgrasp/physics/m3"
 	"softgrasp/physics/rigid"
 )
@@ -150,19 +151,41 @@ func (c *step) dynamicFlags() []bool {
 // hasDynamic reports whether a pair of the step touches a dynamic body.
 func (c *step) hasDynamic() bool {
 	for a := range c.ws.ct.pairs {
-		if c.dynamicOf(a) != nil {
+		if _, n := c.sides(a); n > 0 {
 			return true
 		}
 	}
 	return false
 }
 
-// dynamicOf returns the dynamic body of pair a, nil for a kinematic one.
-func (c *step) dynamicOf(a int) *dynamicBody {
-	if b := c.ws.ct.pairs[a].Body; b >= 0 && b < len(c.dyn) {
-		return c.dyn[b]
+// pairSide is a dynamic body that a pair's force acts on: the body, the
+// sign of the force C_aᵀ·λ_a on it (−1 for the pair's Body, which the
+// force pushes away from the pair's point, +1 for the other body of a
+// rigid–rigid pair, which it pushes along the normal) and the material
+// point's offset from the body's centre at its free pose.
+type pairSide struct {
+	d    *dynamicBody
+	body int
+	sign float64
+	rho  r3.Vec
+}
+
+// sides returns the dynamic bodies pair a acts on, n of them (0, 1, or 2
+// for a rigid–rigid pair between two dynamic bodies).
+func (c *step) sides(a int) (s [2]pairSide, n int) {
+	ct := &c.ws.ct
+	pr := &ct.pairs[a]
+	if b := pr.Body; b >= 0 && b < len(c.dyn) && c.dyn[b] != nil {
+		d := c.dyn[b]
+		s[n] = pairSide{d: d, body: b, sign: -1, rho: r3.Sub(ct.rEnd[a], d.free.Position)}
+		n++
 	}
-	return nil
+	if o := pr.Other; pr.Kind == collide.RigidRigid && o < len(c.dyn) && c.dyn[o] != nil {
+		d := c.dyn[o]
+		s[n] = pairSide{d: d, body: o, sign: 1, rho: r3.Sub(ct.other[a], d.free.Position)}
+		n++
+	}
+	return s, n
 }
 
 // cross returns [r]×, the matrix of r × ·.
@@ -170,51 +193,61 @@ func cross(r r3.Vec) m3.Mat3 {
 	return m3.Mat3{0, -r.Z, r.Y, r.Z, 0, -r.X, -r.Y, r.X, 0}
 }
 
-// rigidFactors fills, for each pair a on a dynamic body, the two factors
-// of its blocks K_ab = I/m − [r_a]×·I⁻¹·[r_b]× (r the contact point
-// relative to the body's centre, I⁻¹ its world inverse inertia) seen
-// through frames on either side: left[a] = Lᵀ·[r_a]×·I⁻¹ and right[a] =
-// [r_a]×·Rt, so that Lᵀ·K_ab·Rt = Lᵀ·Rt/m − left[a]·right[b], one 3×3
-// product per block instead of four. L and Rt come from frame(a).
+// rigidFactors fills, for each side k of each pair a on a dynamic body,
+// the two factors of the blocks K_ab = I/m − [ρ_a]×·I⁻¹·[ρ_b]× (ρ the
+// material point's offset from the body's centre, I⁻¹ its world inverse
+// inertia) seen through frames on either side: left[2a+k] = Lᵀ·[ρ_a]×·I⁻¹
+// and right[2a+k] = [ρ_a]×·Rt, so that Lᵀ·K_ab·Rt = Lᵀ·Rt/m −
+// left·right, one 3×3 product per block instead of four. L and Rt come
+// from frame(a).
 func (c *step) rigidFactors(frame func(a int) (L, Rt m3.Mat3)) (left, right []m3.Mat3) {
 	ws, ct := c.ws, &c.ws.ct
-	ws.rigidLeft, ws.rigidRight = grow(ws.rigidLeft, len(ct.pairs)), grow(ws.rigidRight, len(ct.pairs))
+	ws.rigidLeft, ws.rigidRight = grow(ws.rigidLeft, 2*len(ct.pairs)), grow(ws.rigidRight, 2*len(ct.pairs))
 	for a := range ct.pairs {
-		d := c.dynamicOf(a)
-		if d == nil {
+		sides, n := c.sides(a)
+		if n == 0 {
 			continue
 		}
-		r := cross(r3.Sub(ct.rEnd[a], d.free.Position))
 		L, Rt := frame(a)
-		ws.rigidLeft[a] = m3.Mul(m3.Mul(L.T(), r), d.invI)
-		ws.rigidRight[a] = m3.Mul(r, Rt)
+		for k, sd := range sides[:n] {
+			r := cross(sd.rho)
+			ws.rigidLeft[2*a+k] = m3.Mul(m3.Mul(L.T(), r), sd.d.invI)
+			ws.rigidRight[2*a+k] = m3.Mul(r, Rt)
+		}
 	}
 	return ws.rigidLeft, ws.rigidRight
 }
 
-// addRigidBlocks adds, for every two pairs a ≥ b on the same dynamic
-// body, the block frameT(a)·K_ab·frame(b) = diag(a, b)/m − left[a]·right[b]
-// to M (3c×3c, row-major) at (a, b), and its transpose at (b, a): K is
-// symmetric, K_ba = K_abᵀ. diag(a, b) is the product of the two frames.
+// addRigidBlocks adds, for every two pairs a ≥ b and every dynamic body
+// both act on, the block σ_a·σ_b·frameT(a)·K_ab·frame(b) =
+// σ_a·σ_b·(diag(a, b)/m − left·right) to M (3c×3c, row-major) at (a, b),
+// and its transpose at (b, a): K is symmetric, K_ba = K_abᵀ. σ is each
+// pair's sign on the body (pairSide): the relative displacement of pair
+// a's two sides under pair b's force, summed over the bodies (Eq. 16).
+// diag(a, b) is the product of the two frames.
 func (c *step) addRigidBlocks(M []float64, left, right []m3.Mat3, diag func(a, b int) m3.Mat3) {
 	ct := &c.ws.ct
 	n := 3 * len(ct.pairs)
 	for a := range ct.pairs {
-		d := c.dynamicOf(a)
-		if d == nil {
+		sa, na := c.sides(a)
+		if na == 0 {
 			continue
 		}
-		inv := 1 / d.Mass
 		for b := 0; b <= a; b++ {
-			if c.dynamicOf(b) != d {
-				continue
-			}
-			K := m3.Sub(m3.Scale(inv, diag(a, b)), m3.Mul(left[a], right[b]))
-			for i := 0; i < 3; i++ {
-				for j := 0; j < 3; j++ {
-					M[(3*a+i)*n+3*b+j] += K[3*i+j]
-					if b != a {
-						M[(3*b+j)*n+3*a+i] += K[3*i+j]
+			sb, nb := c.sides(b)
+			for i, x := range sa[:na] {
+				for j, y := range sb[:nb] {
+					if x.d != y.d {
+						continue
+					}
+					K := m3.Scale(x.sign*y.sign, m3.Sub(m3.Scale(1/x.d.Mass, diag(a, b)), m3.Mul(left[2*a+i], right[2*b+j])))
+					for r := 0; r < 3; r++ {
+						for q := 0; q < 3; q++ {
+							M[(3*a+r)*n+3*b+q] += K[3*r+q]
+							if b != a {
+								M[(3*b+q)*n+3*a+r] += K[3*r+q]
+							}
+						}
 					}
 				}
 			}
@@ -248,10 +281,12 @@ func (c *step) addRigidW(W []float64) {
 }
 
 // shiftRigid moves the proximity points of the pairs on dynamic bodies by
-// the bodies' displacement under λ, the other way: p ← p + h²·Σ_b K_ab·C_bᵀ·λ_b
-// (the standard scheme's points, relative to the bodies' free poses). The
-// sum is the body's: with f_b = C_bᵀ·λ_b, Σ_b K_ab·f_b = F/m − [r_a]×·I⁻¹·T
-// for F = Σ_b f_b and T = Σ_b r_b × f_b, O(c) per body.
+// the bodies' displacement under λ (the standard scheme's points,
+// relative to the bodies' free poses): p_a ← p_a + h²·Σ_b Σ_X σ_a·σ_b·K^X_ab·f_b
+// with f_b = C_bᵀ·λ_b, summed over the bodies X both pairs act on (σ each
+// pair's sign on X, pairSide). A body's sum is Σ_b σ_b·K^X_ab·f_b =
+// F/m − [ρ_a]×·I⁻¹·T for F = Σ_b σ_b·f_b and T = Σ_b ρ_b × σ_b·f_b, O(c)
+// per body.
 func (c *step) shiftRigid(p []float64, h2 float64) {
 	if !c.hasDynamic() {
 		return
@@ -260,48 +295,65 @@ func (c *step) shiftRigid(p []float64, h2 float64) {
 	ws.rigidSums = grow(ws.rigidSums, 2*len(c.bodies))
 	clear(ws.rigidSums)
 	for b := range ct.pairs {
-		d := c.dynamicOf(b)
-		if d == nil {
+		sides, n := c.sides(b)
+		if n == 0 {
 			continue
 		}
 		f := ct.C[b].MulVecT(point(ct.lambda, b))
-		k := 2 * ct.pairs[b].Body
-		ws.rigidSums[k] = r3.Add(ws.rigidSums[k], f)
-		ws.rigidSums[k+1] = r3.Add(ws.rigidSums[k+1], r3.Cross(r3.Sub(ct.rEnd[b], d.free.Position), f))
+		for _, sd := range sides[:n] {
+			fs := r3.Scale(sd.sign, f)
+			k := 2 * sd.body
+			ws.rigidSums[k] = r3.Add(ws.rigidSums[k], fs)
+			ws.rigidSums[k+1] = r3.Add(ws.rigidSums[k+1], r3.Cross(sd.rho, fs))
+		}
 	}
 	for a := range ct.pairs {
-		d := c.dynamicOf(a)
-		if d == nil {
-			continue
+		sides, n := c.sides(a)
+		var u r3.Vec
+		for _, sd := range sides[:n] {
+			F, T := ws.rigidSums[2*sd.body], ws.rigidSums[2*sd.body+1]
+			ux := r3.Sub(r3.Scale(1/sd.d.Mass, F), r3.Cross(sd.rho, sd.d.invI.MulVec(T)))
+			u = r3.Add(u, r3.Scale(sd.sign, ux))
 		}
-		F, T := ws.rigidSums[2*ct.pairs[a].Body], ws.rigidSums[2*ct.pairs[a].Body+1]
-		ra := r3.Sub(ct.rEnd[a], d.free.Position)
-		u := r3.Sub(r3.Scale(1/d.Mass, F), r3.Cross(ra, d.invI.MulVec(T)))
-		p[3*a] += h2 * u.X
-		p[3*a+1] += h2 * u.Y
-		p[3*a+2] += h2 * u.Z
+		if n > 0 {
+			p[3*a] += h2 * u.X
+			p[3*a+1] += h2 * u.Y
+			p[3*a+2] += h2 * u.Z
+		}
 	}
 }
 
 // advanceDynamic gives each dynamic body the velocities of the step's
-// contact forces, F = −Σ C_aᵀ·λ_a and τ = Σ ρ_a × F_a, and the end pose
+// contact forces, F = Σ σ_a·C_aᵀ·λ_a over the pairs acting on it (σ their
+// sign on it, pairSide) and τ = Σ ρ_a × σ_a·C_aᵀ·λ_a, and the end pose
 // they lead to (committed with the step).
 func (c *step) advanceDynamic() {
 	h := c.set.TimeStep
 	ct := &c.ws.ct
+	if !c.anyDynamic() {
+		return
+	}
+	ws := c.ws
+	ws.rigidSums = grow(ws.rigidSums, 2*len(c.bodies))
+	clear(ws.rigidSums)
+	for a := range ct.pairs {
+		sides, n := c.sides(a)
+		if n == 0 {
+			continue
+		}
+		f := ct.C[a].MulVecT(point(ct.lambda, a))
+		for _, sd := range sides[:n] {
+			fs := r3.Scale(sd.sign, f)
+			k := 2 * sd.body
+			ws.rigidSums[k] = r3.Add(ws.rigidSums[k], fs)
+			ws.rigidSums[k+1] = r3.Add(ws.rigidSums[k+1], r3.Cross(sd.rho, fs))
+		}
+	}
 	for i, d := range c.dyn {
 		if d == nil {
 			continue
 		}
-		var F, tau r3.Vec
-		for a := range ct.pairs {
-			if ct.pairs[a].Body != i {
-				continue
-			}
-			f := r3.Scale(-1, ct.C[a].MulVecT(point(ct.lambda, a)))
-			F = r3.Add(F, f)
-			tau = r3.Add(tau, r3.Cross(r3.Sub(ct.rEnd[a], d.free.Position), f))
-		}
+		F, tau := ws.rigidSums[2*i], ws.rigidSums[2*i+1]
 		d.vNew = r3.Add(d.vNew, r3.Scale(h/d.Mass, F))
 		d.wNew = r3.Add(d.wNew, r3.Scale(h, d.invI.MulVec(tau)))
 		c.bodies[i].End = advancePose(c.bodies[i].Start, d.vNew, d.wNew, h)

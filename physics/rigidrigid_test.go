@@ -126,3 +126,132 @@ func TestRigidPairs(t *testing.T) {
 		t.Fatalf("%d pairs with the floor, want 16 (the bottom face's samples)", bottom)
 	}
 }
+
+// dynamicCubes builds the 20 mm soft box of cubeBesideBox with two dynamic
+// 10 mm cubes beside it: the lower one resting on the floor, the upper one
+// gap above it (cubeDynamics', the upper one twice as heavy), or, without
+// floor, two such cubes side by side in free space, gap apart, moving
+// towards each other at v and −v/4.
+func dynamicCubes(t *testing.T, set settings.Settings, gap float64, floor bool, v r3.Vec) *Simulation {
+	t.Helper()
+	msh, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, 4, 4, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range msh.Nodes {
+		msh.Nodes[i].Z += set.ContactDistance
+	}
+	dc := set.ContactDistance
+	lower := rigid.Translation(r3.Vec{X: 0.04, Z: 0.005 + dc})
+	upper := rigid.Pose{Position: r3.Vec{X: 0.04, Z: 0.015 + 2*dc + gap}, Rotation: r3.NewRotation(0.3, r3.Vec{Z: 1})}
+	if !floor {
+		lower = rigid.Translation(r3.Vec{X: 0.04, Z: 0.05})
+		upper = rigid.Translation(r3.Vec{X: 0.052 + gap, Z: 0.05})
+	}
+	bodies := []rigid.Body{
+		{Name: "floor", Shape: rigid.Plane{}, Start: rigid.IdentityPose(), End: rigid.IdentityPose()},
+		cubeBody(lower), cubeBody(upper),
+	}
+	s, err := New(msh, bodies, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d1, d2 := cubeDynamics(v), cubeDynamics(r3.Scale(-0.25, v))
+	d2.Mass, d2.Inertia = 2*d2.Mass, r3.Scale(2, d2.Inertia)
+	if err := s.SetDynamic(1, &d1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDynamic(2, &d2); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestDynamicCubesStack: a dynamic cube dropped 1 mm onto another resting
+// on the floor (rigid–rigid contact between two dynamic bodies, Eq. 16's
+// sum of both compliances) comes to rest on it: the lower cube carries the
+// upper one's weight, the floor both, neither sinks, both stop; with
+// either scheme.
+func TestDynamicCubesStack(t *testing.T) {
+	for _, scheme := range []settings.Scheme{settings.Fast, settings.Standard} {
+		t.Run(scheme.String(), func(t *testing.T) {
+			set := settings.Default()
+			set.Scheme = scheme
+			s := dynamicCubes(t, set, 1e-3, true, r3.Vec{})
+			defer s.Close()
+			var st *StepStats
+			var err error
+			pen := 0.0
+			for i := 0; i < 120; i++ {
+				if st, err = s.Step(); err != nil {
+					t.Fatalf("step %d: %v", i, err)
+				}
+				if i >= 60 {
+					pen = math.Max(pen, st.RigidRigidPenetration)
+				}
+			}
+			d1, _ := s.Dynamics(1)
+			d2, _ := s.Dynamics(2)
+			g := r3.Norm(set.Gravity)
+			w1, w2 := d1.Mass*g, d2.Mass*g
+			upper, lower := s.Bodies()[2].Start, s.Bodies()[1].Start
+			t.Logf("floor %.7f N for %.7f N, lower cube %.7f N for %.7f N; heights %.4f and %.4f mm; speeds %.3g, %.3g m/s; overlap %.3g m over the last 60 steps",
+				st.RigidNormalForce[0], w1+w2, st.RigidNormalForce[2], w2, 1e3*lower.Position.Z, 1e3*upper.Position.Z, r3.Norm(d1.Velocity), r3.Norm(d2.Velocity), pen)
+			if math.Abs(st.RigidNormalForce[0]-(w1+w2)) > 1e-3*(w1+w2) {
+				t.Fatalf("the floor carries %.7f N, the cubes weigh %.7f N", st.RigidNormalForce[0], w1+w2)
+			}
+			// The cubes' pairs have the lower cube as their dynamic body and
+			// the upper one as the other (collide.RigidPairs): the force on
+			// the upper one is its RigidNormalForce.
+			if math.Abs(st.RigidNormalForce[2]-w2) > 1e-3*w2 {
+				t.Fatalf("the lower cube carries %.7f N, the upper one weighs %.7f N", st.RigidNormalForce[2], w2)
+			}
+			if pen > 1e-6 {
+				t.Fatalf("the cubes overlap by %.3g m at rest", pen)
+			}
+			if v := math.Max(r3.Norm(d1.Velocity), r3.Norm(d2.Velocity)); v > 1e-5 {
+				t.Fatalf("the cubes still move at %.3g m/s", v)
+			}
+			dc := set.ContactDistance
+			if math.Abs(upper.Position.Z-(0.015+2*dc)) > 2e-6 {
+				t.Fatalf("the upper cube rests at %.5f mm, want %.5f", 1e3*upper.Position.Z, 1e3*(0.015+2*dc))
+			}
+		})
+	}
+}
+
+// TestDynamicCubesCollide: two dynamic cubes thrown at each other in free
+// space (no gravity, no floor contact) collide: the contact forces are
+// internal, so the total momentum stays as it was, and they end moving
+// apart or together, not through each other.
+func TestDynamicCubesCollide(t *testing.T) {
+	set := settings.Default()
+	set.Gravity = r3.Vec{}
+	s := dynamicCubes(t, set, 1e-3, false, r3.Vec{X: 0.2})
+	defer s.Close()
+	d1, _ := s.Dynamics(1)
+	d2, _ := s.Dynamics(2)
+	p0 := r3.Add(r3.Scale(d1.Mass, d1.Velocity), r3.Scale(d2.Mass, d2.Velocity))
+	touched := 0.0
+	for i := 0; i < 40; i++ {
+		st, err := s.Step()
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		touched = math.Max(touched, st.RigidNormalForce[2])
+	}
+	d1, _ = s.Dynamics(1)
+	d2, _ = s.Dynamics(2)
+	p := r3.Add(r3.Scale(d1.Mass, d1.Velocity), r3.Scale(d2.Mass, d2.Velocity))
+	gap := s.Bodies()[2].Start.Position.X - s.Bodies()[1].Start.Position.X
+	t.Logf("momentum %v → %v kg·m/s; velocities %v, %v; centres %.4f mm apart; largest force %.3g N", p0, p, d1.Velocity, d2.Velocity, 1e3*gap, touched)
+	if touched == 0 {
+		t.Fatal("the cubes never touched")
+	}
+	if r3.Norm(r3.Sub(p, p0)) > 1e-12*r3.Norm(p0)+1e-15 {
+		t.Fatalf("momentum %v became %v", p0, p)
+	}
+	if gap < 0.01 || d2.Velocity.X < d1.Velocity.X-1e-9 {
+		t.Fatalf("the cubes pass through each other: centres %.4f mm apart, velocities %v and %v", 1e3*gap, d1.Velocity, d2.Velocity)
+	}
+}

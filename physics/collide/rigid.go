@@ -7,8 +7,8 @@ import (
 )
 
 // RigidPairs appends to out the RigidRigid pairs between each dynamic
-// body (dynamic[i]) and every other body that is not dynamic, at their
-// Start poses within the alarm distance, both ways:
+// body (dynamic[i]) and every other body, at their Start poses within the
+// alarm distance, both ways:
 //
 //   - each vertex v of the dynamic body D against the other body S:
 //     (pt, n, d) = S.Shape.Closest(x) for x the vertex in S's frame, a
@@ -21,10 +21,11 @@ import (
 //     vertex's index.
 //
 // A positive normal force pushes S's point along Normal and D the other
-// way (Eq. 14); S, kinematic or static, does not yield, so the pair's
-// compliance is D's alone. Two dynamic bodies do not collide with each
-// other (not built). Bodies are skipped where the other's bounds, grown by
-// the alarm distance, do not hold the vertex. The order is deterministic:
+// way (Eq. 14). A kinematic or static S does not yield, so the pair's
+// compliance is D's alone; two dynamic bodies meet once, as D the lower
+// index and S the higher, and the pair's compliance is the sum of both
+// (Eq. 16). Bodies are skipped where the other's bounds, grown by the
+// alarm distance, do not hold the vertex. The order is deterministic:
 // dynamic body by dynamic body, other body by other body, D's vertices
 // then S's.
 func RigidPairs(bodies []rigid.Body, dynamic []bool, alarm float64, out []Pair) []Pair {
@@ -36,7 +37,7 @@ func RigidPairs(bodies []rigid.Body, dynamic []bool, alarm float64, out []Pair) 
 		fD := frame{R: D.Start.RotationMatrix(), t: D.Start.Position}
 		zD := newAlarmZone(D.Shape, alarm)
 		for j := range bodies {
-			if j == i || (j < len(dynamic) && dynamic[j]) || bodies[j].Shape == nil {
+			if j == i || (j < i && j < len(dynamic) && dynamic[j]) || bodies[j].Shape == nil {
 				continue
 			}
 			S := &bodies[j]
