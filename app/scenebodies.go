@@ -27,9 +27,9 @@ import (
 //	young = 2e5                    # Pa, density in kg/m³: its own material (default the scene's)
 //	[[rigid]]                      # any number
 //	name = "weight"                # optional
-//	shape = "box"
-//	size = [0.01, 0.01, 0.01]
-//	position = [0, 0, 0.03]        # m: its centre
+//	shape = "box"                  # box, cylinder, or mesh (a closed surface, mesh = FILE)
+//	size = [0.01, 0.01, 0.01]      # m: edges; a cylinder's [diameter, height]; a mesh's [largest extent]
+//	position = [0, 0, 0.03]        # m: its centre (a mesh's centre of mass)
 //	rotation = [0, 0, 45]          # degrees about x, then y, then z
 //	mass = 0.01                    # kg; 0 or absent: kinematic, fixed
 //	velocity = [0, 0, -0.1]        # m/s (dynamic bodies)
@@ -52,7 +52,7 @@ type sceneBodies struct {
 // softFields and rigidFields are the keys of each table.
 var (
 	softFields  = []string{"shape", "mesh", "size", "dofs", "position", "young", "density"}
-	rigidFields = []string{"name", "shape", "size", "position", "rotation", "mass", "velocity", "angular-velocity"}
+	rigidFields = []string{"name", "shape", "mesh", "size", "position", "rotation", "mass", "velocity", "angular-velocity"}
 )
 
 // read takes the tables and the duration out of the decoded file.
@@ -164,12 +164,16 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 	if err != nil {
 		return err
 	}
-	if shape != settings.BoxShape && shape != settings.CylinderShape && !(table == "soft" && shape == settings.MeshShape) {
-		want := fmt.Sprintf("%q or %q", settings.BoxShape, settings.CylinderShape)
-		if table == "soft" {
-			want = fmt.Sprintf("%q, %q or %q (with mesh = FILE)", settings.BoxShape, settings.CylinderShape, settings.MeshShape)
-		}
+	if shape != settings.BoxShape && shape != settings.CylinderShape && shape != settings.MeshShape {
+		want := fmt.Sprintf("%q, %q or %q (with mesh = FILE)", settings.BoxShape, settings.CylinderShape, settings.MeshShape)
 		return &fieldError{"shape", fmt.Sprintf("%q: want %s", shape, want)}
+	}
+	mesh, err := str("mesh", "")
+	if err != nil {
+		return err
+	}
+	if mesh != "" && !filepath.IsAbs(mesh) {
+		mesh = filepath.Join(dir, mesh) // relative to the scene file
 	}
 	n := settings.SizeFields(shape)
 	size, err := vec("size", n, true)
@@ -181,13 +185,7 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 		return err
 	}
 	if table == "soft" {
-		s := settings.SoftSpec{Shape: shape, Size: size, Position: pos, DOFs: 1000}
-		if s.Mesh, err = str("mesh", ""); err != nil {
-			return err
-		}
-		if s.Mesh != "" && !filepath.IsAbs(s.Mesh) {
-			s.Mesh = filepath.Join(dir, s.Mesh) // relative to the scene file
-		}
+		s := settings.SoftSpec{Shape: shape, Mesh: mesh, Size: size, Position: pos, DOFs: 1000}
 		if v, ok := e["dofs"]; ok {
 			d, ok := v.(int64)
 			if !ok {
@@ -214,7 +212,7 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 		b.soft = append(b.soft, s)
 		return nil
 	}
-	r := settings.RigidSpec{Shape: shape, Size: size, Position: pos}
+	r := settings.RigidSpec{Shape: shape, Mesh: mesh, Size: size, Position: pos}
 	if r.Name, err = str("name", ""); err != nil {
 		return err
 	}

@@ -263,3 +263,55 @@ func TestSceneFileSoftTables(t *testing.T) {
 		})
 	}
 }
+
+// TestSceneFileRigidMesh: a [[rigid]] table of shape "mesh" takes its
+// file relative to the scene file and runs (a closed surface); a mesh
+// body without its file, or a box with one, is refused on its line, and
+// an open surface is refused naming the body and why.
+func TestSceneFileRigidMesh(t *testing.T) {
+	dir := t.TempDir()
+	bar, err := os.ReadFile("../physics/scenario/testdata/bar_yup.obj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bar.obj"), bar, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := "version = 2\nduration = 0.05\n[[soft]]\nshape = \"box\"\nsize = [0.03, 0.03, 0.01]\ndofs = 300\n" +
+		"[[rigid]]\nshape = \"mesh\"\nmesh = \"bar.obj\"\nsize = [0.02]\nposition = [0.05, 0, 0.006]\nmass = 0.01\n"
+	path := filepath.Join(dir, "scene.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := sceneConfigOf(t, "-scene", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, _ := f.config(); len(cfg.Rigid) != 1 || cfg.Rigid[0].Mesh != filepath.Join(dir, "bar.obj") || cfg.Rigid[0].Size[0] != 0.02 {
+		t.Fatalf("rigid bodies %+v", cfg.Rigid)
+	}
+	if code, _, errs := headless("-scene", path); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	sheet, err := filepath.Abs("../physics/meshfile/testdata/sheet.stl") // an open surface
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ from, to, want string }{
+		{"mesh = \"bar.obj\"\n", "", ":7: rigid[1].mesh: mesh: missing"},
+		{"shape = \"mesh\"\nmesh = \"bar.obj\"\nsize = [0.02]", "shape = \"box\"\nmesh = \"bar.obj\"\nsize = [0.02, 0.02, 0.02]", ":9: rigid[1].mesh: mesh = "},
+		{"bar.obj", sheet, "rigid[1]: "},
+	} {
+		bad := strings.Replace(text, tc.from, tc.to, 1)
+		if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := headless("-scene", path, "-steps", "1")
+		if code == 0 || !strings.Contains(errs, tc.want) {
+			t.Fatalf("%q → %q: exit %d, stderr %q: want an error with %q", tc.from, tc.to, code, errs, tc.want)
+		}
+		if tc.want == "rigid[1]: " && !strings.Contains(errs, "a rigid mesh must be one closed surface") {
+			t.Fatalf("open surface: stderr %q", errs)
+		}
+	}
+}

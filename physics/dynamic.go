@@ -170,6 +170,10 @@ type pairSide struct {
 	rho  r3.Vec
 }
 
+// pairSideCount names a pair on a dynamic body and how many of its
+// sides are (addRigidBlocks).
+type pairSideCount struct{ pair, n int }
+
 // sides returns the dynamic bodies pair a acts on, n of them (0, 1, or 2
 // for a rigid–rigid pair between two dynamic bodies).
 func (c *step) sides(a int) (s [2]pairSide, n int) {
@@ -226,17 +230,23 @@ func (c *step) rigidFactors(frame func(a int) (L, Rt m3.Mat3)) (left, right []m3
 // a's two sides under pair b's force, summed over the bodies (Eq. 16).
 // diag(a, b) is the product of the two frames.
 func (c *step) addRigidBlocks(M []float64, left, right []m3.Mat3, diag func(a, b int) m3.Mat3) {
-	ct := &c.ws.ct
+	ws, ct := c.ws, &c.ws.ct
 	n := 3 * len(ct.pairs)
+	// The pairs on dynamic bodies and their sides, once.
+	ws.onDynamic = ws.onDynamic[:0]
+	ws.pairSides = grow(ws.pairSides, len(ct.pairs))
 	for a := range ct.pairs {
-		sa, na := c.sides(a)
-		if na == 0 {
-			continue
+		if sd, k := c.sides(a); k > 0 {
+			ws.pairSides[a] = sd
+			ws.onDynamic = append(ws.onDynamic, pairSideCount{a, k})
 		}
-		for b := 0; b <= a; b++ {
-			sb, nb := c.sides(b)
-			for i, x := range sa[:na] {
-				for j, y := range sb[:nb] {
+	}
+	for ia, pa := range ws.onDynamic {
+		a, sa := pa.pair, ws.pairSides[pa.pair][:pa.n]
+		for _, pb := range ws.onDynamic[:ia+1] {
+			b, sb := pb.pair, ws.pairSides[pb.pair][:pb.n]
+			for i, x := range sa {
+				for j, y := range sb {
 					if x.d != y.d {
 						continue
 					}

@@ -23,6 +23,8 @@ type workspace struct {
 	// Dynamic bodies (dynamic.go): the factors of the pairs' compliance
 	// blocks and each body's force and torque sums (two per body).
 	rigidLeft, rigidRight []m3.Mat3
+	pairSides             [][2]pairSide   // the sides of each pair (addRigidBlocks)
+	onDynamic             []pairSideCount // the pairs on dynamic bodies
 	rigidSums             []r3.Vec
 	dynFlags              []bool // which bodies are dynamic (dynamicFlags)
 	remapErr              error  // a failure of the fast scheme's re-mapping (remap.go), checked after relinearise

@@ -394,3 +394,57 @@ func TestDetectorValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestRigidPairsThinned: a 20 mm dynamic box sampled every 0.5 mm along
+// its edges, resting 0.1 mm above the floor, meets it at 160 samples of
+// its bottom face; RigidPairs keeps at most maxRigidPairs of them, in
+// their order, spread over the whole face (the kept points span it to
+// within the spacing), the deepest of each neighbourhood; tilted, the
+// lower edge's samples stay.
+func TestRigidPairsThinned(t *testing.T) {
+	box, err := rigid.NewBox(r3.Vec{X: 0.01, Y: 0.01, Z: 0.01}, 0.5e-3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tilt := range []float64{0, 0.02} {
+		pose := rigid.Pose{Position: r3.Vec{Z: 0.01 + 1e-4 + 0.01*math.Sin(tilt)}, Rotation: r3.NewRotation(tilt, r3.Vec{X: 1})}
+		bodies := []rigid.Body{
+			{Name: "floor", Shape: rigid.Plane{}, Start: rigid.IdentityPose(), End: rigid.IdentityPose()},
+			{Name: "box", Shape: box, Start: pose, End: pose},
+		}
+		all := 0
+		for _, v := range box.Vertices() {
+			if x := pose.Apply(v); x.Z < 1e-3 {
+				all++
+			}
+		}
+		pairs := RigidPairs(bodies, []bool{false, true}, 1e-3, nil)
+		lo, hi := r3.Vec{X: 1, Y: 1}, r3.Vec{X: -1, Y: -1}
+		deepest, deepestKept := math.Inf(1), math.Inf(1)
+		for _, v := range box.Vertices() {
+			if x := pose.Apply(v); x.Z < 1e-3 {
+				deepest = math.Min(deepest, x.Z)
+			}
+		}
+		for a, pr := range pairs {
+			if a > 0 && pr.Vertex <= pairs[a-1].Vertex {
+				t.Fatalf("tilt %g: pairs out of order: vertex %d after %d", tilt, pr.Vertex, pairs[a-1].Vertex)
+			}
+			x := pose.Apply(pr.RigidLocal)
+			lo = r3.Vec{X: math.Min(lo.X, x.X), Y: math.Min(lo.Y, x.Y)}
+			hi = r3.Vec{X: math.Max(hi.X, x.X), Y: math.Max(hi.Y, x.Y)}
+			deepestKept = math.Min(deepestKept, pr.Distance)
+		}
+		t.Logf("tilt %g: %d samples within the alarm, %d pairs kept over x %.2f…%.2f mm, y %.2f…%.2f mm", tilt, all, len(pairs), 1e3*lo.X, 1e3*hi.X, 1e3*lo.Y, 1e3*hi.Y)
+		if all <= maxRigidPairs || len(pairs) > maxRigidPairs || len(pairs) < 8 {
+			t.Fatalf("tilt %g: %d samples, %d pairs kept (at most %d)", tilt, all, len(pairs), maxRigidPairs)
+		}
+		spacing := 0.02 * math.Sqrt2 / 6 * 1.5 * 1.5 // the extent's sixth, grown twice at most here
+		if lo.X > -0.01+spacing || hi.X < 0.01-spacing || lo.Y > -0.01*math.Cos(tilt)+spacing || hi.Y < 0.01*math.Cos(tilt)-spacing {
+			t.Fatalf("tilt %g: the kept pairs do not span the face", tilt)
+		}
+		if math.Abs(deepestKept-deepest) > 1e-12 {
+			t.Fatalf("tilt %g: the deepest sample (%g) was dropped (deepest kept %g)", tilt, deepest, deepestKept)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package collide
 
 import (
+	"math"
+	"slices"
+
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/rigid"
@@ -43,6 +46,7 @@ func RigidPairs(bodies []rigid.Body, dynamic []bool, alarm float64, out []Pair) 
 			S := &bodies[j]
 			fS := frame{R: S.Start.RotationMatrix(), t: S.Start.Position}
 			zS := newAlarmZone(S.Shape, alarm)
+			from := len(out)
 			for k, v := range D.Shape.Vertices() {
 				pt, n, d, ok := zS.closest(fS.toLocal(fD.toWorld(v)))
 				if !ok {
@@ -63,7 +67,76 @@ func RigidPairs(bodies []rigid.Body, dynamic []bool, alarm float64, out []Pair) 
 					RigidLocal: pt, OtherLocal: w, Normal: fD.R.MulVec(n), Distance: d,
 				})
 			}
+			out = thinRigid(out, from, &fD, &fS)
 		}
 	}
 	return out
+}
+
+// maxRigidPairs bounds the pairs between two rigid bodies. A face of a
+// finely tessellated mesh resting on another body gives a pair per
+// vertex sample, nearly all of them redundant between two rigid bodies
+// (their relative motion has six degrees of freedom) and each one a row
+// of every PGS sweep.
+const maxRigidPairs = 64
+
+// thinRigid keeps, when out[from:] (the pairs of two bodies, D's frame fD
+// and S's fS at their start poses) holds more than maxRigidPairs, a subset
+// spread over the pairs' sample points: a pair is dropped when a kept one
+// lies within the spacing of it, the deeper of the two staying (the first
+// on ties). The spacing starts at a sixth of the points' extent and grows
+// by half until at most maxRigidPairs remain. The pairs kept keep their
+// order. Fewer pairs are left as they are.
+func thinRigid(out []Pair, from int, fD, fS *frame) []Pair {
+	pairs := out[from:]
+	if len(pairs) <= maxRigidPairs {
+		return out
+	}
+	at := func(pr *Pair) r3.Vec {
+		if pr.Vertex >= 0 {
+			return fD.toWorld(pr.RigidLocal)
+		}
+		return fS.toWorld(pr.OtherLocal)
+	}
+	lo, hi := at(&pairs[0]), at(&pairs[0])
+	for a := range pairs {
+		x := at(&pairs[a])
+		lo = r3.Vec{X: math.Min(lo.X, x.X), Y: math.Min(lo.Y, x.Y), Z: math.Min(lo.Z, x.Z)}
+		hi = r3.Vec{X: math.Max(hi.X, x.X), Y: math.Max(hi.Y, x.Y), Z: math.Max(hi.Z, x.Z)}
+	}
+	spacing := math.Max(r3.Norm(r3.Sub(hi, lo))/6, 1e-9)
+	var kept [maxRigidPairs]int
+	for {
+		nk, full := 0, false
+		for a := range pairs {
+			x := at(&pairs[a])
+			near := -1
+			for k := 0; k < nk; k++ {
+				if r3.Norm(r3.Sub(at(&pairs[kept[k]]), x)) < spacing {
+					near = k
+					break
+				}
+			}
+			if near >= 0 {
+				if pairs[a].Distance < pairs[kept[near]].Distance {
+					kept[near] = a
+				}
+				continue
+			}
+			if nk == maxRigidPairs {
+				full = true
+				break
+			}
+			kept[nk] = a
+			nk++
+		}
+		if !full {
+			slices.Sort(kept[:nk])
+			for k, a := range kept[:nk] {
+				pairs[k] = pairs[a]
+			}
+			return out[:from+nk]
+		}
+		spacing *= 1.5
+	}
 }

@@ -9,8 +9,10 @@ import (
 )
 
 // TriangleMesh is a closed, outward-oriented triangle mesh used as a rigid
-// shape. Closest points are found by brute force over the triangles, which
-// suits small meshes (tools, fixtures of a few hundred triangles).
+// shape. Closest points are found over the triangles one by one, those
+// whose bounding sphere is farther than the best so far passed over at the
+// cost of one distance, which suits small meshes (tools, fixtures of up
+// to a few thousand triangles).
 //
 // The sign of the distance comes from the angle-weighted pseudo-normal of
 // the feature (face, edge or vertex) that holds the closest point: x is
@@ -34,6 +36,14 @@ type TriangleMesh struct {
 	edgeN [][3]r3.Vec
 	vertN []r3.Vec
 	box   r3.Box
+	// centre and radius of each triangle's bounding sphere (the centroid
+	// and its farthest corner), for Closest to pass over the triangles
+	// that cannot hold the closest point.
+	centre []r3.Vec
+	radius []float64
+	// samples are the vertices and the points DefaultEdgeSpacing apart
+	// along the edges (Vertices).
+	samples []r3.Vec
 }
 
 // NewTriangleMesh validates a closed mesh and precomputes its
@@ -57,8 +67,71 @@ func NewTriangleMesh(verts []r3.Vec, tris [][3]int) (*TriangleMesh, error) {
 	for _, v := range verts {
 		m.box = growBox(m.box, v)
 	}
+	m.centre, m.radius = make([]r3.Vec, len(tris)), make([]float64, len(tris))
+	m.samples = append([]r3.Vec(nil), m.verts...)
+	for t, tri := range m.tris {
+		c := r3.Scale(1.0/3, r3.Add(m.verts[tri[0]], r3.Add(m.verts[tri[1]], m.verts[tri[2]])))
+		r := 0.0
+		for k, v := range tri {
+			r = math.Max(r, r3.Norm(r3.Sub(m.verts[v], c)))
+			if w := tri[(k+1)%3]; v < w { // each edge once
+				m.samples = appendSegmentSamples(m.samples, m.verts[v], m.verts[w], DefaultEdgeSpacing)
+			}
+		}
+		m.centre[t], m.radius[t] = c, r
+	}
 	return m, nil
 }
+
+// MassProperties returns the volume enclosed by the mesh, its centroid
+// and its inertia tensor about the centroid for a unit density (row-major
+// 3×3, kg·m² per kg/m³), by the divergence theorem over the tetrahedra
+// that join the origin to each triangle.
+func (m *TriangleMesh) MassProperties() (volume float64, centroid r3.Vec, inertia [9]float64) {
+	// Second moments Σ ∫x_i·x_j over the signed tetrahedra (0, a, b, c):
+	// ∫_T x_i·x_j dV = V/20·(Σ_k a_k,i·a_k,j + (Σ_k a_k,i)(Σ_k a_k,j)), the
+	// corners a_k the tetrahedron's four (the origin contributing nothing).
+	var first r3.Vec
+	var second [3][3]float64
+	for _, tri := range m.tris {
+		a, b, c := m.verts[tri[0]], m.verts[tri[1]], m.verts[tri[2]]
+		v := r3.Dot(a, r3.Cross(b, c)) / 6
+		volume += v
+		first = r3.Add(first, r3.Scale(v/4, r3.Add(a, r3.Add(b, c))))
+		sum := r3.Add(a, r3.Add(b, c))
+		pa, pb, pc, ps := vecArr(a), vecArr(b), vecArr(c), vecArr(sum)
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				second[i][j] += v / 20 * (pa[i]*pa[j] + pb[i]*pb[j] + pc[i]*pc[j] + ps[i]*ps[j])
+			}
+		}
+	}
+	if volume == 0 {
+		return 0, r3.Vec{}, inertia
+	}
+	centroid = r3.Scale(1/volume, first)
+	g := vecArr(centroid)
+	// Second moments about the centroid, then I = tr(S)·1 − S.
+	var S [3][3]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			S[i][j] = second[i][j] - volume*g[i]*g[j]
+		}
+	}
+	tr := S[0][0] + S[1][1] + S[2][2]
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			inertia[3*i+j] = -S[i][j]
+			if i == j {
+				inertia[3*i+j] += tr
+			}
+		}
+	}
+	return volume, centroid, inertia
+}
+
+// vecArr returns v's components as an array.
+func vecArr(v r3.Vec) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }
 
 // checkTriangleMesh reports out-of-range indices, non-finite or unused
 // vertices, degenerate triangles and edges that do not close the surface.
@@ -157,6 +230,12 @@ func (m *TriangleMesh) Closest(x r3.Vec) (point, normal r3.Vec, dist float64) {
 	best, bestT := math.Inf(1), 0
 	var bestW [3]float64
 	for t, tri := range m.tris {
+		// A triangle whose bounding sphere lies farther than the best so
+		// far cannot hold the closest point (a relative margin of 1e-9
+		// keeps rounding from passing over one that ties).
+		if lo := r3.Norm(r3.Sub(x, m.centre[t])) - m.radius[t]; lo > 0 && lo*lo > best*(1+1e-9) {
+			continue
+		}
 		p, w := ClosestOnTriangle(x, m.verts[tri[0]], m.verts[tri[1]], m.verts[tri[2]])
 		if d2 := r3.Norm2(r3.Sub(x, p)); d2 < best {
 			best, bestT, bestW, point = d2, t, w, p
@@ -208,9 +287,11 @@ func (m *TriangleMesh) featureNormal(t int, w [3]float64) r3.Vec {
 // bounds.
 func (m *TriangleMesh) Bounds() (r3.Box, bool) { return m.box, len(m.tris) > 0 }
 
-// Vertices returns the mesh vertices. The slice is shared: do not modify
-// it.
-func (m *TriangleMesh) Vertices() []r3.Vec { return m.verts }
+// Vertices returns the mesh's vertex samples: its vertices, then points
+// along each edge no more than DefaultEdgeSpacing apart, so that a long
+// edge cannot sink into a soft surface between its corners. The slice is
+// shared: do not modify it.
+func (m *TriangleMesh) Vertices() []r3.Vec { return m.samples }
 
 // Triangulate returns the mesh itself. The slices are shared: do not
 // modify them.

@@ -200,7 +200,90 @@ func TestTriangleMeshTriangulate(t *testing.T) {
 	if vol := checkClosedOutward(t, v, tr); !near(vol, 3, 1e-12) {
 		t.Fatalf("L-prism volume %g, want 3", vol)
 	}
-	if len(m.Vertices()) != 12 {
-		t.Fatalf("%d vertices, want 12", len(m.Vertices()))
+	// The samples: the 12 corners, then the points along each edge
+	// (counted once, the caps' diagonals included) that split it into
+	// pieces no longer than DefaultEdgeSpacing, all on the surface.
+	samples := m.Vertices()
+	want := len(verts)
+	seen := map[[2]int]bool{}
+	for _, tri := range tris {
+		for k := 0; k < 3; k++ {
+			a, b := tri[k], tri[(k+1)%3]
+			if seen[[2]int{min(a, b), max(a, b)}] {
+				continue
+			}
+			seen[[2]int{min(a, b), max(a, b)}] = true
+			want += segmentCount(r3.Norm(r3.Sub(verts[a], verts[b])), DefaultEdgeSpacing) - 1
+		}
 	}
+	if len(samples) != want {
+		t.Fatalf("%d samples over %d edges, want %d", len(samples), len(seen), want)
+	}
+	for i, v := range verts {
+		if samples[i] != v {
+			t.Fatalf("sample %d = %v, want the corner %v", i, samples[i], v)
+		}
+	}
+	for i, x := range samples {
+		if _, _, d := m.Closest(x); math.Abs(d) > 1e-12 {
+			t.Fatalf("sample %d = %v lies %g off the surface", i, x, d)
+		}
+	}
+}
+
+// TestTriangleMeshMassProperties: the L-prism's volume, centroid and
+// inertia about the centroid against those of its two boxes combined
+// (parallel-axis theorem).
+func TestTriangleMeshMassProperties(t *testing.T) {
+	verts, tris := prism(lShape, 1, 3)
+	m, err := NewTriangleMesh(verts, tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vol, c, I := m.MassProperties()
+	// lShape: the boxes [0,2]×[0,1] and [0,1]×[1,2] (area 3), extruded by
+	// the prism's height; their centroids and inertias combined.
+	x0, y0, z0, h := lShapeBoxes()
+	var wantI [9]float64
+	wantC := r3.Vec{}
+	total := 0.0
+	for i := range x0 {
+		v := x0[i][1] * y0[i][1] * h
+		total += v
+		cc := r3.Vec{X: x0[i][0] + x0[i][1]/2, Y: y0[i][0] + y0[i][1]/2, Z: z0 + h/2}
+		wantC = r3.Add(wantC, r3.Scale(v, cc))
+	}
+	wantC = r3.Scale(1/total, wantC)
+	for i := range x0 {
+		a, b := x0[i][1], y0[i][1]
+		v := a * b * h
+		cc := r3.Vec{X: x0[i][0] + a/2, Y: y0[i][0] + b/2, Z: z0 + h/2}
+		d := r3.Sub(cc, wantC)
+		own := [3]float64{v * (b*b + h*h) / 12, v * (a*a + h*h) / 12, v * (a*a + b*b) / 12}
+		dd := [3]float64{d.X, d.Y, d.Z}
+		for r := 0; r < 3; r++ {
+			for q := 0; q < 3; q++ {
+				shift := -v * dd[r] * dd[q]
+				if r == q {
+					shift += v*r3.Norm2(d) + own[r]
+				}
+				wantI[3*r+q] += shift
+			}
+		}
+	}
+	if !near(vol, total, 1e-12) || r3.Norm(r3.Sub(c, wantC)) > 1e-12 {
+		t.Fatalf("volume %g centroid %v, want %g %v", vol, c, total, wantC)
+	}
+	for k := range I {
+		if math.Abs(I[k]-wantI[k]) > 1e-12 {
+			t.Fatalf("inertia %v, want %v", I, wantI)
+		}
+	}
+}
+
+
+// lShapeBoxes splits prism(lShape, 1, ·) into two boxes: each one's x and
+// y start and width, and their common z start and height.
+func lShapeBoxes() (x, y [2][2]float64, z0, h float64) {
+	return [2][2]float64{{0, 2}, {0, 1}}, [2][2]float64{{0, 1}, {1, 1}}, 0, 1
 }

@@ -150,15 +150,24 @@ func customBodies(cfg settings.Scenario, first []rigid.Body) ([]rigid.Body, erro
 	for i, r := range cfg.Rigid {
 		var shape rigid.Shape
 		var err error
-		if r.Shape == settings.CylinderShape {
+		rot := customRotation(r.Rotation)
+		switch r.Shape {
+		case settings.CylinderShape:
 			shape, err = rigid.NewCylinder(r.Size[0]/2, r.Size[1]/2, 0, 0)
-		} else {
+		case settings.MeshShape:
+			var m *rigidMesh
+			if m, err = loadRigidMesh(r.Mesh, r.Size[0]); err == nil {
+				// The body frame is the mesh's principal frame, turned
+				// onto the file's axes, then by the scene's rotation.
+				shape, rot = m.shape, rigid.Pose{Rotation: rot}.Compose(rigid.Pose{Rotation: m.axes}).Rotation
+			}
+		default:
 			shape, err = rigid.NewBox(r3.Vec{X: r.Size[0] / 2, Y: r.Size[1] / 2, Z: r.Size[2] / 2}, 0)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("rigid[%d]: %w", i+1, err)
 		}
-		pose := rigid.Pose{Position: r3.Vec{X: r.Position[0], Y: r.Position[1], Z: r.Position[2]}, Rotation: customRotation(r.Rotation)}
+		pose := rigid.Pose{Position: r3.Vec{X: r.Position[0], Y: r.Position[1], Z: r.Position[2]}, Rotation: rot}
 		bodies = append(bodies, rigid.Body{Name: r.BodyName(i), Shape: shape, Start: pose, End: pose})
 	}
 	return bodies, nil
@@ -174,7 +183,8 @@ func customRotation(deg [3]float64) r3.Rotation {
 }
 
 // customDynamics makes the rigid bodies with a mass dynamic: uniform
-// solids, inertia about their own axes.
+// solids, inertia about their own axes (a mesh body's principal axes,
+// loadRigidMesh).
 func customDynamics(sim *physics.Simulation, cfg settings.Scenario) error {
 	for i, r := range cfg.Rigid {
 		if r.Mass == 0 {
@@ -182,7 +192,12 @@ func customDynamics(sim *physics.Simulation, cfg settings.Scenario) error {
 		}
 		m := r.Mass
 		var I r3.Vec
-		if r.Shape == settings.CylinderShape {
+		if tm, ok := sim.Bodies()[customFirst(cfg)+i].Shape.(*rigid.TriangleMesh); ok {
+			// Its frame is its principal frame: the tensor is diagonal
+			// there (off the diagonal, round-off).
+			vol, _, J := tm.MassProperties()
+			I = r3.Scale(m/vol, r3.Vec{X: J[0], Y: J[4], Z: J[8]})
+		} else if r.Shape == settings.CylinderShape {
 			rad, h := r.Size[0]/2, r.Size[1]
 			side := m * (3*rad*rad + h*h) / 12
 			I = r3.Vec{X: side, Y: side, Z: m * rad * rad / 2}

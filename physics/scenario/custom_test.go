@@ -2,8 +2,13 @@ package scenario
 
 import (
 	"math"
+	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/meshfile"
+	"softgrasp/physics/rigid"
 	"softgrasp/physics/settings"
 )
 
@@ -182,5 +187,97 @@ func TestCustomSceneMeshBody(t *testing.T) {
 	}
 	if s.MaxPenetration > 0.1e-3 || st.Contacts > cfg.Physics.ContactBudget {
 		t.Fatalf("max penetration %.3g m, %d contacts (budget %d)", s.MaxPenetration, st.Contacts, cfg.Physics.ContactBudget)
+	}
+}
+
+// TestLoadRigidMesh: the Y-up bar (a closed 24 × 40 × 16-unit box turned
+// by 30° about its long axis, 496 triangles) as a rigid mesh of largest
+// extent 20 mm: its volume and principal moments are the box's, its
+// vertices in the principal frame fill the box's extents about the
+// origin, and the principal frame turned by the mesh's axes gives the
+// fitted file's vertices back about their centre.
+func TestLoadRigidMesh(t *testing.T) {
+	m, err := loadRigidMesh("testdata/bar_yup.obj", 0.02)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := 0.02 / 40 // metres per unit: the 40-unit side fitted to 20 mm
+	a, b, c := 24*k, 40*k, 16*k
+	vol := a * b * c
+	// Principal moments per unit density, ascending (EigenSym's order).
+	want := []float64{vol * (a*a + c*c) / 12, vol * (b*b + c*c) / 12, vol * (a*a + b*b) / 12}
+	got := []float64{m.moments.X, m.moments.Y, m.moments.Z}
+	t.Logf("volume %.6g m³ (box %.6g), moments %v (box %v)", m.volume, vol, got, want)
+	// The file's coordinates have 7 significant digits: 1.4e-8 of the
+	// volume and 1.4e-9 of the largest moment measured.
+	if math.Abs(m.volume-vol) > 1e-7*vol {
+		t.Fatalf("volume %g, want %g", m.volume, vol)
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-7*want[2] {
+			t.Fatalf("principal moments %v, want %v", got, want)
+		}
+	}
+	box, _ := m.shape.Bounds()
+	half := []float64{b / 2, a / 2, c / 2} // the axes of the moments above
+	for i, h := range half {
+		lo, hi := [3]float64{box.Min.X, box.Min.Y, box.Min.Z}[i], [3]float64{box.Max.X, box.Max.Y, box.Max.Z}[i]
+		if math.Abs(hi-h) > 1e-8*b || math.Abs(lo+h) > 1e-8*b {
+			t.Fatalf("principal-frame bounds %v, want ±%v", box, half)
+		}
+	}
+	// The file's vertices, fitted: the principal frame's turned back.
+	raw, err := meshfile.Open("testdata/bar_yup.obj", meshfile.Options{KeepSurface: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verts, _ := compactSurface(raw.Surface.Nodes, raw.Surface.Tris)
+	var centre r3.Vec
+	for _, v := range verts {
+		centre = r3.Add(centre, r3.Scale(k/float64(len(verts)), v))
+	}
+	pose := rigid.Pose{Position: centre, Rotation: m.axes}
+	shapeVerts, _ := m.shape.Triangulate()
+	for i, v := range shapeVerts {
+		if d := r3.Norm(r3.Sub(pose.Apply(v), r3.Scale(k, verts[i]))); d > 1e-8*b {
+			t.Fatalf("vertex %d: %v from the principal frame, %v in the file (×%g): %g apart", i, pose.Apply(v), r3.Scale(k, verts[i]), k, d)
+		}
+	}
+}
+
+// TestCustomSceneRigidMesh: the bar as a 15 g dynamic rigid mesh body
+// dropped 3 mm onto the floor beside a soft box comes to rest on it
+// carried by its weight (rigid–rigid contact of its vertex and edge
+// samples), and a second one dropped 1 mm onto the soft box rests on it
+// carried by the soft box (soft–rigid contact on the mesh's surface, both
+// ways) without sinking in; an open surface is refused with a message
+// that says so.
+func TestCustomSceneRigidMesh(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.Custom)
+	cfg.Duration = 0.5
+	cfg.Soft = []settings.SoftSpec{{Shape: settings.BoxShape, Size: [3]float64{0.03, 0.03, 0.015}, DOFs: 300}}
+	cfg.Rigid = []settings.RigidSpec{
+		{Name: "bar", Shape: settings.MeshShape, Mesh: "testdata/bar_yup.obj", Size: [3]float64{0.02},
+			Position: [3]float64{0.05, 0, 0.007}, Mass: 0.015},
+		{Name: "load", Shape: settings.MeshShape, Mesh: "testdata/bar_yup.obj", Size: [3]float64{0.02},
+			Position: [3]float64{0, 0, 0.015 + 0.004 + 0.001}, Rotation: [3]float64{0, 0, 90}, Mass: 0.015},
+	}
+	s := runScene(t, cfg)
+	bar, load := s.Bodies[0], s.Bodies[1]
+	w := 0.015 * 9.81
+	t.Logf("bar: floor %.6f N for %.6f N, speed %.3g m/s, at z = %.3f mm; load: soft push %.6f N, speed %.3g m/s, at z = %.3f mm; max penetration %.3g m",
+		bar.FloorForce, w, bar.Speed, 1e3*bar.Position[2], load.SoftForce, load.Speed, 1e3*load.Position[2], s.MaxPenetration)
+	if !bar.Dynamic || math.Abs(bar.FloorForce-w) > 1e-3*w || bar.Speed > 1e-4 {
+		t.Fatalf("the bar is not at rest on the floor: %+v", bar)
+	}
+	if math.Abs(load.SoftForce-w) > 0.01*w || load.Speed > 1e-3 {
+		t.Fatalf("the load is not at rest on the soft box: %+v", load)
+	}
+	if s.MaxPenetration > 0.1e-3 {
+		t.Fatalf("max penetration %.3g m", s.MaxPenetration)
+	}
+	cfg.Rigid[1].Mesh = "../meshfile/testdata/sheet.stl"
+	if _, err := Build(cfg); err == nil || !strings.Contains(err.Error(), "rigid[2]: ") || !strings.Contains(err.Error(), "a rigid mesh must be one closed surface") {
+		t.Fatalf("an open surface as a rigid mesh: %v", err)
 	}
 }

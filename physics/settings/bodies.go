@@ -25,7 +25,7 @@ func fieldErr(field, format string, args ...any) error {
 	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Body shapes of a custom scene; MeshShape for soft bodies only.
+// Body shapes of a custom scene.
 const (
 	BoxShape      = "box"
 	CylinderShape = "cylinder"
@@ -50,10 +50,12 @@ type SoftSpec struct {
 	Density  float64    `json:"density,omitempty"`
 }
 
-// RigidSpec is one rigid body of a custom scene: a box (Size its edges) or
-// a cylinder (Size[0] its diameter, Size[1] its height, along its z), its
-// centre at Position, turned by Rotation (degrees about x, then y, then
-// z, in the world's axes). With a Mass it is dynamic (a uniform solid,
+// RigidSpec is one rigid body of a custom scene: a box (Size its edges), a
+// cylinder (Size[0] its diameter, Size[1] its height, along its z), or the
+// closed surface of the mesh file Mesh (shape "mesh"; Size[0] its largest
+// extent, to which it is fitted; at most MaxRigidMeshTriangles), its
+// centre (a mesh's centre of mass) at Position, turned by Rotation
+// (degrees about x, then y, then z, in the world's axes). With a Mass it is dynamic (a uniform solid,
 // moved by gravity and contact from Velocity and AngularVelocity, world
 // axes, m/s and rad/s); with none (0) it is kinematic and stays where it
 // is placed. Name (default "<shape> <index from 1>") names it in
@@ -61,6 +63,7 @@ type SoftSpec struct {
 type RigidSpec struct {
 	Name            string     `json:"name,omitempty"`
 	Shape           string     `json:"shape"`
+	Mesh            string     `json:"mesh,omitempty"`
 	Size            [3]float64 `json:"size"`
 	Position        [3]float64 `json:"position"`
 	Rotation        [3]float64 `json:"rotation"`
@@ -75,6 +78,9 @@ const (
 	MinSoftDOFs      = 60     // of one soft body
 	MaxBodySize      = 1.0    // m, any extent
 	MaxCustomSeconds = 3600.0 // Duration
+	// MaxRigidMeshTriangles bounds a rigid mesh body: its closest points
+	// are found triangle by triangle.
+	MaxRigidMeshTriangles = 5000
 	DefaultDuration  = 2.0    // s, a custom scene's length when not given
 )
 
@@ -152,8 +158,14 @@ func (s SoftSpec) Validate() error {
 
 // Validate names the first field of the rigid body out of range.
 func (r RigidSpec) Validate() error {
-	if err := checkShape(r.Shape); err != nil {
-		return err
+	if r.Shape == MeshShape {
+		if r.Mesh == "" {
+			return fieldErr("mesh", "mesh: missing: a rigid body of shape %q names its mesh file", MeshShape)
+		}
+	} else if err := checkShape(r.Shape); err != nil {
+		return fieldErr("shape", "%v (or %q with a mesh file)", err, MeshShape)
+	} else if r.Mesh != "" {
+		return fieldErr("mesh", "mesh = %q: a %s is procedural; a mesh file takes shape = %q", r.Mesh, r.Shape, MeshShape)
 	}
 	if err := checkSize(r.Shape, r.Size); err != nil {
 		return err
