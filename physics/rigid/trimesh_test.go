@@ -281,7 +281,6 @@ func TestTriangleMeshMassProperties(t *testing.T) {
 	}
 }
 
-
 // lShapeBoxes splits prism(lShape, 1, ·) into two boxes: each one's x and
 // y start and width, and their common z start and height.
 func lShapeBoxes() (x, y [2][2]float64, z0, h float64) {

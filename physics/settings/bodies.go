@@ -81,7 +81,7 @@ const (
 	// MaxRigidMeshTriangles bounds a rigid mesh body: its closest points
 	// are found triangle by triangle.
 	MaxRigidMeshTriangles = 5000
-	DefaultDuration  = 2.0    // s, a custom scene's length when not given
+	DefaultDuration       = 2.0 // s, a custom scene's length when not given
 )
 
 // SizeFields is the number of extents a shape uses (size's length).
