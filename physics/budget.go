@@ -101,9 +101,15 @@ func (m *Model) groupKey(pr *collide.Pair) uint64 {
 func (c *step) applyBudget() {
 	ws := c.ws
 	pairs := ws.ct.pairs
-	ws.stats.Found, ws.stats.Groups = len(pairs), 0
+	// The pairs found: those kept, and the soft-vertex pairs the detector's
+	// thinning left out of them (one per support kept).
+	found := len(pairs)
+	if ws.detection.thinning {
+		found += ws.detection.thin.Found - ws.detection.softVertexPairs(pairs)
+	}
+	ws.stats.Found, ws.stats.Groups = found, 0
 	budget := c.set.ContactBudget
-	if c.model.emb == nil || budget <= 0 || len(pairs) <= budget {
+	if c.model.emb == nil || budget <= 0 || found <= budget {
 		return
 	}
 	// Pairs that cannot close within the step go first: their distance

@@ -81,8 +81,7 @@ func (r budgetRun) String() string {
 // TestContactBudgetHolds runs the grasp-and-rotate of docs/method.md's
 // "Contact budget" table with the default budget, the fast scheme and the
 // exact solver, on a 3000-DOF box carrying a box surface of 5292
-// triangles (up to 1200 pairs within the alarm distance per step, 547
-// supports): no step keeps more pairs
+// triangles (up to 1200 pairs found per step): no step keeps more pairs
 // than the budget, the budget acts, the object is held, and the fine
 // surface's penetration, both ways, stays within 0.015 mm: 0.005 mm
 // measured, and 0.011 mm in a build whose alarm distance differed only in
@@ -102,9 +101,7 @@ func TestContactBudgetHolds(t *testing.T) {
 	if r.maxContacts > budget {
 		t.Fatalf("%d pairs kept in a step, budget %d", r.maxContacts, budget)
 	}
-	// Detection keeps one pair per support (collide.Thinning): the pairs
-	// found are the groups, and the budget acts when they outnumber it.
-	if r.maxFound <= budget {
+	if r.maxFound <= 2*budget {
 		t.Fatalf("at most %d pairs found per step; the test needs the budget to act", r.maxFound)
 	}
 	if r.pen > 0.015e-3 {

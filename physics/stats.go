@@ -51,11 +51,12 @@ type StepStats struct {
 
 	Contacts int // proximity pairs (constraint groups)
 	Active   int // pairs with a non-zero force at the end
-	// Found is the pairs detection found (on a mapped surface with the
-	// contact budget on, one soft-vertex pair per body and support:
-	// collide.Thinning), Contacts of them kept by the contact budget
-	// (Settings.ContactBudget), and Groups the groups the budget chose
-	// its pairs from (0 when every pair was kept).
+	// Found is the pairs within the alarm distance (on a mapped surface
+	// with the contact budget on, detection builds only one soft-vertex
+	// pair per body and support of them: collide.Thinning), Contacts of
+	// them kept by the contact budget (Settings.ContactBudget), and Groups
+	// the groups the budget chose its pairs from (0 when every pair was
+	// kept).
 	Found  int
 	Groups int
 

@@ -151,7 +151,7 @@ func (d *Detector) BVH() *BVH {
 //     RigidLocal = pt, Normal = Start.Rotate(n), Distance = d. Bodies whose
 //     bounds, grown by alarm, do not contain Start⁻¹·x are skipped. With
 //     a Thinning (SetThinning), only the deepest such pair of each body
-//     and support stays, at the place of the support's first pair.
+//     and support stays.
 //
 //   - RigidVertex, for each vertex r of a body's shape (placed by Start):
 //     the closest soft triangle among those whose boxes meet the cube of
@@ -189,6 +189,9 @@ func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out [
 			d.err = err
 		}
 		return out
+	}
+	if d.thin != nil {
+		d.thin.Found = 0
 	}
 	for i := range bodies {
 		b := &bodies[i]
@@ -354,10 +357,13 @@ func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f f
 			RigidLocal: pt, Normal: f.R.MulVec(n), Distance: dist,
 		}
 		if d.thin != nil {
-			out = d.thin.keep(out, &pr, v, body)
+			d.thin.keep(&pr, v, body)
 			continue
 		}
 		out = append(out, pr)
+	}
+	if d.thin != nil {
+		out = d.thin.emit(out, d.surf.Vertices)
 	}
 	return out
 }

@@ -22,9 +22,13 @@ type Thinning struct {
 	// force rather than change representative from step to step.
 	Pushed []uint64
 	Bonus  float64
+	// Found counts, after each Detect, the soft-vertex pairs within the
+	// alarm distance before the thinning kept one per support.
+	Found int
 
-	slot []int32  // per support: the index in out of its pair
-	gen  []uint32 // per support: cur when slot is this body's
+	pair []Pair   // per support: its deepest pair so far
+	best []int32  // per support: that pair's surface position
+	gen  []uint32 // per support: cur when pair is this body's
 	cur  uint32
 }
 
@@ -43,7 +47,8 @@ func (d *Detector) SetThinning(t *Thinning) {
 		}
 		groups = max(groups, g+1)
 	}
-	t.slot = make([]int32, groups)
+	t.pair = make([]Pair, groups)
+	t.best = make([]int32, groups)
 	t.gen = make([]uint32, groups)
 	t.cur = 0
 	d.thin = t
@@ -67,18 +72,25 @@ func (t *Thinning) depth(v, body int, dist float64) float64 {
 	return dist
 }
 
-// keep appends pr, the pair of surface position v with body, to out when
-// it is the first of its support, replaces the support's pair when deeper
-// (the first on ties) and otherwise drops it.
-func (t *Thinning) keep(out []Pair, pr *Pair, v, body int) []Pair {
+// keep offers pr, the pair of surface position v with body: it becomes
+// its support's pair when it is the first of the support or deeper than
+// the support's pair so far (the first on ties).
+func (t *Thinning) keep(pr *Pair, v, body int) {
+	t.Found++
 	g := t.Support[v]
-	if t.gen[g] != t.cur {
-		t.gen[g], t.slot[g] = t.cur, int32(len(out))
-		return append(out, *pr)
+	if t.gen[g] != t.cur || t.depth(v, body, pr.Distance) < t.depth(int(t.best[g]), body, t.pair[g].Distance) {
+		t.gen[g], t.best[g], t.pair[g] = t.cur, int32(v), *pr
 	}
-	old := &out[t.slot[g]]
-	if t.depth(v, body, pr.Distance) < t.depth(old.Point, body, old.Distance) {
-		*old = *pr
+}
+
+// emit appends to out the pairs kept for the body, in the order of their
+// surface positions (vertices, increasing): each where it stands among
+// the pairs that every vertex would give.
+func (t *Thinning) emit(out []Pair, vertices []int) []Pair {
+	for _, v := range vertices {
+		if g := t.Support[v]; t.gen[g] == t.cur && int(t.best[g]) == v {
+			out = append(out, t.pair[g])
+		}
 	}
 	return out
 }

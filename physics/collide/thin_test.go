@@ -8,35 +8,34 @@ import (
 
 // thinByHand selects from every pair what Thinning should keep: for each
 // body, one soft-vertex pair per support, the smallest Distance less the
-// bonus of a pushed pair (the first found on ties), placed where its
-// support's first pair was found; the other pairs as found.
+// bonus of a pushed pair (the first found on ties), in the order found;
+// the other pairs as found.
 func thinByHand(all []Pair, support []int32, pushed []uint64, bonus float64) []Pair {
 	type key struct {
 		body int
 		g    int32
 	}
-	at := map[key]int{}
+	best := map[key]int{}
 	depth := func(p *Pair) float64 {
 		if pushed[p.Point]&(1<<uint(p.Body)) != 0 {
 			return p.Distance - bonus
 		}
 		return p.Distance
 	}
-	var out []Pair
-	for _, p := range all {
+	for a := range all {
+		p := &all[a]
 		if p.Kind != SoftVertex {
-			out = append(out, p)
 			continue
 		}
 		k := key{p.Body, support[p.Point]}
-		i, ok := at[k]
-		if !ok {
-			at[k] = len(out)
-			out = append(out, p)
-			continue
+		if i, ok := best[k]; !ok || depth(p) < depth(&all[i]) {
+			best[k] = a
 		}
-		if depth(&p) < depth(&out[i]) {
-			out[i] = p
+	}
+	var out []Pair
+	for a, p := range all {
+		if p.Kind != SoftVertex || best[key{p.Body, support[p.Point]}] == a {
+			out = append(out, p)
 		}
 	}
 	return out
