@@ -180,7 +180,7 @@ func TestSceneFileBodies(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, _ := f.config()
-	if cfg.Kind != "custom" || len(cfg.Soft) != 2 || len(cfg.Rigid) != 2 || cfg.Duration != 1.5 ||
+	if cfg.Kind != "custom" || len(cfg.Soft) != 2 || len(cfg.Rigid) != 4 || cfg.Duration != 1.5 ||
 		cfg.Soft[1].Shape != "cylinder" || cfg.Soft[1].DOFs != 400 || cfg.Rigid[0].Name != "weight" || cfg.Rigid[0].Mass != 0.02 ||
 		cfg.Rigid[0].Rotation != [3]float64{0, 0, 30} || cfg.Rigid[1].Mass != 0 {
 		t.Fatalf("configuration from pile.toml: %+v", cfg)

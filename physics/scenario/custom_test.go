@@ -12,9 +12,9 @@ import (
 	"softgrasp/physics/settings"
 )
 
-// customConfig is the shipped pile (assets/scenes/pile.toml): a soft slab
-// and a soft puck on it, a 20 g cube dropped on the puck, a fixed post
-// beside them, and a second cube dropped on the floor.
+// customConfig is the shipped pile's first bodies (assets/scenes/pile.toml):
+// a soft slab and a soft puck on it, a 20 g cube dropped on the puck, a
+// fixed post beside them, and a second cube dropped on the floor.
 func customConfig() settings.Scenario {
 	cfg := settings.DefaultScenario(settings.Custom)
 	cfg.Duration = 1.5
