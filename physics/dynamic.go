@@ -302,21 +302,7 @@ func (c *step) shiftRigid(p []float64, h2 float64) {
 		return
 	}
 	ws, ct := c.ws, &c.ws.ct
-	ws.rigidSums = grow(ws.rigidSums, 2*len(c.bodies))
-	clear(ws.rigidSums)
-	for b := range ct.pairs {
-		sides, n := c.sides(b)
-		if n == 0 {
-			continue
-		}
-		f := ct.C[b].MulVecT(point(ct.lambda, b))
-		for _, sd := range sides[:n] {
-			fs := r3.Scale(sd.sign, f)
-			k := 2 * sd.body
-			ws.rigidSums[k] = r3.Add(ws.rigidSums[k], fs)
-			ws.rigidSums[k+1] = r3.Add(ws.rigidSums[k+1], r3.Cross(sd.rho, fs))
-		}
-	}
+	c.sumRigidForces()
 	for a := range ct.pairs {
 		sides, n := c.sides(a)
 		var u r3.Vec
@@ -333,17 +319,11 @@ func (c *step) shiftRigid(p []float64, h2 float64) {
 	}
 }
 
-// advanceDynamic gives each dynamic body the velocities of the step's
-// contact forces, F = Σ σ_a·C_aᵀ·λ_a over the pairs acting on it (σ their
-// sign on it, pairSide) and τ = Σ ρ_a × σ_a·C_aᵀ·λ_a, and the end pose
-// they lead to (committed with the step).
-func (c *step) advanceDynamic() {
-	h := c.set.TimeStep
-	ct := &c.ws.ct
-	if !c.anyDynamic() {
-		return
-	}
-	ws := c.ws
+// sumRigidForces leaves in ws.rigidSums, for each body i, the force
+// F = Σ σ_a·C_aᵀ·λ_a of the pairs acting on it (at 2i; σ their sign on it,
+// pairSide) and its torque Σ ρ_a × σ_a·C_aᵀ·λ_a about the centre (at 2i+1).
+func (c *step) sumRigidForces() {
+	ws, ct := c.ws, &c.ws.ct
 	ws.rigidSums = grow(ws.rigidSums, 2*len(c.bodies))
 	clear(ws.rigidSums)
 	for a := range ct.pairs {
@@ -359,6 +339,18 @@ func (c *step) advanceDynamic() {
 			ws.rigidSums[k+1] = r3.Add(ws.rigidSums[k+1], r3.Cross(sd.rho, fs))
 		}
 	}
+}
+
+// advanceDynamic gives each dynamic body the velocities of the step's
+// contact forces, F = Σ σ_a·C_aᵀ·λ_a over the pairs acting on it (σ their
+// sign on it, pairSide) and τ = Σ ρ_a × σ_a·C_aᵀ·λ_a, and the end pose
+// they lead to (committed with the step).
+func (c *step) advanceDynamic() {
+	if !c.anyDynamic() {
+		return
+	}
+	h, ws := c.set.TimeStep, c.ws
+	c.sumRigidForces()
 	for i, d := range c.dyn {
 		if d == nil {
 			continue

@@ -12,10 +12,9 @@ import (
 	"softgrasp/physics/settings"
 )
 
-// cubeBesideBox builds a 20 mm soft box resting on the floor and a
-// dynamic 10 mm cube beside it, its bottom z0 above the floor, turned
-// about x by tilt (rad).
-func cubeBesideBox(t *testing.T, set settings.Settings, z0, tilt float64) *Simulation {
+// restingBox is a 20 mm soft box whose bottom rests on the floor at the
+// contact distance.
+func restingBox(t *testing.T, set settings.Settings) *mesh.TetMesh {
 	t.Helper()
 	msh, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, 4, 4, 4)
 	if err != nil {
@@ -24,6 +23,15 @@ func cubeBesideBox(t *testing.T, set settings.Settings, z0, tilt float64) *Simul
 	for i := range msh.Nodes {
 		msh.Nodes[i].Z += set.ContactDistance
 	}
+	return msh
+}
+
+// cubeBesideBox builds a 20 mm soft box resting on the floor and a
+// dynamic 10 mm cube beside it, its bottom z0 above the floor, turned
+// about x by tilt (rad).
+func cubeBesideBox(t *testing.T, set settings.Settings, z0, tilt float64) *Simulation {
+	t.Helper()
+	msh := restingBox(t, set)
 	pose := rigid.Pose{Position: r3.Vec{X: 0.04, Z: 0.005 + z0}, Rotation: r3.NewRotation(tilt, r3.Vec{X: 1})}
 	bodies := []rigid.Body{
 		{Name: "floor", Shape: rigid.Plane{}, Start: rigid.IdentityPose(), End: rigid.IdentityPose()},
@@ -38,6 +46,24 @@ func cubeBesideBox(t *testing.T, set settings.Settings, z0, tilt float64) *Simul
 		t.Fatal(err)
 	}
 	return s
+}
+
+// stepRigid runs n steps of s and returns the last step's stats and the
+// largest rigid–rigid overlap over the second half, once landed.
+func stepRigid(t *testing.T, s *Simulation, n int) (*StepStats, float64) {
+	t.Helper()
+	var st *StepStats
+	var err error
+	pen := 0.0
+	for i := 0; i < n; i++ {
+		if st, err = s.Step(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if i >= n/2 {
+			pen = math.Max(pen, st.RigidRigidPenetration)
+		}
+	}
+	return st, pen
 }
 
 // cubeBody is a 10 mm rigid cube with its corner and edge samples.
@@ -64,17 +90,7 @@ func TestDynamicCubeRestsOnFloor(t *testing.T) {
 			set.Scheme = tc.scheme
 			s := cubeBesideBox(t, set, 0.002, tc.tilt)
 			defer s.Close()
-			var st *StepStats
-			var err error
-			pen := 0.0
-			for i := 0; i < 100; i++ {
-				if st, err = s.Step(); err != nil {
-					t.Fatalf("step %d: %v", i, err)
-				}
-				if i >= 50 {
-					pen = math.Max(pen, st.RigidRigidPenetration)
-				}
-			}
+			st, pen := stepRigid(t, s, 100)
 			d, _ := s.Dynamics(1)
 			weight := d.Mass * r3.Norm(set.Gravity)
 			cube := s.Bodies()[1].Start
@@ -134,13 +150,7 @@ func TestRigidPairs(t *testing.T) {
 // towards each other at v and −v/4.
 func dynamicCubes(t *testing.T, set settings.Settings, gap float64, floor bool, v r3.Vec) *Simulation {
 	t.Helper()
-	msh, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, 4, 4, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range msh.Nodes {
-		msh.Nodes[i].Z += set.ContactDistance
-	}
+	msh := restingBox(t, set)
 	dc := set.ContactDistance
 	lower := rigid.Translation(r3.Vec{X: 0.04, Z: 0.005 + dc})
 	upper := rigid.Pose{Position: r3.Vec{X: 0.04, Z: 0.015 + 2*dc + gap}, Rotation: r3.NewRotation(0.3, r3.Vec{Z: 1})}
@@ -179,17 +189,7 @@ func TestDynamicCubesStack(t *testing.T) {
 			set.Scheme = scheme
 			s := dynamicCubes(t, set, 1e-3, true, r3.Vec{})
 			defer s.Close()
-			var st *StepStats
-			var err error
-			pen := 0.0
-			for i := 0; i < 120; i++ {
-				if st, err = s.Step(); err != nil {
-					t.Fatalf("step %d: %v", i, err)
-				}
-				if i >= 60 {
-					pen = math.Max(pen, st.RigidRigidPenetration)
-				}
-			}
+			st, pen := stepRigid(t, s, 120)
 			d1, _ := s.Dynamics(1)
 			d2, _ := s.Dynamics(2)
 			g := r3.Norm(set.Gravity)

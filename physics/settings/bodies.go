@@ -103,6 +103,25 @@ func checkShape(shape string) error {
 	return nil
 }
 
+// checkShapeMesh names a shape that is not box, cylinder or mesh, a mesh
+// body without its file and a procedural one with a file; kind is "soft"
+// or "rigid".
+func checkShapeMesh(kind, shape, mesh string) error {
+	if shape == MeshShape {
+		if mesh == "" {
+			return fieldErr("mesh", "mesh: missing: a %s body of shape %q names its mesh file", kind, MeshShape)
+		}
+		return nil
+	}
+	if err := checkShape(shape); err != nil {
+		return fieldErr("shape", "%v (or %q with a mesh file)", err, MeshShape)
+	}
+	if mesh != "" {
+		return fieldErr("mesh", "mesh = %q: a %s is procedural; a mesh file takes shape = %q", mesh, shape, MeshShape)
+	}
+	return nil
+}
+
 // checkSize names an extent the shape uses that is not in (0, MaxBodySize].
 func checkSize(shape string, size [3]float64) error {
 	for i := 0; i < SizeFields(shape); i++ {
@@ -132,14 +151,8 @@ func checkVec(field string, v [3]float64, limit float64, unit string) error {
 
 // Validate names the first field of the soft body out of range.
 func (s SoftSpec) Validate() error {
-	if s.Shape == MeshShape {
-		if s.Mesh == "" {
-			return fieldErr("mesh", "mesh: missing: a soft body of shape %q names its mesh file", MeshShape)
-		}
-	} else if err := checkShape(s.Shape); err != nil {
-		return fieldErr("shape", "%v (or %q with a mesh file)", err, MeshShape)
-	} else if s.Mesh != "" {
-		return fieldErr("mesh", "mesh = %q: a %s is procedural; a mesh file takes shape = %q", s.Mesh, s.Shape, MeshShape)
+	if err := checkShapeMesh("soft", s.Shape, s.Mesh); err != nil {
+		return err
 	}
 	if err := checkSize(s.Shape, s.Size); err != nil {
 		return err
@@ -158,14 +171,8 @@ func (s SoftSpec) Validate() error {
 
 // Validate names the first field of the rigid body out of range.
 func (r RigidSpec) Validate() error {
-	if r.Shape == MeshShape {
-		if r.Mesh == "" {
-			return fieldErr("mesh", "mesh: missing: a rigid body of shape %q names its mesh file", MeshShape)
-		}
-	} else if err := checkShape(r.Shape); err != nil {
-		return fieldErr("shape", "%v (or %q with a mesh file)", err, MeshShape)
-	} else if r.Mesh != "" {
-		return fieldErr("mesh", "mesh = %q: a %s is procedural; a mesh file takes shape = %q", r.Mesh, r.Shape, MeshShape)
+	if err := checkShapeMesh("rigid", r.Shape, r.Mesh); err != nil {
+		return err
 	}
 	if err := checkSize(r.Shape, r.Size); err != nil {
 		return err
