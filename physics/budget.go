@@ -21,8 +21,10 @@ import (
 type budgetScratch struct {
 	key      []uint64  // each pair's group (groupKey)
 	depth    []float64 // each pair's depth for the choice (Distance, less a preference)
-	slotKey  []uint64
-	slotPair []int32 // index of the group's deepest pair + 1; 0: empty
+	slotKey    []uint64
+	slotPair   []int32 // index of the group's deepest pair + 1; 0: empty
+	slotSecond []int32 // index of its second deepest + 1 (soft-vertex groups); 0: none
+	rank       []uint8 // per pair: 0 its group's deepest, 1 the second
 	reps     []int32 // the groups' deepest pairs
 	keep     []bool
 	quota    []int // representatives each body may keep (share)
@@ -138,22 +140,26 @@ func (c *step) applyBudget() {
 	if len(pairs) <= budget {
 		return
 	}
-	ws.ct.pairs, ws.stats.Groups = b.selectDeepest(pairs, b.key[:kept], b.depth[:kept], budget)
+	ws.ct.pairs, ws.stats.Groups = b.selectDeepest(pairs, b.key[:kept], b.depth[:kept], budget, c.set.ContactDistance)
 }
 
 // selectDeepest keeps at most budget of pairs (budget ≥ 1), in place and
 // in their order, and returns them with the number of groups they formed.
 // Pair a belongs to group key[a] and has depth depth[a] (its Distance,
 // less a preference); each group keeps its deepest pair (smallest depth;
-// the first on ties), and when the groups outnumber the budget the
-// deepest budget of those representatives stay (ties to the first pair).
+// the first on ties) and, a group of soft-vertex pairs, its second
+// deepest too (pointsPerSupport, the pairs detection kept of a support).
+// When those representatives outnumber the budget, every group's deepest
+// comes before any group's second, and within each rank the deepest stay
+// (ties to the first pair), the budget shared among the bodies.
 //
 // Within a group the soft points follow the same nodes, affinely, so the
 // deepest of them is the one that meets the rigid surface first; the
 // groups left out are the farthest from contact.
-func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth []float64, budget int) ([]collide.Pair, int) {
+func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth []float64, budget int, penalty float64) ([]collide.Pair, int) {
 	b.size(len(pairs))
 	clear(b.slotPair)
+	clear(b.slotSecond)
 	mask := uint64(len(b.slotPair) - 1)
 	b.reps = b.reps[:0]
 	for a := range pairs {
@@ -166,8 +172,15 @@ func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth 
 				break
 			}
 			if b.slotKey[i] == key[a] {
-				if depth[a] < depth[sp-1] {
+				second := pairs[a].Kind == collide.SoftVertex && pointsPerSupport > 1
+				switch s2 := b.slotSecond[i]; {
+				case depth[a] < depth[sp-1]:
+					if second {
+						b.slotSecond[i] = sp
+					}
 					b.slotPair[i] = int32(a + 1)
+				case second && (s2 == 0 || depth[a] < depth[s2-1]):
+					b.slotSecond[i] = int32(a + 1)
 				}
 				break
 			}
@@ -175,13 +188,21 @@ func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth 
 		}
 	}
 	groups := len(b.reps)
-	for k, slot := range b.reps { // slots → representative pairs
+	b.rank = grow(b.rank, len(pairs))
+	for k, slot := range b.reps { // slots → representative pairs, then the seconds
 		b.reps[k] = b.slotPair[slot] - 1
+		b.rank[b.reps[k]] = 0
+		if s2 := b.slotSecond[slot]; s2 != 0 {
+			b.reps = append(b.reps, s2-1)
+			b.rank[s2-1] = 1
+		}
 	}
-	if groups > budget {
+	if len(b.reps) > budget {
 		b.share(pairs, budget)
+		// A group's second counts as shallower by the penalty.
+		at := func(a int32) float64 { return depth[a] + float64(b.rank[a])*penalty }
 		slices.SortFunc(b.reps, func(x, y int32) int {
-			if c := cmp.Compare(depth[x], depth[y]); c != 0 {
+			if c := cmp.Compare(at(x), at(y)); c != 0 {
 				return c
 			}
 			return cmp.Compare(x, y)
@@ -221,6 +242,7 @@ func (b *budgetScratch) size(c int) {
 	if len(b.slotKey) < n {
 		b.slotKey = make([]uint64, n)
 		b.slotPair = make([]int32, n)
+		b.slotSecond = make([]int32, n)
 	}
 	b.keep = grow(b.keep, c)
 	if cap(b.reps) < c {

@@ -83,11 +83,11 @@ func (r budgetRun) String() string {
 // exact solver, on a 3000-DOF box carrying a box surface of 5292
 // triangles (up to 1200 pairs found per step): no step keeps more pairs
 // than the budget, the budget acts, the object is held, and the fine
-// surface's penetration, both ways, stays within 0.015 mm: 0.005 mm
-// measured, and 0.011 mm in a build whose alarm distance differed only in
-// its last bits (the pairs at the alarm's edge change), so the bound
-// leaves room for such rounding (the table's unbudgeted reference has
-// none).
+// surface's penetration, both ways, stays within 0.025 mm: 0.0175 mm
+// measured with two points kept per support (0.005 mm with one, and
+// 0.011 mm in a build whose alarm distance differed only in its last
+// bits: the pairs at the alarm's edge change), so the bound leaves room
+// for such rounding; the target is 0.1 mm.
 func TestContactBudgetHolds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a grasp sequence on a 5k-triangle surface")
@@ -104,8 +104,8 @@ func TestContactBudgetHolds(t *testing.T) {
 	if r.maxFound <= 2*budget {
 		t.Fatalf("at most %d pairs found per step; the test needs the budget to act", r.maxFound)
 	}
-	if r.pen > 0.015e-3 {
-		t.Fatalf("the fine surface's penetration reached %.4g mm, measured 0.005 mm", r.pen*1e3)
+	if r.pen > 0.025e-3 {
+		t.Fatalf("the fine surface's penetration reached %.4g mm, measured 0.0175 mm", r.pen*1e3)
 	}
 	if !r.held || r.grip <= 0 {
 		t.Fatalf("not held: held %v, grip force %.3g N", r.held, r.grip)

@@ -55,7 +55,7 @@ func TestSelectDeepest(t *testing.T) {
 			var kept []collide.Pair
 			groups := 0
 			if len(pairs) > tc.budget {
-				kept, groups = b.selectDeepest(pairs, key, depth, tc.budget)
+				kept, groups = b.selectDeepest(pairs, key, depth, tc.budget, 0)
 			} else {
 				kept = pairs
 			}
@@ -132,7 +132,7 @@ func TestBudgetShare(t *testing.T) {
 		key[i] = uint64(i)
 	}
 	var b budgetScratch
-	kept, groups := b.selectDeepest(pairs, key, depths, 4)
+	kept, groups := b.selectDeepest(pairs, key, depths, 4, 0)
 	var got []int
 	for _, pr := range kept {
 		got = append(got, pr.Point)
@@ -201,12 +201,54 @@ func TestSelectDeepestAllocatesNothingWarm(t *testing.T) {
 	var b budgetScratch
 	run := func() {
 		copy(pairs, src)
-		if kept, _ := b.selectDeepest(pairs, key, depth, 300); len(kept) > 300 {
+		if kept, _ := b.selectDeepest(pairs, key, depth, 300, 0); len(kept) > 300 {
 			t.Fatalf("%d kept", len(kept))
 		}
 	}
 	run()
 	if a := testing.AllocsPerRun(20, run); a != 0 {
 		t.Fatalf("%v allocations per selection", a)
+	}
+}
+
+// TestSelectDeepestSeconds: a group of soft-vertex pairs keeps its two
+// deepest (the points detection keeps of a support), and over the budget a
+// group's second counts as shallower by the penalty: it stays ahead of
+// another group's deepest only when deeper than it by more than the
+// penalty, so that equally deep groups are each covered first.
+func TestSelectDeepestSeconds(t *testing.T) {
+	const pen = 1e-5
+	for _, tc := range []struct {
+		name string
+		dB   float64 // the depth of group B's only pair
+		want []int
+	}{
+		{"the other group's deepest first", 1.5e-5, []int{0, 2}},
+		{"a second much deeper than another group's deepest", 3e-5, []int{0, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			depth := []float64{0, 1e-5, tc.dB} // A's two pairs, then B's
+			key := []uint64{7, 7, 8}
+			pairs := make([]collide.Pair, len(depth))
+			for i := range pairs {
+				pairs[i] = collide.Pair{Kind: collide.SoftVertex, Point: i, Distance: depth[i]}
+			}
+			var b budgetScratch
+			kept, groups := b.selectDeepest(pairs, key, depth, 2, pen)
+			var got []int
+			for _, pr := range kept {
+				got = append(got, pr.Point)
+			}
+			if groups != 2 || !slices.Equal(got, tc.want) {
+				t.Fatalf("kept %v of %d groups, want %v of 2", got, groups, tc.want)
+			}
+		})
+	}
+	// Rigid-vertex pairs keep one per group.
+	pairs := []collide.Pair{{Kind: collide.RigidVertex, Point: 0}, {Kind: collide.RigidVertex, Point: 1}, {Kind: collide.RigidVertex, Point: 2}}
+	var b budgetScratch
+	kept, _ := b.selectDeepest(pairs, []uint64{3, 3, 4}, []float64{0, 1e-6, 5e-6}, 2, pen)
+	if len(kept) != 2 || kept[0].Point != 0 || kept[1].Point != 2 {
+		t.Fatalf("rigid-vertex pairs kept %+v, want points 0 and 2", kept)
 	}
 }

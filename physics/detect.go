@@ -181,3 +181,9 @@ type bodyMove struct {
 	start, move m3.Mat3
 	t           r3.Vec
 }
+
+// pointsPerSupport is how many soft-vertex pairs detection keeps of each
+// support and body (collide.Thinning.PerSupport): with one, a support
+// pressed at one point can pivot about it and push its other points into
+// the body (docs/method.md, "Contact budget").
+const pointsPerSupport = 2

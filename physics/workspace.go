@@ -77,7 +77,7 @@ func newWorkspace(m *Model) *workspace {
 	if m.emb != nil {
 		ws.pSurf = make([]float64, 3*m.SurfacePoints())
 		ws.pShow = make([]float64, 3*m.SurfacePoints())
-		ws.detection.thin = collide.Thinning{Support: m.support, Pushed: make([]uint64, m.SurfacePoints())}
+		ws.detection.thin = collide.Thinning{Support: m.support, Pushed: make([]uint64, m.SurfacePoints()), PerSupport: pointsPerSupport}
 	}
 	return ws
 }

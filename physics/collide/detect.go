@@ -150,8 +150,8 @@ func (d *Detector) BVH() *BVH {
 //     (pt, n, d) = Shape.Closest(Start⁻¹·x), a pair when d < alarm, with
 //     RigidLocal = pt, Normal = Start.Rotate(n), Distance = d. Bodies whose
 //     bounds, grown by alarm, do not contain Start⁻¹·x are skipped. With
-//     a Thinning (SetThinning), only the deepest such pair of each body
-//     and support stays.
+//     a Thinning (SetThinning), only the Thinning.PerSupport deepest such
+//     pairs of each body and support stay.
 //
 //   - RigidVertex, for each vertex r of a body's shape (placed by Start):
 //     the closest soft triangle among those whose boxes meet the cube of

@@ -1,15 +1,15 @@
 package collide
 
 // Thinning makes Detect keep, on a surface mapped onto a coarser mesh,
-// one soft-vertex pair per body and support (the set of mesh nodes a
-// surface point follows): within a support the fine surface moves
-// affinely with the same nodes, so the deepest of its points near a body
-// is the one that meets that body first, and the others add rows to the
-// contact problem but no freedom to constrain. Keeping one pair per
-// support in detection, instead of building every pair of a fine surface
-// and thinning them afterwards, spares the step thousands of pair
-// records (docs/method.md, "Contact budget"); the mesh nodes the kept
-// pairs reach are those every pair would reach.
+// the PerSupport deepest soft-vertex pairs of each body and support (the
+// set of mesh nodes a surface point follows): within a support the fine
+// surface moves affinely with the same nodes, so its deepest points near
+// a body are those that meet it first, and the others add rows to the
+// contact problem but no freedom to constrain. Keeping them in detection,
+// instead of building every pair of a fine surface and thinning them
+// afterwards, spares the step thousands of pair records (docs/method.md,
+// "Contact budget"); the mesh nodes the kept pairs reach are those every
+// pair would reach.
 //
 // The physics goroutine owns a Thinning and refreshes Pushed before each
 // Detect; the detector keeps its scratch.
@@ -23,17 +23,28 @@ type Thinning struct {
 	Pushed []uint64
 	Bonus  float64
 	// Found counts, after each Detect, the soft-vertex pairs within the
-	// alarm distance before the thinning kept one per support.
+	// alarm distance before the thinning.
 	Found int
 
-	pair []Pair   // per support: its deepest pair so far
-	best []int32  // per support: that pair's surface position
-	gen  []uint32 // per support: cur when pair is this body's
+	// PerSupport is how many pairs each support keeps, its deepest (1 to
+	// 4; 0 is taken as 1). Set it before SetThinning.
+	PerSupport int
+
+	// per support g, its pairs so far, deepest first, at k·g … k·g+n[g]−1
+	// (k = PerSupport): the pair, its surface position and its depth.
+	pair []Pair
+	best []int32
+	dep  []float64
+	n    []uint8
+	gen  []uint32 // per support: cur when its pairs are this body's
 	cur  uint32
 }
 
+// per returns how many pairs a support keeps.
+func (t *Thinning) per() int { return min(max(t.PerSupport, 1), 4) }
+
 // SetThinning turns the thinning of soft-vertex pairs on (t) or off
-// (nil). A Thinning whose Support or Pushed is shorter than the
+// (nil); t's PerSupport is read here. A Thinning whose Support or Pushed is shorter than the
 // positions the surface references turns it off.
 func (d *Detector) SetThinning(t *Thinning) {
 	d.thin = nil
@@ -47,8 +58,11 @@ func (d *Detector) SetThinning(t *Thinning) {
 		}
 		groups = max(groups, g+1)
 	}
-	t.pair = make([]Pair, groups)
-	t.best = make([]int32, groups)
+	k := int32(t.per())
+	t.pair = make([]Pair, k*groups)
+	t.best = make([]int32, k*groups)
+	t.dep = make([]float64, k*groups)
+	t.n = make([]uint8, groups)
 	t.gen = make([]uint32, groups)
 	t.cur = 0
 	d.thin = t
@@ -72,24 +86,46 @@ func (t *Thinning) depth(v, body int, dist float64) float64 {
 	return dist
 }
 
-// keep offers pr, the pair of surface position v with body: it becomes
-// its support's pair when it is the first of the support or deeper than
-// the support's pair so far (the first on ties).
+// keep offers pr, the pair of surface position v with body: it joins its
+// support's pairs when the support has fewer than PerSupport or it is
+// deeper than the shallowest of them (the first on ties), in depth order.
 func (t *Thinning) keep(pr *Pair, v, body int) {
 	t.Found++
-	g := t.Support[v]
-	if t.gen[g] != t.cur || t.depth(v, body, pr.Distance) < t.depth(int(t.best[g]), body, t.pair[g].Distance) {
-		t.gen[g], t.best[g], t.pair[g] = t.cur, int32(v), *pr
+	g := int(t.Support[v])
+	if t.gen[g] != t.cur {
+		t.gen[g], t.n[g] = t.cur, 0
 	}
+	k := t.per()
+	base, n, d := k*g, int(t.n[g]), t.depth(v, body, pr.Distance)
+	i := n // the slot pr takes, then moved up past shallower ones
+	if n == k {
+		if !(d < t.dep[base+k-1]) {
+			return
+		}
+		i = k - 1
+	} else {
+		t.n[g]++
+	}
+	for ; i > 0 && d < t.dep[base+i-1]; i-- {
+		t.pair[base+i], t.best[base+i], t.dep[base+i] = t.pair[base+i-1], t.best[base+i-1], t.dep[base+i-1]
+	}
+	t.pair[base+i], t.best[base+i], t.dep[base+i] = *pr, int32(v), d
 }
 
 // emit appends to out the pairs kept for the body, in the order of their
 // surface positions (vertices, increasing): each where it stands among
 // the pairs that every vertex would give.
 func (t *Thinning) emit(out []Pair, vertices []int) []Pair {
+	k := t.per()
 	for _, v := range vertices {
-		if g := t.Support[v]; t.gen[g] == t.cur && int(t.best[g]) == v {
-			out = append(out, t.pair[g])
+		g := int(t.Support[v])
+		if t.gen[g] != t.cur {
+			continue
+		}
+		for j := 0; j < int(t.n[g]); j++ {
+			if int(t.best[k*g+j]) == v {
+				out = append(out, t.pair[k*g+j])
+			}
 		}
 	}
 	return out

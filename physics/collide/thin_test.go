@@ -1,40 +1,44 @@
 package collide
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
 // thinByHand selects from every pair what Thinning should keep: for each
-// body, one soft-vertex pair per support, the smallest Distance less the
+// body and support, the k soft-vertex pairs of smallest Distance less the
 // bonus of a pushed pair (the first found on ties), in the order found;
 // the other pairs as found.
-func thinByHand(all []Pair, support []int32, pushed []uint64, bonus float64) []Pair {
+func thinByHand(all []Pair, support []int32, pushed []uint64, bonus float64, k int) []Pair {
 	type key struct {
 		body int
 		g    int32
 	}
-	best := map[key]int{}
 	depth := func(p *Pair) float64 {
 		if pushed[p.Point]&(1<<uint(p.Body)) != 0 {
 			return p.Distance - bonus
 		}
 		return p.Distance
 	}
+	members := map[key][]int{}
 	for a := range all {
-		p := &all[a]
-		if p.Kind != SoftVertex {
-			continue
+		if p := &all[a]; p.Kind == SoftVertex {
+			kk := key{p.Body, support[p.Point]}
+			members[kk] = append(members[kk], a)
 		}
-		k := key{p.Body, support[p.Point]}
-		if i, ok := best[k]; !ok || depth(p) < depth(&all[i]) {
-			best[k] = a
+	}
+	keep := map[int]bool{}
+	for _, m := range members {
+		slices.SortStableFunc(m, func(x, y int) int { return cmp.Compare(depth(&all[x]), depth(&all[y])) })
+		for _, a := range m[:min(k, len(m))] {
+			keep[a] = true
 		}
 	}
 	var out []Pair
 	for a, p := range all {
-		if p.Kind != SoftVertex || best[key{p.Body, support[p.Point]}] == a {
+		if p.Kind != SoftVertex || keep[a] {
 			out = append(out, p)
 		}
 	}
@@ -68,16 +72,20 @@ func TestThinningKeepsDeepestPerSupport(t *testing.T) {
 		}
 		const alarm = 1.5 * mm
 		all := NewDetector(s.surf).Detect(s.q, s.bodies, alarm, nil)
-		if slices.Equal(thinByHand(all, support, pushed, 0), thinByHand(all, support, pushed, 0.3*mm)) {
+		if slices.Equal(thinByHand(all, support, pushed, 0, 1), thinByHand(all, support, pushed, 0.3*mm, 1)) {
 			t.Fatalf("seed %d: the bonus changes no choice; the test needs it to", seed)
 		}
-		for _, bonus := range []float64{0, 0.3 * mm} {
-			want := thinByHand(all, support, pushed, bonus)
+		for _, tc := range []struct {
+			bonus float64
+			k     int
+		}{{0, 1}, {0.3 * mm, 1}, {0, 2}, {0.3 * mm, 2}, {0.3 * mm, 3}} {
+			bonus := tc.bonus
+			want := thinByHand(all, support, pushed, bonus, tc.k)
 			det := NewDetector(s.surf)
-			det.SetThinning(&Thinning{Support: support, Pushed: pushed, Bonus: bonus})
+			det.SetThinning(&Thinning{Support: support, Pushed: pushed, Bonus: bonus, PerSupport: tc.k})
 			got := det.Detect(s.q, s.bodies, alarm, nil)
 			if !slices.Equal(got, want) {
-				t.Fatalf("seed %d bonus %g: thinning kept %d pairs, the selection by hand %d (or they differ)", seed, bonus, len(got), len(want))
+				t.Fatalf("seed %d bonus %g, %d per support: thinning kept %d pairs, the selection by hand %d (or they differ)", seed, bonus, tc.k, len(got), len(want))
 			}
 			if len(got) >= len(all) {
 				t.Fatalf("seed %d: thinning kept %d of %d pairs: the supports do not group", seed, len(got), len(all))
