@@ -19,15 +19,15 @@ import (
 // pair, and the representatives. It grows with the pairs and is reused,
 // so that a warm step allocates nothing.
 type budgetScratch struct {
-	key      []uint64  // each pair's group (groupKey)
-	depth    []float64 // each pair's depth for the choice (Distance, less a preference)
+	key        []uint64  // each pair's group (groupKey)
+	depth      []float64 // each pair's depth for the choice (Distance, less a preference)
 	slotKey    []uint64
 	slotPair   []int32 // index of the group's deepest pair + 1; 0: empty
 	slotSecond []int32 // index of its second deepest + 1 (soft-vertex groups); 0: none
 	rank       []uint8 // per pair: 0 its group's deepest, 1 the second
-	reps     []int32 // the groups' deepest pairs
-	keep     []bool
-	quota    []int // representatives each body may keep (share)
+	reps       []int32 // the groups' deepest pairs
+	keep       []bool
+	quota      []int // representatives each body may keep (share)
 }
 
 // share sets the quota of representatives of each body (the bodies of the
