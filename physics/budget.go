@@ -75,7 +75,8 @@ func quotaSlot(pr *collide.Pair) int { return pr.Body + 1 }
 // 32 bits naming what it stands for. A soft-vertex pair stands for its
 // surface point's support (the group of surface points mapped onto the
 // same mesh nodes, Model.support): those follow the surface's detail,
-// and one per support is the deepest that meets the rigid surface first.
+// and the deepest of a support meet the rigid surface first (each keeps
+// two: selectDeepest).
 // A rigid-vertex pair stands for its rigid sample alone (Vertex): the
 // samples follow the rigid shape, not the soft surface, so they need no
 // thinning by the surface's detail, and on a coarse soft surface, whose

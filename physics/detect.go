@@ -20,8 +20,9 @@ type detection struct {
 	wide      []collide.Pair // pairs within 3 alarm distances
 	wideNodes []int          // their soft nodes
 	budget    budgetScratch  // the contact budget's selection
-	// thin keeps one soft-vertex pair per body and support on a mapped
-	// surface while the contact budget is on (collide.Thinning); pushed
+	// thin keeps pointsPerSupport soft-vertex pairs per body and support
+	// on a mapped surface while the contact budget is on
+	// (collide.Thinning); pushed
 	// lists the positions whose Pushed bits it set.
 	thin     collide.Thinning
 	thinning bool
@@ -55,8 +56,8 @@ func (c *step) detect() {
 
 // thinning turns the detector's thinning of soft-vertex pairs on for a
 // surface mapped onto the mesh while the contact budget is on (the
-// budget's first selection, one pair per body and support, done as the
-// pairs are found: docs/method.md, "Contact budget"), and marks the
+// budget's first selection, pointsPerSupport pairs per body and support,
+// done as the pairs are found: docs/method.md, "Contact budget"), and marks the
 // surface points whose soft-vertex pair pushed in the previous step.
 func (c *step) thinning() {
 	d := &c.ws.detection
