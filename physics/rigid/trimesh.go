@@ -68,19 +68,62 @@ func NewTriangleMesh(verts []r3.Vec, tris [][3]int) (*TriangleMesh, error) {
 		m.box = growBox(m.box, v)
 	}
 	m.centre, m.radius = make([]r3.Vec, len(tris)), make([]float64, len(tris))
-	m.samples = append([]r3.Vec(nil), m.verts...)
 	for t, tri := range m.tris {
 		c := r3.Scale(1.0/3, r3.Add(m.verts[tri[0]], r3.Add(m.verts[tri[1]], m.verts[tri[2]])))
 		r := 0.0
-		for k, v := range tri {
+		for _, v := range tri {
 			r = math.Max(r, r3.Norm(r3.Sub(m.verts[v], c)))
-			if w := tri[(k+1)%3]; v < w { // each edge once
-				m.samples = appendSegmentSamples(m.samples, m.verts[v], m.verts[w], DefaultEdgeSpacing)
-			}
 		}
 		m.centre[t], m.radius[t] = c, r
 	}
+	m.samples = m.featureSamples()
 	return m, nil
+}
+
+// featureAngle is the least angle between the faces of an edge that makes
+// it a feature of the mesh, rad: the box's edges (90°) and a coarse
+// sphere's (42° on an icosahedron) are, the flat and smoothly curved
+// faces of a finely tessellated surface (a few degrees) are not.
+const featureAngle = 20 * math.Pi / 180
+
+// featureSamples returns the mesh's vertex samples: the vertices on its
+// feature edges, in vertex order, then points along each feature edge no
+// more than DefaultEdgeSpacing apart, as a box's corners and edge samples.
+// A feature edge or corner pressed into a soft face can sink between the
+// soft vertices, which the soft vertices' own pairs with the rigid
+// surface cannot see; inside a flat or smooth region the soft vertices'
+// pairs hold the surface, and samples there would only add rows to the
+// contact problem (a finely tessellated face resting on the floor gave a
+// pair per vertex).
+func (m *TriangleMesh) featureSamples() []r3.Vec {
+	first := make(map[[2]int]int, 3*len(m.tris)/2) // edge → its first face
+	onFeature := make([]bool, len(m.verts))
+	var edges [][2]int
+	for t, tri := range m.tris {
+		for k, v := range tri {
+			w := tri[(k+1)%3]
+			e := [2]int{min(v, w), max(v, w)}
+			f, seen := first[e]
+			if !seen {
+				first[e] = t
+				continue
+			}
+			if angleBetween(m.faceN[f], m.faceN[t]) > featureAngle {
+				onFeature[v], onFeature[w] = true, true
+				edges = append(edges, e)
+			}
+		}
+	}
+	var out []r3.Vec
+	for v, on := range onFeature {
+		if on {
+			out = append(out, m.verts[v])
+		}
+	}
+	for _, e := range edges {
+		out = appendSegmentSamples(out, m.verts[e[0]], m.verts[e[1]], DefaultEdgeSpacing)
+	}
+	return out
 }
 
 // MassProperties returns the volume enclosed by the mesh, its centroid
@@ -287,10 +330,9 @@ func (m *TriangleMesh) featureNormal(t int, w [3]float64) r3.Vec {
 // bounds.
 func (m *TriangleMesh) Bounds() (r3.Box, bool) { return m.box, len(m.tris) > 0 }
 
-// Vertices returns the mesh's vertex samples: its vertices, then points
-// along each edge no more than DefaultEdgeSpacing apart, so that a long
-// edge cannot sink into a soft surface between its corners. The slice is
-// shared: do not modify it.
+// Vertices returns the mesh's vertex samples (featureSamples): the
+// vertices on its feature edges, then points along those edges no more
+// than DefaultEdgeSpacing apart. The slice is shared: do not modify it.
 func (m *TriangleMesh) Vertices() []r3.Vec { return m.samples }
 
 // Triangulate returns the mesh itself. The slices are shared: do not

@@ -200,24 +200,32 @@ func TestTriangleMeshTriangulate(t *testing.T) {
 	if vol := checkClosedOutward(t, v, tr); !near(vol, 3, 1e-12) {
 		t.Fatalf("L-prism volume %g, want 3", vol)
 	}
-	// The samples: the 12 corners, then the points along each edge
-	// (counted once, the caps' diagonals included) that split it into
-	// pieces no longer than DefaultEdgeSpacing, all on the surface.
+	// The samples: the 12 corners (each on a feature edge), then the
+	// points along the 18 feature edges (the prism's: its faces meet at a
+	// right angle there; the caps' diagonals join coplanar triangles) that
+	// split them into pieces no longer than DefaultEdgeSpacing, all on the
+	// surface.
 	samples := m.Vertices()
-	want := len(verts)
-	seen := map[[2]int]bool{}
-	for _, tri := range tris {
+	want, features := len(verts), 0
+	faces := map[[2]int][]int{}
+	for t, tri := range tris {
 		for k := 0; k < 3; k++ {
 			a, b := tri[k], tri[(k+1)%3]
-			if seen[[2]int{min(a, b), max(a, b)}] {
-				continue
-			}
-			seen[[2]int{min(a, b), max(a, b)}] = true
-			want += segmentCount(r3.Norm(r3.Sub(verts[a], verts[b])), DefaultEdgeSpacing) - 1
+			faces[[2]int{min(a, b), max(a, b)}] = append(faces[[2]int{min(a, b), max(a, b)}], t)
 		}
 	}
-	if len(samples) != want {
-		t.Fatalf("%d samples over %d edges, want %d", len(samples), len(seen), want)
+	normal := func(t int) r3.Vec {
+		a, b, c := verts[tris[t][0]], verts[tris[t][1]], verts[tris[t][2]]
+		return r3.Unit(r3.Cross(r3.Sub(b, a), r3.Sub(c, a)))
+	}
+	for e, f := range faces {
+		if r3.Dot(normal(f[0]), normal(f[1])) < 0.5 { // 90° here, 0° on a cap
+			features++
+			want += segmentCount(r3.Norm(r3.Sub(verts[e[0]], verts[e[1]])), DefaultEdgeSpacing) - 1
+		}
+	}
+	if features != 18 || len(samples) != want {
+		t.Fatalf("%d samples over %d feature edges, want %d over 18", len(samples), features, want)
 	}
 	for i, v := range verts {
 		if samples[i] != v {
@@ -228,6 +236,34 @@ func TestTriangleMeshTriangulate(t *testing.T) {
 		if _, _, d := m.Closest(x); math.Abs(d) > 1e-12 {
 			t.Fatalf("sample %d = %v lies %g off the surface", i, x, d)
 		}
+	}
+}
+
+// TestTriangleMeshSamplesFeaturesOnly: a box face tessellated on a grid
+// (the rigid meshes users bring) adds no samples inside its flat faces.
+func TestTriangleMeshSamplesFeaturesOnly(t *testing.T) {
+	verts, tris := gridBoxMesh(4)
+	m, err := NewTriangleMesh(verts, tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, _ := NewBox(r3.Vec{X: 0.5, Y: 0.5, Z: 0.5}, 0)
+	// The same corners and edge points as the analytic box of the same
+	// size (in some order), none from the faces' inner vertices.
+	got, want := len(m.Vertices()), len(box.Vertices())
+	for _, x := range m.Vertices() {
+		onEdge := 0
+		for _, c := range []float64{x.X, x.Y, x.Z} {
+			if math.Abs(math.Abs(c)-0.5) < 1e-12 {
+				onEdge++
+			}
+		}
+		if onEdge < 2 {
+			t.Fatalf("sample %v lies inside a face", x)
+		}
+	}
+	if got != want {
+		t.Fatalf("%d samples, the analytic box has %d", got, want)
 	}
 }
 
@@ -285,4 +321,38 @@ func TestTriangleMeshMassProperties(t *testing.T) {
 // y start and width, and their common z start and height.
 func lShapeBoxes() (x, y [2][2]float64, z0, h float64) {
 	return [2][2]float64{{0, 2}, {0, 1}}, [2][2]float64{{0, 1}, {1, 1}}, 0, 1
+}
+
+// gridBoxMesh is the unit cube centred at the origin with each face split
+// into n × n squares of two triangles, welded, outward.
+func gridBoxMesh(n int) ([]r3.Vec, [][3]int) {
+	var verts []r3.Vec
+	var tris [][3]int
+	at := func(a int, c [3]float64) r3.Vec { return r3.Vec{X: c[0], Y: c[1], Z: c[2]} }
+	for a := 0; a < 3; a++ {
+		u, v := (a+1)%3, (a+2)%3 // e_u × e_v = e_a
+		for _, s := range []float64{-0.5, 0.5} {
+			base := len(verts)
+			for i := 0; i <= n; i++ {
+				for j := 0; j <= n; j++ {
+					var c [3]float64
+					c[a], c[u], c[v] = s, -0.5+float64(i)/float64(n), -0.5+float64(j)/float64(n)
+					verts = append(verts, at(a, c))
+				}
+			}
+			id := func(i, j int) int { return base + i*(n+1) + j }
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					t1 := [3]int{id(i, j), id(i+1, j), id(i+1, j+1)}
+					t2 := [3]int{id(i, j), id(i+1, j+1), id(i, j+1)}
+					if s < 0 {
+						t1[1], t1[2] = t1[2], t1[1]
+						t2[1], t2[2] = t2[2], t2[1]
+					}
+					tris = append(tris, t1, t2)
+				}
+			}
+		}
+	}
+	return weld(verts, tris, 1e-12)
 }
