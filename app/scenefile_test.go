@@ -129,6 +129,7 @@ func FuzzSceneFile(f *testing.F) {
 		"version = 1\nscenario = \"drop\"\nobject = \"cylinder\"\n", "\x00", "version = 1\nmesh-up = \"y\"\n",
 		"version = 2\nduration = 1\n[[soft]]\nshape = \"box\"\nsize = [0.02, 0.02, 0.02]\n[[rigid]]\nshape = \"cylinder\"\nsize = [0.01, 0.02]\nmass = 0.1\n",
 		"version = 2\n[[soft]]\nshape = \"cylinder\"\nsize = [1e999, 0]\n", "version = 2\nsoft = 3\n",
+		"version = 2\n[[soft]]\nshape = \"box\"\nsize = [0.02, 0.02, 0.02]\n[[rigid]]\nshape = \"mesh\"\nmesh = \"x.stl\"\nsize = [0.01]\nmass = 0.1\n",
 	} {
 		f.Add(s)
 	}
