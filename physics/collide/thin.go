@@ -38,14 +38,13 @@ type Thinning struct {
 	n    []uint8
 	gen  []uint32 // per support: cur when its pairs are this body's
 	cur  uint32
+	k    int // PerSupport as SetThinning read it
 }
 
-// per returns how many pairs a support keeps.
-func (t *Thinning) per() int { return min(max(t.PerSupport, 1), 4) }
-
 // SetThinning turns the thinning of soft-vertex pairs on (t) or off
-// (nil); t's PerSupport is read here. A Thinning whose Support or Pushed is shorter than the
-// positions the surface references turns it off.
+// (nil); t's PerSupport is read here, once. A Thinning whose Support or
+// Pushed is shorter than the positions the surface references turns it
+// off.
 func (d *Detector) SetThinning(t *Thinning) {
 	d.thin = nil
 	if t == nil || d.err != nil || len(t.Support) < d.nNodes || len(t.Pushed) < d.nNodes {
@@ -58,7 +57,8 @@ func (d *Detector) SetThinning(t *Thinning) {
 		}
 		groups = max(groups, g+1)
 	}
-	k := int32(t.per())
+	t.k = min(max(t.PerSupport, 1), 4)
+	k := int32(t.k)
 	t.pair = make([]Pair, k*groups)
 	t.best = make([]int32, k*groups)
 	t.dep = make([]float64, k*groups)
@@ -95,7 +95,7 @@ func (t *Thinning) keep(pr *Pair, v, body int) {
 	if t.gen[g] != t.cur {
 		t.gen[g], t.n[g] = t.cur, 0
 	}
-	k := t.per()
+	k := t.k
 	base, n, d := k*g, int(t.n[g]), t.depth(v, body, pr.Distance)
 	i := n // the slot pr takes, then moved up past shallower ones
 	if n == k {
@@ -116,7 +116,7 @@ func (t *Thinning) keep(pr *Pair, v, body int) {
 // surface positions (vertices, increasing): each where it stands among
 // the pairs that every vertex would give.
 func (t *Thinning) emit(out []Pair, vertices []int) []Pair {
-	k := t.per()
+	k := t.k
 	for _, v := range vertices {
 		g := int(t.Support[v])
 		if t.gen[g] != t.cur {
