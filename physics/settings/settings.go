@@ -206,12 +206,14 @@ type Settings struct {
 	// a step is declared divergent.
 	MaxInvertedFraction float64
 	// ContactBudget bounds the proximity pairs of a step on a surface
-	// mapped onto the mesh (mesh.Embedding): when detection finds more, one
-	// soft-vertex pair per rigid body and support (the mesh nodes the soft
-	// point follows), the deepest, stands for its group, each rigid-vertex
-	// pair for itself, and the deepest of those stay, the budget shared
-	// among the bodies (docs/method.md, "Contact budget"). 0 keeps every
-	// pair. The boundary of a procedural mesh is never thinned.
+	// mapped onto the mesh (mesh.Embedding): detection keeps the two
+	// deepest soft-vertex pairs of each rigid body and support (the mesh
+	// nodes the soft point follows), and when more pairs than the budget
+	// lay within reach, those and each rigid-vertex pair compete, the
+	// deepest staying (a support's second after other supports' first
+	// unless deeper by the contact distance), the budget shared among the
+	// bodies (docs/method.md, "Contact budget"). 0 keeps every pair. The
+	// boundary of a procedural mesh is never thinned.
 	ContactBudget int
 
 	// FreezeMapping holds the geometric mapping G (the barycentric weights
