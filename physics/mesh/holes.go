@@ -124,7 +124,7 @@ func (s *TriSurface) FillHoles(maxFraction float64) (HoleStats, error) {
 	}
 	s.Tris = append(s.Tris, patches...)
 	if st.Stray > 0 {
-		s.compact()
+		s.Compact()
 	}
 	return st, nil
 }
@@ -345,8 +345,9 @@ func (s *TriSurface) dropShells(shells []triShell, drop []bool) (int, int) {
 	return dropped, n
 }
 
-// compact keeps only the points that the triangles use, in their order.
-func (s *TriSurface) compact() {
+// Compact keeps only the points that the triangles use, in the order the
+// triangles first use them, and renumbers the triangles onto them.
+func (s *TriSurface) Compact() {
 	index := make([]int, len(s.Nodes))
 	for i := range index {
 		index[i] = -1
@@ -395,6 +396,6 @@ func (s *TriSurface) RemoveAround(seeds []int, rings int) int {
 	}
 	n := len(s.Tris) - len(keep)
 	s.Tris = keep
-	s.compact()
+	s.Compact()
 	return n
 }

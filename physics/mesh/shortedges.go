@@ -179,7 +179,7 @@ func (c *collapser) finish() {
 		}
 	}
 	s.Tris = keep
-	s.compact()
+	s.Compact()
 }
 
 // ShortestEdge returns the length of the surface's shortest edge.

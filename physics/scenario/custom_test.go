@@ -231,7 +231,8 @@ func TestLoadRigidMesh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verts, _ := compactSurface(raw.Surface.Nodes, raw.Surface.Tris)
+	raw.Surface.Compact()
+	verts := raw.Surface.Nodes
 	var centre r3.Vec
 	for _, v := range verts {
 		centre = r3.Add(centre, r3.Scale(k/float64(len(verts)), v))

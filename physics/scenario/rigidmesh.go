@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/num/quat"
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"softgrasp/physics/m3"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/meshfile"
 	"softgrasp/physics/rigid"
@@ -39,47 +40,33 @@ func loadRigidMesh(path string, size float64) (*rigidMesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	var nodes []r3.Vec
-	var tris [][3]int
-	if l.Surface != nil {
-		nodes, tris = l.Surface.Nodes, l.Surface.Tris
-	} else {
-		s, err := mesh.ExtractSurface(l.Mesh)
+	surf := l.Surface
+	if surf == nil {
+		b, err := mesh.ExtractSurface(l.Mesh)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		nodes, tris = l.Mesh.Nodes, s.Tris
+		surf = &mesh.TriSurface{Nodes: l.Mesh.Nodes, Tris: b.Tris}
 	}
-	if len(tris) > settings.MaxRigidMeshTriangles {
+	if len(surf.Tris) > settings.MaxRigidMeshTriangles {
 		return nil, fmt.Errorf("%s: %d triangles: a rigid mesh has at most %d (its closest points are found triangle by triangle); simplify it first",
-			path, len(tris), settings.MaxRigidMeshTriangles)
+			path, len(surf.Tris), settings.MaxRigidMeshTriangles)
 	}
-	verts, tris := compactSurface(nodes, tris)
-	lo, hi := verts[0], verts[0]
-	for _, v := range verts {
-		lo = r3.Vec{X: math.Min(lo.X, v.X), Y: math.Min(lo.Y, v.Y), Z: math.Min(lo.Z, v.Z)}
-		hi = r3.Vec{X: math.Max(hi.X, v.X), Y: math.Max(hi.Y, v.Y), Z: math.Max(hi.Z, v.Z)}
-	}
-	ext := r3.Sub(hi, lo)
+	surf.Compact()
+	ext := surf.Bounds().Size()
 	largest := math.Max(ext.X, math.Max(ext.Y, ext.Z))
 	if !(largest > 0) {
 		return nil, fmt.Errorf("%s: the surface has no extent", path)
 	}
-	for i := range verts {
-		verts[i] = r3.Scale(size/largest, verts[i])
+	for i := range surf.Nodes {
+		surf.Nodes[i] = r3.Scale(size/largest, surf.Nodes[i])
 	}
-	// A surface wound inwards throughout encloses a negative volume: turn
-	// it out.
-	vol := 0.0
-	for _, t := range tris {
-		vol += r3.Dot(verts[t[0]], r3.Cross(verts[t[1]], verts[t[2]])) / 6
+	// Closed and every shell turned outwards, or an error at the first
+	// open or crowded edge.
+	if _, err := surf.Close(); err != nil {
+		return nil, fmt.Errorf("%s: a rigid mesh must be one closed surface: %w", path, err)
 	}
-	if vol < 0 {
-		for i, t := range tris {
-			tris[i] = [3]int{t[0], t[2], t[1]}
-		}
-	}
-	raw, err := rigid.NewTriangleMesh(verts, tris)
+	raw, err := rigid.NewTriangleMesh(surf.Nodes, surf.Tris)
 	if err != nil {
 		return nil, fmt.Errorf("%s: a rigid mesh must be one closed surface: %w", path, err)
 	}
@@ -88,57 +75,32 @@ func loadRigidMesh(path string, size float64) (*rigidMesh, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	for i, v := range verts {
-		d := r3.Sub(v, centre)
-		// v' = Rᵀ·(v − c): the principal frame's coordinates.
-		verts[i] = r3.Vec{
-			X: R[0]*d.X + R[3]*d.Y + R[6]*d.Z,
-			Y: R[1]*d.X + R[4]*d.Y + R[7]*d.Z,
-			Z: R[2]*d.X + R[5]*d.Y + R[8]*d.Z,
-		}
+	verts := make([]r3.Vec, len(surf.Nodes))
+	for i, v := range surf.Nodes {
+		verts[i] = R.MulVecT(r3.Sub(v, centre)) // the principal frame's coordinates
 	}
-	shape, err := rigid.NewTriangleMesh(verts, tris)
+	shape, err := rigid.NewTriangleMesh(verts, surf.Tris)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &rigidMesh{shape: shape, axes: rotationOf(R), volume: volume, moments: moments}, nil
 }
 
-// compactSurface keeps the nodes the triangles use, in their order, and
-// renumbers the triangles onto them.
-func compactSurface(nodes []r3.Vec, tris [][3]int) ([]r3.Vec, [][3]int) {
-	at := make(map[int]int, len(nodes))
-	var verts []r3.Vec
-	out := make([][3]int, len(tris))
-	for i, t := range tris {
-		for k, n := range t {
-			j, ok := at[n]
-			if !ok {
-				j = len(verts)
-				at[n] = j
-				verts = append(verts, nodes[n])
-			}
-			out[i][k] = j
-		}
-	}
-	return verts, out
-}
-
 // principalAxes returns the rotation R (row-major, its columns the
 // principal axes, det +1) and the principal moments of the symmetric
 // inertia tensor I = R·diag(moments)·Rᵀ.
-func principalAxes(I [9]float64) ([9]float64, r3.Vec, error) {
+func principalAxes(I [9]float64) (m3.Mat3, r3.Vec, error) {
 	var e mat.EigenSym
 	if !e.Factorize(mat.NewSymDense(3, I[:]), true) {
-		return [9]float64{}, r3.Vec{}, fmt.Errorf("the inertia tensor has no eigen decomposition")
+		return m3.Mat3{}, r3.Vec{}, fmt.Errorf("the inertia tensor has no eigen decomposition")
 	}
 	var V mat.Dense
 	e.VectorsTo(&V)
 	d := e.Values(nil)
 	if !(d[0] > 0) {
-		return [9]float64{}, r3.Vec{}, fmt.Errorf("principal moments %v: the surface encloses no solid", d)
+		return m3.Mat3{}, r3.Vec{}, fmt.Errorf("principal moments %v: the surface encloses no solid", d)
 	}
-	var R [9]float64
+	var R m3.Mat3
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			R[3*i+j] = V.At(i, j)
@@ -152,7 +114,7 @@ func principalAxes(I [9]float64) ([9]float64, r3.Vec, error) {
 
 // rotationOf returns the unit quaternion of the rotation matrix R
 // (row-major, det +1), by the largest of its four squared components.
-func rotationOf(R [9]float64) r3.Rotation {
+func rotationOf(R m3.Mat3) r3.Rotation {
 	tr := R[0] + R[4] + R[8]
 	var q quat.Number
 	switch {
