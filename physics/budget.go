@@ -105,10 +105,10 @@ func (c *step) applyBudget() {
 	ws := c.ws
 	pairs := ws.ct.pairs
 	// The pairs found: those kept, and the soft-vertex pairs the detector's
-	// thinning left out of them (one per support kept).
+	// thinning left out.
 	found := len(pairs)
 	if ws.detection.thinning {
-		found += ws.detection.thin.Found - ws.detection.softVertexPairs(pairs)
+		found += ws.detection.thin.Dropped
 	}
 	ws.stats.Found, ws.stats.Groups = found, 0
 	budget := c.set.ContactBudget

@@ -88,17 +88,6 @@ func (c *step) thinning() {
 	}
 }
 
-// softVertexPairs counts the soft-vertex pairs among pairs.
-func (d *detection) softVertexPairs(pairs []collide.Pair) int {
-	n := 0
-	for a := range pairs {
-		if pairs[a].Kind == collide.SoftVertex {
-			n++
-		}
-	}
-	return n
-}
-
 // nearNodes returns the soft nodes of the proximity pairs within three
 // alarm distances of the rigid bodies: the nodes whose compliance the
 // next steps will likely need, for the linear solver to precompute with

@@ -191,7 +191,7 @@ func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out [
 		return out
 	}
 	if d.thin != nil {
-		d.thin.Found = 0
+		d.thin.Dropped = 0
 	}
 	for i := range bodies {
 		b := &bodies[i]

@@ -22,9 +22,9 @@ type Thinning struct {
 	// force rather than change representative from step to step.
 	Pushed []uint64
 	Bonus  float64
-	// Found counts, after each Detect, the soft-vertex pairs within the
-	// alarm distance before the thinning.
-	Found int
+	// Dropped counts, after each Detect, the soft-vertex pairs within the
+	// alarm distance that the thinning left out.
+	Dropped int
 
 	// PerSupport is how many pairs each support keeps, its deepest (1 to
 	// 4; 0 is taken as 1). Set it before SetThinning.
@@ -90,7 +90,7 @@ func (t *Thinning) depth(v, body int, dist float64) float64 {
 // support's pairs when the support has fewer than PerSupport or it is
 // deeper than the shallowest of them (the first on ties), in depth order.
 func (t *Thinning) keep(pr *Pair, v, body int) {
-	t.Found++
+	t.Dropped++ // until emit takes it
 	g := int(t.Support[v])
 	if t.gen[g] != t.cur {
 		t.gen[g], t.n[g] = t.cur, 0
@@ -125,6 +125,7 @@ func (t *Thinning) emit(out []Pair, vertices []int) []Pair {
 		for j := 0; j < int(t.n[g]); j++ {
 			if int(t.best[k*g+j]) == v {
 				out = append(out, t.pair[k*g+j])
+				t.Dropped--
 			}
 		}
 	}
