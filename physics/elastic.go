@@ -37,8 +37,12 @@ import (
 // only while e_k exceeds Settings.ElasticTolerance, and the Newton
 // iterations stop only once it does not.
 
-// elasticOn reports whether the step iterates on the whole residual.
-func (c *step) elasticOn() bool { return c.set.ElasticTolerance > 0 && !c.ws.elasticOff }
+// elasticOn reports whether the step iterates on the whole residual: on
+// with a positive ElasticTolerance in a step in which a part of the body
+// turns by more than ElasticTurn (turn.go), until a backtrack.
+func (c *step) elasticOn() bool {
+	return c.set.ElasticTolerance > 0 && c.ws.elasticTurning && !c.ws.elasticOff
+}
 
 // elasticResidual evaluates R_k at the iterate Δv_free + h·x, with x and
 // rhs = Jᵀ·λ the corrective motion and the generalised contact force of

@@ -85,6 +85,7 @@ func TestStandardEqualsFastWhenMappingHeld(t *testing.T) {
 		k := tc.k
 		fast, standard := equalityConfig(settings.Fast, k), equalityConfig(settings.Standard, k)
 		fast.Physics.ElasticTolerance, standard.Physics.ElasticTolerance = tc.elastic, tc.elastic
+		fast.Physics.ElasticTurn, standard.Physics.ElasticTurn = 0, 0 // every step
 		qf, lf, contacts := trajectory(t, fast, steps)
 		qs, ls, _ := trajectory(t, standard, steps)
 		if contacts < steps/3 {
@@ -181,6 +182,7 @@ func TestFastRemappedEqualsStandard(t *testing.T) {
 		std := equalityConfig(settings.Standard, 3)
 		std.Physics.FreezeMapping = false
 		fast.Physics.ElasticTolerance, std.Physics.ElasticTolerance = elastic, elastic
+		fast.Physics.ElasticTurn, std.Physics.ElasticTurn = 0, 0 // every step
 		sc, err := scenario.Build(fast)
 		if err != nil {
 			t.Fatal(err)

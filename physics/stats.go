@@ -124,6 +124,13 @@ type StepStats struct {
 	// whole residual undid a correction that made the residual grow and
 	// went on with the internal forces linearised, else 0.
 	ElasticBacktracks int
+	// Turn is the largest angle (rad) by which a part of the soft body
+	// turns in the step at its start velocity, h·‖ω‖ (turn.go), and
+	// ElasticOn whether the step iterated on the whole residual
+	// (Settings.ElasticTolerance above 0 and Turn above
+	// Settings.ElasticTurn).
+	Turn      float64
+	ElasticOn bool
 
 	Inverted int     // inverted elements at the start of the step
 	MaxSpeed float64 // largest node speed at the end of the step, m/s

@@ -46,6 +46,9 @@ func (c *step) run() (*StepStats, error) {
 	sw.begin()
 
 	c.predictDynamic()
+	st.Turn = c.turnPerStep()
+	ws.elasticTurning = c.set.ElasticTurn == 0 || st.Turn > c.set.ElasticTurn
+	st.ElasticOn = c.elasticOn()
 	c.detect()
 	sw.lap(stage.Detect)
 	if err := c.assemble(); err != nil {

@@ -31,12 +31,14 @@ type workspace struct {
 	// The Newton iterate on the whole residual (elastic.go): q_k, v_k,
 	// the residual R_k (first the forces F(q_k, v_k)) and its correction.
 	qK, vK, res, delta []float64
-	deltaPrev          []float64 // the step's last correction made
-	rotK               m3.Mat3   // the body's rotation to q_k from the factor's configuration
-	elasticOff         bool      // the step backtracked: no more corrections
-	elasticMoved       bool      // the step made a correction
-	contactResidual    float64   // the contact law's residual at the last relinearisation (NewtonRecord.ContactResidual)
-	qNew, vNew         []float64 // end-of-step state, committed after the checks
+	deltaPrev          []float64    // the step's last correction made
+	rotK               m3.Mat3      // the body's rotation to q_k from the factor's configuration
+	elasticOff         bool         // the step backtracked: no more corrections
+	elasticTurning     bool         // a part turns by more than ElasticTurn in the step (turn.go)
+	turn               []partMotion // each part's moments, for its turn per step (turn.go)
+	elasticMoved       bool         // the step made a correction
+	contactResidual    float64      // the contact law's residual at the last relinearisation (NewtonRecord.ContactResidual)
+	qNew, vNew         []float64    // end-of-step state, committed after the checks
 
 	fem *fem.Workspace // the element passes' results
 
@@ -70,6 +72,7 @@ func newWorkspace(m *Model) *workspace {
 	if m.nparts > 1 {
 		ws.detection.det.SetParts(m.part)
 	}
+	ws.turn = make([]partMotion, m.nparts)
 	ws.depth = ws.detection.det.SurfaceDepth()
 	for _, vec := range []*[]float64{&ws.b, &ws.dvFree, &ws.qFree, &ws.x, &ws.rhs, &ws.qNew, &ws.vNew, &ws.qK, &ws.vK, &ws.res, &ws.delta, &ws.deltaPrev} {
 		*vec = make([]float64, n)

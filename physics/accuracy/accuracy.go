@@ -184,7 +184,10 @@ func configure(base settings.Scenario, c Case) settings.Scenario {
 	cfg.Omega = c.Omega
 	p := &cfg.Physics
 	p.Scheme, p.NewtonIterations, p.PGSIterations, p.PGSTolerance, p.TimeStep = c.Scheme, c.Newton, c.PGS, c.PGSTol, c.DT
-	p.ElasticTolerance = c.Elastic
+	// A row's Elastic is what it runs in every step: the gate by the
+	// body's turn (Settings.ElasticTurn) is a default for users, not a
+	// case of the grid.
+	p.ElasticTolerance, p.ElasticTurn = c.Elastic, 0
 	return cfg
 }
 

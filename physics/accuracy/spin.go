@@ -153,6 +153,7 @@ func RunSpin(o Options, tick func()) ([]SpinRow, error) {
 	spinSet := func(h float64, k int, elastic float64) settings.Settings {
 		set := base.Physics
 		set.TimeStep, set.NewtonIterations, set.ElasticTolerance = h, k, elastic
+		set.ElasticTurn = 0 // every step, as configure's rows
 		return set
 	}
 	refs := map[float64][]float64{}

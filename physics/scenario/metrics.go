@@ -32,6 +32,8 @@ type metrics struct {
 	elasticMax          float64 // the largest last residual of a step
 	contactMax          float64 // the largest last contact residual of a step
 	elasticBacktracks   int
+	elasticSteps        int     // steps that iterated on the whole residual
+	turnMax             float64 // largest turn per step, rad
 
 	// Grasp: the centre of mass in the gripper frame when the grasp
 	// closed, the slip since, and the grip forces during the spin.
@@ -73,6 +75,10 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.pcgIters += st.SolveIterations
 	m.factorFailures += st.FactorFailures
 	m.elasticBacktracks += st.ElasticBacktracks
+	if st.ElasticOn {
+		m.elasticSteps++
+	}
+	m.turnMax = math.Max(m.turnMax, st.Turn)
 	for k := len(st.Newton) - 1; k >= 0; k-- {
 		if r := st.Newton[k].ElasticResidual; r > 0 {
 			m.elasticMax = math.Max(m.elasticMax, r)

@@ -68,12 +68,17 @@ type Summary struct {
 	// ContactResidual, m; steps of one iteration have none).
 	ContactResidualMax float64 `json:"contact_residual_max"`
 	ElasticBacktracks  int     `json:"elastic_backtracks"`
-	MaxSlip            float64 `json:"max_slip"`
-	GripForceMean      float64 `json:"grip_force_mean"` // N, from the grasp closing on
-	FinalPenetration   float64 `json:"final_penetration"`
-	SimSeconds         float64 `json:"sim_seconds"`
-	WallSeconds        float64 `json:"wall_seconds"`
-	Error              string  `json:"error,omitempty"`
+	// ElasticSteps counts the steps that iterated on the whole residual
+	// (physics.StepStats.ElasticOn) and TurnMax is the largest turn per
+	// step of a part of the soft body (physics.StepStats.Turn, rad).
+	ElasticSteps     int     `json:"elastic_steps"`
+	TurnMax          float64 `json:"turn_max"`
+	MaxSlip          float64 `json:"max_slip"`
+	GripForceMean    float64 `json:"grip_force_mean"` // N, from the grasp closing on
+	FinalPenetration float64 `json:"final_penetration"`
+	SimSeconds       float64 `json:"sim_seconds"`
+	WallSeconds      float64 `json:"wall_seconds"`
+	Error            string  `json:"error,omitempty"`
 
 	Incline *InclineResult `json:"incline,omitempty"`
 	Drop    *DropResult    `json:"drop,omitempty"`
@@ -149,6 +154,7 @@ func (sc *Scene) Summary() Summary {
 		MaxRigidPenetration: m.maxRigidPen, MaxViolation: m.maxViolation, Slip: m.slip, MaxSlip: m.maxSlip,
 		PCGCappedSteps: m.unconvergedSteps, FactorFailures: m.factorFailures,
 		ElasticResidualMax: m.elasticMax, ElasticBacktracks: m.elasticBacktracks, ContactResidualMax: m.contactMax,
+		ElasticSteps: m.elasticSteps, TurnMax: m.turnMax,
 		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshInfo.name,
 		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen, Solver: set.Solver.String(),
 		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),
