@@ -374,7 +374,7 @@ var params = []*Param{
 		Flag: true, Usage: "also stop Newton, once no normal turns more than -newton-tol, when the contact law's residual at the iterate (Signorini's and Coulomb's) is within this (m); 0 = stop on the proximity points' move alone", AB: true},
 		func(c *Scenario) *float64 { return &c.Physics.ContactTolerance }),
 	realParam(Param{Name: "ElasticTolerance", Key: "newton-elastic-tol", Lo: 0, Hi: 1, Unit: "m",
-		Flag: true, Usage: "Newton on the whole residual: re-evaluate the internal forces at each Newton iterate and correct the free motion until the correction moves no node more than this (m); 0 = linearise them once per step", AB: true},
+		Flag: true, Usage: "Newton on the whole residual: re-evaluate the internal forces at each Newton iterate and correct the free motion until the correction moves no node more than this (m), in the steps -newton-elastic-turn lets through; 0 = linearise them once per step", AB: true},
 		func(c *Scenario) *float64 { return &c.Physics.ElasticTolerance }),
 	realParam(Param{Name: "ElasticTurn", Key: "newton-elastic-turn", Lo: 0, Hi: math.Pi, Unit: "rad",
 		Flag: true, Usage: "Newton on the whole residual only in steps in which a part of the soft body turns by more than this at its start velocity, h·|ω| (rad); 0 = every step", AB: true},

@@ -156,8 +156,9 @@ type Settings struct {
 	// of its correction (NewtonRecord.ElasticResidual, m) exceeds this
 	// tolerance, corrects the free motion by it with the step's factor
 	// (docs/method.md, "Newton on the whole residual"); the iterations
-	// stop only once it is within it. 0 linearises the internal forces
-	// once per step, at the start.
+	// stop only once it is within it, in the steps ElasticTurn lets
+	// through. 0 linearises the internal forces once per step, at the
+	// start.
 	ElasticTolerance float64
 	// ElasticTurn gates ElasticTolerance: the residual is iterated on only
 	// in a step in which a part of the soft body turns by more than this
