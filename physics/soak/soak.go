@@ -369,8 +369,13 @@ func (g *generator) settings() (string, frame.Command) {
 		s.Solver = [...]settings.Solver{settings.ExactSolver, settings.AsyncSolver}[g.rng.IntN(2)]
 	case 6:
 		s.ElasticTolerance = [...]float64{0, 1e-5, 1e-7}[g.rng.IntN(3)]
+		s.ElasticTurn = [...]float64{0, 0.1, 0.3}[g.rng.IntN(3)]
 		if bad {
-			s.ElasticTolerance = g.bad()
+			if g.rng.IntN(2) == 0 {
+				s.ElasticTolerance = g.bad()
+			} else {
+				s.ElasticTurn = g.bad()
+			}
 		}
 	case 7:
 		s.Material.YoungModulus = v(5e3, 5e5)
