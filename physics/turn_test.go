@@ -35,7 +35,7 @@ func TestTurnPerStep(t *testing.T) {
 		return r3.Scale(1/m, c)
 	}
 	type motion struct {
-		omega, through, along r3.Vec // rigid: along + ω × (x − through)
+		omega, through, along r3.Vec  // rigid: along + ω × (x − through)
 		expand                float64 // plus expand·(x − centre)
 	}
 	for _, tc := range []struct {
