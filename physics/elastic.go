@@ -195,3 +195,55 @@ func (c *step) elasticNewton() error {
 	}
 	return nil
 }
+
+// predictedFreeMotion computes, in a step that iterates on the whole
+// residual (elasticOn) with Settings.TurnStart TurnPredicted, the free
+// motion by one Newton step on the whole residual without contact forces
+// from the rigidly predicted iterate Δv* (predictRigid), with the step's
+// A turned by the rotation Q from q_t to q* as the Jacobian:
+//
+//	Δv_free = Δv* − Q·A⁻¹·Qᵀ·R(Δv*),
+//
+// instead of A⁻¹·b, whose linearisation at q_t extrapolates the turn
+// along its tangent (docs/method.md, "Newton on the whole residual"). It
+// reports false, leaving the free motion to A⁻¹·b, when the step does not
+// iterate on the residual. The factor then stays warped to q* for the
+// step's contact compliance, as after a correction of the residual.
+func (c *step) predictedFreeMotion() (bool, error) {
+	ws, state := c.ws, c.state
+	if c.set.TurnStart != settings.TurnPredicted || !c.elasticOn() {
+		return false, nil
+	}
+	c.predictRigid(ws.dvFree)
+	clear(ws.x)
+	if err := c.elasticResidual(ws.x, ws.x); err != nil {
+		return false, err
+	}
+	Q := c.solver.RotationBetween(state.q, ws.qK)
+	// The contact compliance of the step turns with the body to q*, from
+	// the factor's configuration (RotationTo); turned to q_free instead,
+	// the 3k-DOF grasp at 8π rad/s, h = 20 ms, backtracked in 48 of its 49
+	// turning steps instead of 5.
+	R, err := c.solver.RotationTo(ws.qK)
+	if err != nil {
+		return false, c.diverged(fmt.Sprintf("predicted free motion: %v", err))
+	}
+	it, converged, err := c.solver.SolveRotated(ws.delta, ws.res, &Q)
+	ws.stats.SolveIterations += it
+	if !converged && err == nil {
+		ws.stats.UnconvergedSolves++
+	}
+	if err != nil {
+		return false, c.diverged(fmt.Sprintf("predicted free motion solve failed: %v", err))
+	}
+	for i, d := range ws.delta {
+		ws.dvFree[i] -= d
+		if math.IsNaN(ws.dvFree[i]) || math.IsInf(ws.dvFree[i], 0) {
+			return false, c.diverged("the predicted free motion is not finite")
+		}
+	}
+	ws.rotK = R
+	c.solver.SetWarp(R)
+	ws.stats.Predicted = true
+	return true, nil
+}

@@ -131,6 +131,9 @@ type StepStats struct {
 	// Settings.ElasticTurn).
 	Turn      float64
 	ElasticOn bool
+	// Predicted is whether the step's free motion started from the
+	// rigidly predicted iterate (Settings.TurnStart).
+	Predicted bool
 
 	Inverted int     // inverted elements at the start of the step
 	MaxSpeed float64 // largest node speed at the end of the step, m/s

@@ -40,6 +40,7 @@ func (c *step) run() (*StepStats, error) {
 	st.Converged = false
 	st.SolveIterations, st.UnconvergedSolves, st.FactorFailures = 0, 0, 0
 	st.ElasticBacktracks, ws.elasticOff, ws.elasticMoved = 0, false, false
+	st.Predicted = false
 	st.Remapped, ws.remapErr = 0, nil
 	sw := stopwatch{t: &st.Times}
 	stepStart := time.Now()
@@ -132,8 +133,14 @@ func (c *step) assemble() error {
 // (Eq. free + corrective motion, first term).
 func (c *step) freeMotion() error {
 	ws, state := c.ws, c.state
-	if err := c.solveFrom(ws.dvFree, ws.b, state.dvFree); err != nil {
-		return c.diverged(fmt.Sprintf("free motion solve failed: %v", err))
+	predicted, err := c.predictedFreeMotion()
+	if err != nil {
+		return err
+	}
+	if !predicted {
+		if err := c.solveFrom(ws.dvFree, ws.b, state.dvFree); err != nil {
+			return c.diverged(fmt.Sprintf("free motion solve failed: %v", err))
+		}
 	}
 	c.prescribe(ws.dvFree, true)
 	h := c.set.TimeStep

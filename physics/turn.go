@@ -16,6 +16,11 @@ type partMotion struct {
 	mx, mv r3.Vec
 	l      r3.Vec
 	xx     m3.Mat3
+	// From them (rigid): the centre of mass c, its velocity vc and the
+	// angular velocity ω of the rigid motion closest to the velocities;
+	// rot is predictRigid's rotation over the step.
+	c, vc, omega r3.Vec
+	rot          r3.Rotation
 }
 
 // turnPerStep returns the largest angle (rad) by which a part of the soft
@@ -45,27 +50,60 @@ func (c *step) turnPerStep() float64 {
 	}
 	turn := 0.0
 	for k := range parts {
-		turn = math.Max(turn, parts[k].angularSpeed()*c.set.TimeStep)
+		parts[k].rigid()
+		turn = math.Max(turn, r3.Norm(parts[k].omega)*c.set.TimeStep)
 	}
 	return turn
 }
 
-// angularSpeed returns ‖ω‖ of the part's moments (0 for a part without
-// mass or with a singular inertia tensor, a single node or a line).
-func (p *partMotion) angularSpeed() float64 {
+// rigid sets the part's c, vc and ω from its moments (ω = 0 for a part
+// without mass or with a singular inertia tensor, a single node or a
+// line).
+func (p *partMotion) rigid() {
+	p.omega = r3.Vec{}
 	if p.m <= 0 {
-		return 0
+		return
 	}
-	c := r3.Scale(1/p.m, p.mx)
+	p.c, p.vc = r3.Scale(1/p.m, p.mx), r3.Scale(1/p.m, p.mv)
 	// About the centre: L_c = L − c×(Σ m·v), S_c = S − m·c·cᵀ, and
 	// I_c = tr(S_c)·I − S_c.
-	lc := r3.Sub(p.l, r3.Cross(c, p.mv))
-	sc := m3.Sub(p.xx, m3.Scale(p.m, m3.Outer(c, c)))
+	lc := r3.Sub(p.l, r3.Cross(p.c, p.mv))
+	sc := m3.Sub(p.xx, m3.Scale(p.m, m3.Outer(p.c, p.c)))
 	tr := sc[0] + sc[4] + sc[8]
 	ic := m3.Sub(m3.Scale(tr, m3.Identity()), sc)
-	inv, ok := ic.Inverse()
-	if !ok {
-		return 0
+	if inv, ok := ic.Inverse(); ok {
+		p.omega = inv.MulVec(lc)
 	}
-	return r3.Norm(inv.MulVec(lc))
+}
+
+// predictRigid writes into dv the velocity change Δv* that moves every
+// part of the soft body rigidly over the step, its centre by h·vc and its
+// nodes turned about it by the rotation of angle h·‖ω‖ about ω (the
+// parts' motions of turnPerStep, which must have run this step):
+//
+//	q*_i = q_t,i + h·vc + (Rot(h·ω) − I)·(q_t,i − c),   Δv*_i = (q*_i − q_t,i)/h − v_t,i.
+//
+// Unlike the linear extrapolation q_t + h·v_t, which leaves the circle
+// by (1 − cos θ) of the radius, q* keeps the body's shape.
+func (c *step) predictRigid(dv []float64) {
+	h := c.set.TimeStep
+	q, v := c.state.q, c.state.v
+	parts := c.ws.turn
+	for k := range parts {
+		p := &parts[k]
+		axis := p.omega
+		if r3.Norm(axis) == 0 {
+			axis = r3.Vec{Z: 1}
+		}
+		p.rot = r3.NewRotation(h*r3.Norm(p.omega), axis)
+	}
+	for i := range c.model.fem.Mass() {
+		p := &parts[c.model.nodePart[i]]
+		x := r3.Vec{X: q[3*i], Y: q[3*i+1], Z: q[3*i+2]}
+		r := r3.Sub(x, p.c)
+		move := r3.Add(r3.Scale(h, p.vc), r3.Sub(p.rot.Rotate(r), r))
+		dv[3*i] = move.X/h - v[3*i]
+		dv[3*i+1] = move.Y/h - v[3*i+1]
+		dv[3*i+2] = move.Z/h - v[3*i+2]
+	}
 }

@@ -73,6 +73,7 @@ type Solver struct {
 	gRows  []float64 // scratch of nodeCompliance.assemble
 	frames []m3.Mat3 // C·R (FrameDirections)
 	points []float64 // Rᵀ·p (PointsToFactor)
+	turned []float64 // Qᵀ·b (SolveRotated)
 }
 
 // New analyses the pattern of A (the fill-reducing ordering and the
@@ -88,6 +89,7 @@ func New(A *sparse.SymCSC, mass []float64, opt Options) (*Solver, error) {
 	}
 	s := &Solver{matA: A, factor: factor, mass: mass, warp: m3.Identity()}
 	s.pcg.alloc(A.N)
+	s.turned = make([]float64, A.N)
 	if err := s.SetOptions(opt); err != nil {
 		s.Close()
 		return nil, err
@@ -232,6 +234,27 @@ func (s *Solver) RotationTo(q []float64) (m3.Mat3, error) {
 	}
 	return globalRotation(ref, q, s.mass), nil
 }
+
+// SolveRotated computes x = Q·A⁻¹·Qᵀ·b with the current A (Solve: the
+// factor in exact mode, else the conjugate gradient) and Q = blockdiag(R):
+// the inverse of the step's A turned with the body by R, the Jacobian of
+// a quasi-Newton step at a configuration R turns q_t into
+// (RotationBetween).
+func (s *Solver) SolveRotated(x, b []float64, R *m3.Mat3) (iterations int, converged bool, err error) {
+	if len(b) != len(s.turned) {
+		return 0, false, fmt.Errorf("linear solver: right-hand side of %d entries for %d unknowns", len(b), len(s.turned))
+	}
+	rotateNodes(s.turned, b, R, true)
+	if iterations, converged, err = s.SolveFrom(x, s.turned, nil); err != nil {
+		return iterations, converged, err
+	}
+	rotateNodes(x, x, R, false)
+	return iterations, converged, nil
+}
+
+// RotationBetween returns the rotation that best maps configuration ref
+// onto q (the mass-weighted fit of warp.go).
+func (s *Solver) RotationBetween(ref, q []float64) m3.Mat3 { return globalRotation(ref, q, s.mass) }
 
 // FactorSolveWarped computes x = Q·P⁻¹·Qᵀ·b with the factor warped by R
 // (Q = blockdiag(R)), whatever the step's own warp. With R = RotationTo(q)

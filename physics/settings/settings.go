@@ -91,6 +91,28 @@ func (m FastMapping) String() string {
 	return choiceName(fastMappingNames, "FastMapping", int(m))
 }
 
+// TurnStart selects where a step that iterates on the whole residual
+// (ElasticTolerance, ElasticTurn) starts its free motion.
+type TurnStart int
+
+const (
+	// TurnPredicted starts from the body's rigid motion over the step,
+	// turned by h·ω about its centre of mass, and corrects it by one
+	// quasi-Newton step on the whole residual without contact forces.
+	TurnPredicted TurnStart = iota
+	// TurnLinearised starts from A⁻¹·b, the internal forces linearised
+	// at q_t, which extrapolates the turn along its tangent.
+	TurnLinearised
+)
+
+// turnStartNames are the choices' names, by value.
+var turnStartNames = []string{TurnPredicted: "predicted", TurnLinearised: "linearised"}
+
+// String returns "predicted" or "linearised".
+func (t TurnStart) String() string {
+	return choiceName(turnStartNames, "TurnStart", int(t))
+}
+
 // Solver selects how the system matrix A is factored.
 type Solver int
 
@@ -167,6 +189,12 @@ type Settings struct {
 	// costs less and, at h·‖ω‖ ≤ 0.25 rad, measured no worse in the grasp
 	// (docs/method.md, "Newton on the whole residual").
 	ElasticTurn float64
+	// TurnStart is where a step that iterates on the whole residual
+	// starts its free motion: TurnPredicted, the default, from the body's
+	// rigid motion over the step, turned by h·ω, corrected by one
+	// quasi-Newton step, or TurnLinearised, from the internal forces
+	// linearised at q_t (docs/method.md, "Newton on the whole residual").
+	TurnStart TurnStart
 	// PGSIterations is the maximum number of projected Gauss–Seidel sweeps
 	// per Newton iteration.
 	PGSIterations int
