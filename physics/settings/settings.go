@@ -186,8 +186,8 @@ type Settings struct {
 	// in a step in which a part of the soft body turns by more than this
 	// angle (rad) at its start velocity, h·‖ω‖ (StepStats.Turn); 0
 	// iterates in every step. Slow turns keep the linearised step, which
-	// costs less and, at h·‖ω‖ ≤ 0.25 rad, measured no worse in the grasp
-	// (docs/method.md, "Newton on the whole residual").
+	// costs less and inflates a spinning body by less than 1 % below
+	// 0.1 rad per step (docs/method.md, "The gate by the turn per step").
 	ElasticTurn float64
 	// TurnStart is where a step that iterates on the whole residual
 	// starts its free motion: TurnPredicted, the default, from the body's
@@ -275,7 +275,7 @@ func Default() Settings {
 		NewtonTolerance:         1e-4,
 		NewtonPositionTolerance: 1e-6,
 		ElasticTolerance:        1e-5,
-		ElasticTurn:             0.3,
+		ElasticTurn:             0.1,
 		PGSIterations:           30,
 		PGSTolerance:            1e-6,
 		Friction:                0.8,
