@@ -266,7 +266,7 @@ func writeAccuracyCSV(w io.Writer, res accuracy.Result) error {
 // lengths in mm.
 func writeAccuracyMarkdown(w io.Writer, res accuracy.Result) {
 	ref := res.Reference
-	fmt.Fprintf(w, "Reference: %s scheme, Newton on the whole residual to %g m (0: off), h = %g ms, K ≤ %d, PGS ≤ %d sweeps (tolerance %g), %d DOFs, μ = %g.\n",
+	fmt.Fprintf(w, "Reference: %s scheme, Newton on the whole residual to %g m (0: off) in every step from A⁻¹·b (the linearised start), h = %g ms, K ≤ %d, PGS ≤ %d sweeps (tolerance %g), %d DOFs, μ = %g.\n",
 		ref.Scheme, ref.Elastic, 1e3*ref.DT, ref.Newton, ref.PGS, ref.PGSTol, ref.DOFs, ref.Mu)
 	for k, s := range ref.Slip {
 		fmt.Fprintf(w, "  ω = %s: reference slip %.3f mm", k, 1e3*s)

@@ -156,9 +156,11 @@ func RunSpin(o Options, tick func()) ([]SpinRow, error) {
 		set.ElasticTurn = 0 // every step, as configure's rows
 		return set
 	}
+	refSet := spinSet(o.RefDT, o.RefNewton, o.RefElastic)
+	refSet.TurnStart = settings.TurnLinearised // as the grid's reference (Case.TurnStart)
 	refs := map[float64][]float64{}
 	for _, w := range o.Omegas {
-		g, _, err := SpinGyration(o.DOFs, base.ObjectSize, w, spinDuration, spinSample, spinSet(o.RefDT, o.RefNewton, o.RefElastic), tick)
+		g, _, err := SpinGyration(o.DOFs, base.ObjectSize, w, spinDuration, spinSample, refSet, tick)
 		if err != nil {
 			return nil, fmt.Errorf("spin test reference at ω = %g rad/s: %w", w, err)
 		}
