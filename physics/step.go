@@ -48,7 +48,12 @@ func (c *step) run() (*StepStats, error) {
 
 	c.predictDynamic()
 	st.Turn = c.turnPerStep()
-	ws.elasticTurning = c.set.ElasticTurn == 0 || st.Turn > c.set.ElasticTurn
+	// A body of several parts or with attachments passes the gate only
+	// when ElasticTurn is 0: the residual's Jacobian is warped by one
+	// rotation for the whole body (linsolve.Solver.RotationTo), wrong for
+	// parts that turn apart, and an attached body's turn is its
+	// supports' (docs/method.md, "The gate by the turn per step").
+	ws.elasticTurning = c.set.ElasticTurn == 0 || st.Turn > c.set.ElasticTurn && c.model.nparts == 1 && c.attach == nil
 	st.ElasticOn = c.elasticOn()
 	c.detect()
 	sw.lap(stage.Detect)

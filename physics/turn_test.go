@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"softgrasp/physics/mesh"
 	"softgrasp/physics/settings"
 )
 
@@ -13,8 +14,9 @@ import (
 // most, against velocities set by hand on the two cubes of twoCubes: a
 // rigid motion (translation plus rotation about an axis through a point
 // off the part's centre) gives its ω exactly; a uniform expansion about
-// the centre has no angular momentum and gives 0; and the gate of Newton
-// on the whole residual (Settings.ElasticTurn) opens only above it.
+// the centre has no angular momentum and gives 0. The gate of Newton on
+// the whole residual (Settings.ElasticTurn) stays shut for this body of
+// two parts unless it is 0 (TestTurnGate has the one-part body).
 func TestTurnPerStep(t *testing.T) {
 	set := settings.Default()
 	set.Gravity = r3.Vec{}
@@ -76,12 +78,61 @@ func TestTurnPerStep(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
 			}
-			if want := gate == 0 || st.Turn > gate; st.ElasticOn != want || math.Abs(st.Turn-tc.want) > 1e-9*math.Max(tc.want, 1) {
+			// twoCubes is a body of two parts: the gate opens for it only
+			// at 0 (every step).
+			if want := gate == 0; st.ElasticOn != want || math.Abs(st.Turn-tc.want) > 1e-9*math.Max(tc.want, 1) {
 				t.Errorf("%s, ElasticTurn %g: turn %g, ElasticOn %v", tc.name, gate, st.Turn, st.ElasticOn)
 			}
 			if err := s.SetState(q, v); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+// TestTurnGate: a one-part box spun at ω = 8π rad/s, h = 20 ms (0.5 rad
+// per step) iterates on the whole residual when ElasticTurn is below
+// that, from the predicted start (StepStats.Predicted), and not above it;
+// with TurnStart linearised it iterates from A⁻¹·b.
+func TestTurnGate(t *testing.T) {
+	msh, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, 4, 4, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := settings.Default()
+	set.Gravity, set.TimeStep = r3.Vec{}, 0.02
+	s, err := New(msh, nil, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q := append([]float64(nil), s.Positions()...)
+	v := make([]float64, len(q))
+	omega := r3.Vec{Z: 8 * math.Pi}
+	for n := range v[:len(v)/3] {
+		u := r3.Cross(omega, point(q, n))
+		v[3*n], v[3*n+1], v[3*n+2] = u.X, u.Y, u.Z
+	}
+	for _, tc := range []struct {
+		gate     float64
+		start    settings.TurnStart
+		on, pred bool
+	}{
+		{0.1, settings.TurnPredicted, true, true},
+		{0.4, settings.TurnPredicted, true, true},
+		{0.6, settings.TurnPredicted, false, false},
+		{0.1, settings.TurnLinearised, true, false},
+	} {
+		if err := s.SetState(q, v); err != nil {
+			t.Fatal(err)
+		}
+		s.set.ElasticTurn, s.set.TurnStart = tc.gate, tc.start
+		st, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.ElasticOn != tc.on || st.Predicted != tc.pred || math.Abs(st.Turn-0.5026548245743669) > 1e-6 {
+			t.Errorf("ElasticTurn %g, %v: turn %g, ElasticOn %v, Predicted %v; want %v, %v", tc.gate, tc.start, st.Turn, st.ElasticOn, st.Predicted, tc.on, tc.pred)
 		}
 	}
 }

@@ -377,7 +377,7 @@ var params = []*Param{
 		Flag: true, Usage: "Newton on the whole residual: re-evaluate the internal forces at each Newton iterate and correct the free motion until the correction moves no node more than this (m), in the steps -newton-elastic-turn lets through; 0 = linearise them once per step", AB: true},
 		func(c *Scenario) *float64 { return &c.Physics.ElasticTolerance }),
 	realParam(Param{Name: "ElasticTurn", Key: "newton-elastic-turn", Lo: 0, Hi: math.Pi, Unit: "rad",
-		Flag: true, Usage: "Newton on the whole residual only in steps in which a part of the soft body turns by more than this at its start velocity, h·|ω| (rad); 0 = every step", AB: true},
+		Flag: true, Usage: "Newton on the whole residual only in steps in which the soft body, of one part and without attachments, turns by more than this at its start velocity, h·|ω| (rad); 0 = every step, every body", AB: true},
 		func(c *Scenario) *float64 { return &c.Physics.ElasticTurn }),
 	choiceParam(Param{Name: "TurnStart", Key: "turn-start", Choices: turnStartNames,
 		Flag: true, Usage: "where a step that iterates on the whole residual starts its free motion: predicted (the body's rigid motion over the step, turned by h·ω, corrected by one quasi-Newton step) or linearised (the internal forces linearised at the step's start)", AB: true},

@@ -183,9 +183,10 @@ type Settings struct {
 	// start.
 	ElasticTolerance float64
 	// ElasticTurn gates ElasticTolerance: the residual is iterated on only
-	// in a step in which a part of the soft body turns by more than this
-	// angle (rad) at its start velocity, h·‖ω‖ (StepStats.Turn); 0
-	// iterates in every step. Slow turns keep the linearised step, which
+	// in a step in which the soft body, of one part and without
+	// attachments, turns by more than this angle (rad) at its start
+	// velocity, h·‖ω‖ (StepStats.Turn); 0 iterates in every step, for
+	// every body. Slow turns keep the linearised step, which
 	// costs less and inflates a spinning body by less than 1 % below
 	// 0.1 rad per step (docs/method.md, "The gate by the turn per step").
 	ElasticTurn float64
