@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/collide"
+	"softgrasp/physics/m3"
 	"softgrasp/physics/sparse"
 )
 
@@ -291,5 +293,53 @@ func TestAsyncRefreshAgesTheFactor(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("Refresh %d: factor ages %v, want %v", tc.refresh, got, tc.want)
 		}
+	}
+}
+
+// TestSolveRotated checks x = Q·A⁻¹·Qᵀ·b, Q = blockdiag(R), against a
+// dense solve of the current A turned by R: exactly in exact mode, and to
+// the conjugate gradient's tolerance in the asynchronous mode, whose
+// factor is of an older A; and RotationBetween recovers the rotation of a
+// turned configuration.
+func TestSolveRotated(t *testing.T) {
+	const n = 30
+	rng := rand.New(rand.NewSource(5))
+	R := m3.FromRows(r3.Vec{X: 0.36, Y: 0.48, Z: -0.8}, r3.Vec{X: -0.8, Y: 0.6, Z: 0}, r3.Vec{X: 0.48, Y: 0.64, Z: 0.6})
+	for _, async := range []bool{false, true} {
+		A, mass := chain(n)
+		s, err := New(A, mass, Options{Async: async, Lag: 1, PCGTolerance: 1e-12, PCGMaxIterations: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, b, x := make([]float64, 3*n), make([]float64, 3*n), make([]float64, 3*n)
+		for i := range b {
+			q[i], b[i] = rng.Float64(), rng.NormFloat64()
+		}
+		for step := 0; step < 3; step++ {
+			assembleChain(s.Matrix(), rng, 100*float64(step+1))
+			if err := s.Refactor(q, func() []int { return []int{0} }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, converged, err := s.SolveRotated(x, b, &R); err != nil || !converged {
+			t.Fatalf("async %v: converged %v, error %v", async, converged, err)
+		}
+		tb := make([]float64, 3*n)
+		rotateNodes(tb, b, &R, true)
+		want, err := denseSolve(s.Matrix(), tb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rotateNodes(want, want, &R, false)
+		if d := maxDiff(x, want); d > 1e-9 {
+			t.Errorf("async %v: x off by %g", async, d)
+		}
+		turned := make([]float64, 3*n)
+		rotateNodes(turned, q, &R, false)
+		got := s.RotationBetween(q, turned)
+		if d := maxDiff(got[:], R[:]); d > 1e-9 {
+			t.Errorf("async %v: RotationBetween off by %g", async, d)
+		}
+		s.Close()
 	}
 }
