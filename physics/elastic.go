@@ -205,7 +205,8 @@ func (c *step) elasticNewton() error {
 //	Δv_free = Δv* − Q·A⁻¹·Qᵀ·R(Δv*),
 //
 // instead of A⁻¹·b, whose linearisation at q_t extrapolates the turn
-// along its tangent (docs/method.md, "Newton on the whole residual"). It
+// along its tangent (docs/method.md, "A turning step starts from its
+// rigid motion"). It
 // reports false, leaving the free motion to A⁻¹·b, when the step does not
 // iterate on the residual. The factor then stays warped to q* for the
 // step's contact compliance, as after a correction of the residual.
