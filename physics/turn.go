@@ -31,8 +31,8 @@ type partMotion struct {
 // with L_c the part's angular momentum and I_c its inertia tensor about
 // its centre of mass: the rotation of the rigid motion closest, in the
 // mass-weighted sense, to its nodes' velocities. It gates Newton on the
-// whole residual (Settings.ElasticTurn; docs/method.md, "Newton on the
-// whole residual"): the internal forces' linearisation at q_t errs by the
+// whole residual (Settings.ElasticTurn; docs/method.md, "The gate by the
+// turn per step"): the internal forces' linearisation at q_t errs by the
 // second-order part of the step's rotation, (1 − cos θ) of the radius.
 func (c *step) turnPerStep() float64 {
 	parts := c.ws.turn
