@@ -188,7 +188,7 @@ func Run(o Options, tick func()) (Result, error) {
 	}}
 	refs := map[float64]*Track{}
 	for _, w := range o.Omegas {
-		rc := Case{Scheme: o.RefScheme, Newton: o.RefNewton, PGS: o.RefPGS, PGSTol: o.RefPGSTol, DT: o.RefDT, Omega: w, Elastic: o.RefElastic, TurnStart: settings.TurnLinearised}
+		rc := Case{Scheme: o.RefScheme, Newton: o.RefNewton, PGS: o.RefPGS, PGSTol: o.RefPGSTol, DT: o.RefDT, Omega: w, Elastic: o.RefElastic, LinearisedStart: true}
 		tr, sum, err := RunReference(base, rc, tick)
 		if err != nil {
 			return res, err

@@ -157,7 +157,7 @@ func RunSpin(o Options, tick func()) ([]SpinRow, error) {
 		return set
 	}
 	refSet := spinSet(o.RefDT, o.RefNewton, o.RefElastic)
-	refSet.TurnStart = settings.TurnLinearised // as the grid's reference (Case.TurnStart)
+	refSet.TurnStart = settings.TurnLinearised // as the grid's reference (Case.LinearisedStart)
 	refs := map[float64][]float64{}
 	for _, w := range o.Omegas {
 		g, _, err := SpinGyration(o.DOFs, base.ObjectSize, w, spinDuration, spinSample, refSet, tick)

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
@@ -185,5 +186,38 @@ func TestMaterialErrorsNameTheField(t *testing.T) {
 	s.Material = m
 	if err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), "Material: StiffnessDamping") {
 		t.Fatalf("Settings.Validate: %v", err)
+	}
+}
+
+// TestTurnSettingsReadAsBefore: a configuration written before
+// ElasticTurn and TurnStart existed (a recording's, in JSON) reads with
+// both at their zero values, which run as it ran then: Newton on the
+// whole residual, when its tolerance is set, in every step and from
+// A⁻¹·b. The defaults are the gate of 0.1 rad and the predicted start.
+func TestTurnSettingsReadAsBefore(t *testing.T) {
+	d := Default()
+	if d.ElasticTurn != 0.1 || d.TurnStart != TurnPredicted {
+		t.Fatalf("defaults: ElasticTurn %g, TurnStart %v", d.ElasticTurn, d.TurnStart)
+	}
+	d.ElasticTolerance = 1e-5
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(data, &fields); err != nil {
+		t.Fatal(err)
+	}
+	delete(fields, "ElasticTurn")
+	delete(fields, "TurnStart")
+	if data, err = json.Marshal(fields); err != nil {
+		t.Fatal(err)
+	}
+	var old Settings
+	if err := json.Unmarshal(data, &old); err != nil {
+		t.Fatal(err)
+	}
+	if old.ElasticTolerance != 1e-5 || old.ElasticTurn != 0 || old.TurnStart != TurnLinearised {
+		t.Fatalf("an old configuration reads as ElasticTolerance %g, ElasticTurn %g, TurnStart %v", old.ElasticTolerance, old.ElasticTurn, old.TurnStart)
 	}
 }

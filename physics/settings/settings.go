@@ -96,17 +96,20 @@ func (m FastMapping) String() string {
 type TurnStart int
 
 const (
+	// TurnLinearised starts from A⁻¹·b, the internal forces linearised
+	// at q_t, which extrapolates the turn along its tangent. It is the
+	// zero value so that a configuration written before TurnStart
+	// existed (a recording's, a scene's) reads as it ran then.
+	TurnLinearised TurnStart = iota
 	// TurnPredicted starts from the body's rigid motion over the step,
 	// turned by h·ω about its centre of mass, and corrects it by one
-	// quasi-Newton step on the whole residual without contact forces.
-	TurnPredicted TurnStart = iota
-	// TurnLinearised starts from A⁻¹·b, the internal forces linearised
-	// at q_t, which extrapolates the turn along its tangent.
-	TurnLinearised
+	// Newton step on the whole residual without contact forces (the
+	// default: Default).
+	TurnPredicted
 )
 
 // turnStartNames are the choices' names, by value.
-var turnStartNames = []string{TurnPredicted: "predicted", TurnLinearised: "linearised"}
+var turnStartNames = []string{TurnLinearised: "linearised", TurnPredicted: "predicted"}
 
 // String returns "predicted" or "linearised".
 func (t TurnStart) String() string {
@@ -277,6 +280,7 @@ func Default() Settings {
 		NewtonPositionTolerance: 1e-6,
 		ElasticTolerance:        1e-5,
 		ElasticTurn:             0.1,
+		TurnStart:               TurnPredicted,
 		PGSIterations:           30,
 		PGSTolerance:            1e-6,
 		Friction:                0.8,
