@@ -206,10 +206,10 @@ func (c *step) elasticNewton() error {
 //
 // instead of A⁻¹·b, whose linearisation at q_t extrapolates the turn
 // along its tangent (docs/method.md, "A turning step starts from its
-// rigid motion"). It
-// reports false, leaving the free motion to A⁻¹·b, when the step does not
-// iterate on the residual. The factor then stays warped to q* for the
-// step's contact compliance, as after a correction of the residual.
+// rigid motion"). It reports false, leaving the free motion to A⁻¹·b,
+// when the step does not iterate on the residual. The factor then stays
+// warped to q* for the step's contact compliance, as after a correction
+// of the residual.
 func (c *step) predictedFreeMotion() (bool, error) {
 	ws, state := c.ws, c.state
 	if c.set.TurnStart != settings.TurnPredicted || !c.elasticOn() {
@@ -229,12 +229,7 @@ func (c *step) predictedFreeMotion() (bool, error) {
 	if err != nil {
 		return false, c.diverged(fmt.Sprintf("predicted free motion: %v", err))
 	}
-	it, converged, err := c.solver.SolveRotated(ws.delta, ws.res, &Q)
-	ws.stats.SolveIterations += it
-	if !converged && err == nil {
-		ws.stats.UnconvergedSolves++
-	}
-	if err != nil {
+	if err := c.countSolve(c.solver.SolveRotated(ws.delta, ws.res, &Q)); err != nil {
 		return false, c.diverged(fmt.Sprintf("predicted free motion solve failed: %v", err))
 	}
 	for i, d := range ws.delta {

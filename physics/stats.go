@@ -127,8 +127,8 @@ type StepStats struct {
 	// Turn is the largest angle (rad) by which a part of the soft body
 	// turns in the step at its start velocity, h·‖ω‖ (turn.go), and
 	// ElasticOn whether the step iterated on the whole residual
-	// (Settings.ElasticTolerance above 0 and Turn above
-	// Settings.ElasticTurn).
+	// (Settings.ElasticTolerance above 0, and Settings.ElasticTurn 0 or
+	// below Turn for a body of one part without attachments).
 	Turn      float64
 	ElasticOn bool
 	// Predicted is whether the step's free motion started from the

@@ -217,8 +217,14 @@ func (c *step) solve(x, b []float64) error { return c.solveFrom(x, b, nil) }
 
 // solveFrom is solve starting from guess (linsolve.Solver.SolveFrom).
 func (c *step) solveFrom(x, b, guess []float64) error {
-	it, converged, err := c.solver.SolveFrom(x, b, guess)
-	c.ws.stats.SolveIterations += it
+	return c.countSolve(c.solver.SolveFrom(x, b, guess))
+}
+
+// countSolve records a solve's conjugate-gradient iterations, and whether
+// it stopped short of its tolerance, in the step's stats, and returns its
+// error.
+func (c *step) countSolve(iterations int, converged bool, err error) error {
+	c.ws.stats.SolveIterations += iterations
 	if !converged && err == nil {
 		c.ws.stats.UnconvergedSolves++
 	}

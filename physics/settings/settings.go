@@ -197,7 +197,8 @@ type Settings struct {
 	// starts its free motion: TurnPredicted, the default, from the body's
 	// rigid motion over the step, turned by h·ω, corrected by one
 	// quasi-Newton step, or TurnLinearised, from the internal forces
-	// linearised at q_t (docs/method.md, "Newton on the whole residual").
+	// linearised at q_t (docs/method.md, "A turning step starts from its
+	// rigid motion").
 	TurnStart TurnStart
 	// PGSIterations is the maximum number of projected Gauss–Seidel sweeps
 	// per Newton iteration.
