@@ -189,10 +189,6 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	}
 	defer sc.Close()
 	useBackend(sc.Sim, f.backend, stderr)
-	steps := f.steps
-	if steps == 0 {
-		steps = sc.DefaultSteps()
-	}
 	var log stepLogs
 	if f.csv != "" {
 		if log.steps, err = newStepLog(f.csv); err != nil {
@@ -216,7 +212,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	}
 	intr := catchInterrupts()
 	defer intr.stop()
-	ran, runErr := runSteps(sc, steps, &log, rec, intr)
+	ran, runErr := runSteps(sc, f.steps, &log, rec, intr)
 	if err := log.close(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -253,9 +249,12 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 
 // runSteps advances the scene, logging and recording each step, and stops
 // at the first error (a divergence) or when intr caught a signal; ran
-// counts the steps attempted.
+// counts the steps attempted. steps 0 runs the script to its end
+// (Scene.DefaultSteps, which grows while the grasp waits for a moved
+// object to come to rest).
 func runSteps(sc *scenario.Scene, steps int, log *stepLogs, rec *record.Writer, intr *interrupts) (ran int, err error) {
-	for i := 0; i < steps; i++ {
+	i := 0
+	for ; i < steps || steps == 0 && i < sc.DefaultSteps(); i++ {
 		if _, stop := intr.received(); stop {
 			return i, nil
 		}
@@ -270,7 +269,7 @@ func runSteps(sc *scenario.Scene, steps int, log *stepLogs, rec *record.Writer, 
 			return i + 1, err
 		}
 	}
-	return steps, nil
+	return i, nil
 }
 
 // stepLogs are a run's per-step outputs, each optional: the -csv row per

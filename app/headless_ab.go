@@ -49,12 +49,10 @@ func runAB(cfg settings.Scenario, spec string, steps int, asJSON bool, stdout, s
 		return 1
 	}
 	defer b.Close()
-	if steps == 0 {
-		steps = a.DefaultSteps()
-	}
+	scripted := steps == 0 // each scene's script to its end (runSteps)
 	var d abDivergence
 	var errA, errB error
-	for i := 0; i < steps && errA == nil && errB == nil; i++ {
+	for i := 0; (i < steps || scripted && i < max(a.DefaultSteps(), b.DefaultSteps())) && errA == nil && errB == nil; i++ {
 		_, errA = a.Step()
 		_, errB = b.Step()
 		dist := m3.MaxBlockDistance(a.Sim.Positions(), b.Sim.Positions())

@@ -142,3 +142,76 @@ func TestScriptAimsAtALongBox(t *testing.T) {
 	sc.SetScripted(true)
 	check("run again", math.Pi/2)
 }
+
+// holesFile is a 320-triangle ball with holes: resting on one of its
+// facets it rolls about 10 mm before the jaws arrive.
+const holesFile = "../meshfile/testdata/holes.stl"
+
+// TestScriptFollowsARollingBall grasps the ball with holes, which rolls
+// away from where the script first aimed: aimed once, the jaws close
+// beside it and it is not held; following it (the default), the grasp is
+// aimed again where it came to rest, the script waits for it, and it is
+// held with a grip force above zero through the whole spin.
+func TestScriptFollowsARollingBall(t *testing.T) {
+	for _, aim := range []settings.GraspAim{settings.AimOnce, settings.AimFollow} {
+		cfg := settings.DefaultScenario(settings.GraspRotate)
+		cfg.MeshFile, cfg.TargetDOFs, cfg.GraspAim = holesFile, 600, aim
+		sc, err := Build(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, scripted := sc.script.base, sc.DefaultSteps()
+		gripped := true
+		for i := 0; i < sc.DefaultSteps(); i++ {
+			if _, err := sc.Step(); err != nil {
+				t.Fatalf("%v: t = %g s: %v", aim, sc.Sim.Time(), err)
+			}
+			if l := sc.Live(); l.Phase == PhaseSpin && (!l.Held || !(l.GripForce > 0)) {
+				gripped = false
+			}
+		}
+		s, sum := sc.script, sc.Summary()
+		moved := math.Hypot(s.base.X-first.X, s.base.Y-first.Y)
+		t.Logf("%v: aim moved %.2f mm, waited %.2f s (%d steps, scripted %d); held %v, grip %.2f N, slip %.2f mm",
+			aim, 1e3*moved, s.waited, sc.DefaultSteps(), scripted, sum.Held, sum.GripForceMean, 1e3*sum.Slip)
+		sc.Close()
+		switch aim {
+		case settings.AimOnce:
+			if moved != 0 || s.waited != 0 || sum.Held {
+				t.Errorf("once: aim moved %g m, waited %g s, held %v; want the first aim, no wait, not held (the ball rolled away)", moved, s.waited, sum.Held)
+			}
+		case settings.AimFollow:
+			if moved < 5e-3 || !(s.waited > 0) || s.waited > maxWait || sc.DefaultSteps() <= scripted {
+				t.Errorf("follow: aim moved %g m, waited %g s, %d steps against %d; want the aim moved by the roll (> 5 mm) and a wait within %g s", moved, s.waited, sc.DefaultSteps(), scripted, maxWait)
+			}
+			if !gripped || !sum.Held || sum.MaxSlip > 2e-3 {
+				t.Errorf("follow: held %v through the spin %v, max slip %g m; want held, under 2 mm", sum.Held, gripped, sum.MaxSlip)
+			}
+		}
+	}
+}
+
+// TestScriptKeepsItsTimelineOnAStillObject runs the default scene (the
+// procedural box, which only sags) to the close: following it never
+// aims again nor waits, so the script and its length are those of the
+// first aim.
+func TestScriptKeepsItsTimelineOnAStillObject(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.TargetDOFs = 300
+	sc, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	first, steps := *sc.script, sc.DefaultSteps()
+	for sc.Sim.Time() < sc.script.closedAt() {
+		if _, err := sc.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := sc.script
+	if s.moved || s.waited != 0 || s.base != first.base || s.yaw0 != first.yaw0 || s.zGrasp != first.zGrasp || sc.DefaultSteps() != steps {
+		t.Errorf("re-aimed %v, waited %g s, centre %v heading %g height %g, %d steps; want the first aim %v, %g, %g and %d steps",
+			s.moved, s.waited, s.base, s.yaw0, s.zGrasp, sc.DefaultSteps(), first.base, first.yaw0, first.zGrasp, steps)
+	}
+}

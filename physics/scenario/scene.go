@@ -297,7 +297,79 @@ func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *g
 	aim, _ := AimAtObject(positions, yaw, GraspFloor(g.JawHeight))
 	sc.width = aim.Width
 	open, closed := sc.Openings()
-	return newGraspScript(sc.cfg, g, aim, open, closed)
+	s := newGraspScript(sc.cfg, g, aim, open, closed)
+	s.follow = sc.cfg.GraspAim == settings.AimFollow
+	return s
+}
+
+// followObject keeps the grasp aimed at the object while the jaws are
+// still open above it (the settle and approach phases). When the
+// object's nodes' bounding box has moved by more than aimFollowTolerance
+// since the last aim (an object that rolls, or tips over, before the jaws
+// arrive), the grasp centre, heading, height and openings are aimed again
+// where it is now, and the driver's speed limits move the jaws there
+// smoothly. From then on, while a face of that box moves faster than
+// restSpeed, the script's clock holds (the gripper waits where it is), for
+// at most maxWait in all, so that the jaws close on the object at rest
+// rather than on one still falling. An object that never moves by the
+// tolerance (the procedural box and cylinder) is grasped as first aimed,
+// on the script's own timeline.
+func (sc *Scene) followObject(h float64) {
+	s := sc.script
+	b := boxOf(sc.Sim.Positions())
+	if s.aimedAt == nil {
+		s.aimedAt, s.lastBox = &b, b
+		return
+	}
+	moving := b.movedFrom(s.lastBox, restSpeed*h)
+	s.lastBox = b
+	if s.moved && moving && s.waited < maxWait {
+		s.delay(h)
+		s.waited += h
+	}
+	if !b.movedFrom(*s.aimedAt, aimFollowTolerance) {
+		return
+	}
+	aim, ok := AimAtObject(sc.Sim.SurfacePositions(), s.yaw0, GraspFloor(sc.Driver.Gripper.JawHeight))
+	if !ok {
+		return
+	}
+	*s.aimedAt, s.moved = b, true
+	sc.width = aim.Width
+	s.base, s.yaw0, s.zGrasp = aim.Pose.Position, aim.Yaw, aim.Pose.Position.Z
+	s.openWide, s.openGrip = sc.Openings()
+}
+
+// aimFollowTolerance is how far the object's bounding box may move (any
+// face) before the grasp is aimed again, m.
+const aimFollowTolerance = 1e-3
+
+// Waiting for a moved object to come to rest: it counts as moving while
+// a face of its nodes' bounding box moves faster than restSpeed (m/s);
+// the script waits at most maxWait (s) in all.
+const (
+	restSpeed = 0.01
+	maxWait   = 1.5
+)
+
+// nodeBox is the axis-aligned bounding box of a list of points.
+type nodeBox struct{ lo, hi r3.Vec }
+
+// boxOf returns the bounding box of the points x (three coordinates each).
+func boxOf(x []float64) nodeBox {
+	b := nodeBox{lo: r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}, hi: r3.Vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}}
+	for i := 0; i+2 < len(x); i += 3 {
+		b.lo = r3.Vec{X: math.Min(b.lo.X, x[i]), Y: math.Min(b.lo.Y, x[i+1]), Z: math.Min(b.lo.Z, x[i+2])}
+		b.hi = r3.Vec{X: math.Max(b.hi.X, x[i]), Y: math.Max(b.hi.Y, x[i+1]), Z: math.Max(b.hi.Z, x[i+2])}
+	}
+	return b
+}
+
+// movedFrom reports whether a face of b lies more than tol from the same
+// face of a.
+func (b nodeBox) movedFrom(a nodeBox, tol float64) bool {
+	d := math.Max(r3.Norm(r3.Sub(b.lo, a.lo)), r3.Norm(r3.Sub(b.hi, a.hi)))
+	return d > tol
 }
 
 // coordinates lists the points' coordinates, three per point.
@@ -424,7 +496,11 @@ func (sc *Scene) DriveBodies() {
 	}
 	h := sc.Sim.Settings().TimeStep
 	if sc.script != nil {
-		sc.Driver.Command = sc.script.at(sc.Sim.Time() + h)
+		t := sc.Sim.Time() + h
+		if sc.script.follow && t < sc.script.timeOf(PhaseClose, true) {
+			sc.followObject(h)
+		}
+		sc.Driver.Command = sc.script.at(t)
 	}
 	poses := sc.Driver.Advance(h)
 	sc.Sim.SetBodyEnd(LeftJawBody, poses[0])

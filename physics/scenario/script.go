@@ -36,6 +36,18 @@ type graspScript struct {
 	zHigh, zGrasp, lift float64 // heights of the grasp centre, m
 	openWide, openGrip  float64 // openings, m
 	omega, spinRamp     float64 // rad/s, s
+
+	// follow keeps the grasp aimed at the object while the jaws are
+	// still open above it (Scene.followObject): aimedAt is the box of the
+	// object's nodes the aim was last taken from (nil: not yet seen),
+	// lastBox the box at the last step, moved whether the object has
+	// moved from its first aim, waited how long the script has waited for
+	// it to come to rest, s.
+	follow  bool
+	aimedAt *nodeBox
+	lastBox nodeBox
+	moved   bool
+	waited  float64
 }
 
 type timedPhase struct {

@@ -148,6 +148,27 @@ var upAxisNames = []string{ZUp: "z", YUp: "y"}
 // String returns "z" or "y".
 func (u UpAxis) String() string { return choiceName(upAxisNames, "UpAxis", int(u)) }
 
+// GraspAim says how the grasp-and-rotate script aims at the object.
+type GraspAim int
+
+const (
+	// AimOnce aims once, at the object as the scene starts. It is the
+	// zero value, so that a configuration written before GraspAim
+	// existed (a recording) replays as it ran.
+	AimOnce GraspAim = iota
+	// AimFollow aims again, while the jaws are still open above it, at an
+	// object that has moved (rolled, tipped over), and waits for it to
+	// come to rest before closing (scenario.Scene.followObject). The
+	// default.
+	AimFollow
+)
+
+// graspAimNames are the aims' names, by value.
+var graspAimNames = []string{AimOnce: "once", AimFollow: "follow"}
+
+// String returns "once" or "follow".
+func (a GraspAim) String() string { return choiceName(graspAimNames, "GraspAim", int(a)) }
+
 // Mesher selects how a mesh file becomes the mechanical (finite-element)
 // mesh.
 type Mesher int
@@ -228,6 +249,9 @@ type Scenario struct {
 	Squeeze   float64
 	Scripted  bool
 	SpinTurns float64 // duration of the spin phase in turns at Omega (0: 1 s)
+	// GraspAim: aimed once at the start, or following an object that
+	// moves before the jaws close.
+	GraspAim GraspAim
 
 	// Incline: slope angle (rad). Drop: height of the object's bottom
 	// above the floor (m).
@@ -263,6 +287,7 @@ func DefaultScenario(k Kind) Scenario {
 		JawStyle:     rigid.RoundJaws,
 		Squeeze:      3e-3,
 		Scripted:     true,
+		GraspAim:     AimFollow,
 		InclineAngle: 25 * math.Pi / 180,
 		DropHeight:   0.02,
 	}.WithKind(k)
