@@ -21,7 +21,9 @@ import (
 //	gripper = true                 # the two-jaw gripper and its grasp-and-rotate script
 //	[[soft]]                       # one or more
 //	shape = "box"                  # box, cylinder, or mesh (with mesh = FILE, relative to this file)
-//	size = [0.02, 0.02, 0.02]      # m: edges; a cylinder's [diameter, height]
+//	size = [0.02, 0.02, 0.02]      # m: edges; a cylinder's [diameter, height]; a mesh's [largest extent]
+//	up = "y"                       # a mesh: the axis of its file that points up (default the scene's mesh-up)
+//	units = "mm"                   # a mesh: its coordinates' unit, taken as they are (instead of size)
 //	dofs = 500
 //	position = [0, 0, 0]           # m: the centre of its bottom face
 //	young = 2e5                    # Pa, density in kg/m³: its own material (default the scene's)
@@ -51,7 +53,7 @@ type sceneBodies struct {
 
 // softFields and rigidFields are the keys of each table.
 var (
-	softFields  = []string{"shape", "mesh", "size", "dofs", "position", "young", "density"}
+	softFields  = []string{"shape", "mesh", "up", "units", "size", "dofs", "position", "young", "density"}
 	rigidFields = []string{"name", "shape", "mesh", "size", "position", "rotation", "mass", "velocity", "angular-velocity"}
 )
 
@@ -176,7 +178,8 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 		mesh = filepath.Join(dir, mesh) // relative to the scene file
 	}
 	n := settings.SizeFields(shape)
-	size, err := vec("size", n, true)
+	_, hasUnits := e["units"]
+	size, err := vec("size", n, !(table == "soft" && hasUnits))
 	if err != nil {
 		return err
 	}
@@ -186,6 +189,12 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 	}
 	if table == "soft" {
 		s := settings.SoftSpec{Shape: shape, Mesh: mesh, Size: size, Position: pos, DOFs: 1000}
+		if s.Up, err = str("up", ""); err != nil {
+			return err
+		}
+		if s.Units, err = str("units", ""); err != nil {
+			return err
+		}
 		if v, ok := e["dofs"]; ok {
 			d, ok := v.(int64)
 			if !ok {

@@ -240,6 +240,17 @@ func TestSceneFileSoftTables(t *testing.T) {
 				return len(soft) == 2 && soft[1].Mesh == filepath.Join(dir, "bean.msh") && soft[1].Size[0] == 0.03
 			},
 			"mesh = \"bean.msh\"\n", "", ":5: soft[2].mesh: mesh: missing"},
+		{"mesh units and up", "version = 2\n[[soft]]\nshape = \"mesh\"\nmesh = \"bar.obj\"\nup = \"y\"\nunits = \"mm\"\n",
+			func(_ string, soft []settings.SoftSpec) bool {
+				return len(soft) == 1 && soft[0].Up == "y" && soft[0].Units == "mm" && soft[0].Size == [3]float64{}
+			},
+			"units = \"mm\"", "units = \"mm\"\nsize = [0.02]", ":7: soft[1].size: size [0.02 0 0] and units \"mm\": give one of them"},
+		{"mesh units unknown", "version = 2\n[[soft]]\nshape = \"mesh\"\nmesh = \"bar.obj\"\nunits = \"cm\"\n",
+			func(_ string, soft []settings.SoftSpec) bool { return len(soft) == 1 && soft[0].Units == "cm" },
+			"units = \"cm\"", "units = \"in\"", ":5: soft[1].units: units = \"in\": want m, cm or mm"},
+		{"mesh up", "version = 2\n[[soft]]\nshape = \"mesh\"\nmesh = \"bar.obj\"\nsize = [0.02]\nup = \"z\"\n",
+			func(_ string, soft []settings.SoftSpec) bool { return len(soft) == 1 && soft[0].Up == "z" },
+			"up = \"z\"", "up = \"x\"", ":6: soft[1].up: up = \"x\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -95,6 +95,19 @@ func customPart(cfg settings.Scenario, s settings.SoftSpec, info *meshInfo) (obj
 	case settings.MeshShape:
 		one := cfg
 		one.MeshFile, one.ObjectSize, one.MeshScale = s.Mesh, s.Size[0], 0
+		if s.Units != "" {
+			scale, err := mesh.UnitScale(s.Units)
+			if err != nil {
+				return object{}, err
+			}
+			one.ObjectSize, one.MeshScale = cfg.ObjectSize, scale
+		}
+		switch s.Up {
+		case settings.ZUp.String():
+			one.MeshUp = settings.ZUp
+		case settings.YUp.String():
+			one.MeshUp = settings.YUp
+		}
 		part, pi, err := loadObjectMesh(one, s.DOFs)
 		if err != nil {
 			return object{}, err

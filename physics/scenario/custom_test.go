@@ -282,3 +282,35 @@ func TestCustomSceneRigidMesh(t *testing.T) {
 		t.Fatalf("an open surface as a rigid mesh: %v", err)
 	}
 }
+
+// TestCustomSceneMeshUpAndUnits builds a custom scene of the Y-up bar
+// (24 × 40 × 16 units, turned 30° about its long axis) as a mesh body
+// with its own up axis and units: in millimetres and turned y up it
+// stands 40 mm tall; in centimetres as it is, it lies 24·sin 30° + 16·cos
+// 30° cm tall.
+func TestCustomSceneMeshUpAndUnits(t *testing.T) {
+	for _, tc := range []struct {
+		up, units string
+		height    float64 // m
+	}{
+		{"y", "mm", 0.040},
+		{"z", "cm", 0.24*0.5 + 0.16*math.Cos(math.Pi/6)},
+	} {
+		cfg := settings.DefaultScenario(settings.Custom)
+		cfg.Duration = 0.1
+		cfg.Soft = []settings.SoftSpec{{Shape: settings.MeshShape, Mesh: barFile, Up: tc.up, Units: tc.units, DOFs: 300}}
+		sc, err := Build(cfg)
+		if err != nil {
+			t.Fatalf("up %s, units %s: %v", tc.up, tc.units, err)
+		}
+		p := sc.Sim.SurfacePositions()
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := 2; i < len(p); i += 3 {
+			lo, hi = math.Min(lo, p[i]), math.Max(hi, p[i])
+		}
+		sc.Close()
+		if math.Abs(hi-lo-tc.height) > 1e-7*tc.height { // the surface is kept in single precision
+			t.Errorf("up %s, units %s: %g m tall, want %g m", tc.up, tc.units, hi-lo, tc.height)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package settings
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // The bodies of a custom scene (Kind Custom), listed by a version 2 scene
@@ -39,10 +40,15 @@ const (
 // its largest extent, to which it is fitted), meshed at about DOFs
 // degrees of freedom, with the centre of its bottom face at Position. Young (Pa) and Density (kg/m³) give it its
 // own material; 0 takes the scene's. Poisson's ratio and the damping are
-// the scene's for every body.
+// the scene's for every body. A mesh's Up ("z" or "y"; "" the scene's
+// MeshUp) is the axis of its file that points up, and Units ("m", "cm"
+// or "mm") the unit of its coordinates, taken as they are instead of
+// fitted to Size (then 0).
 type SoftSpec struct {
 	Shape    string     `json:"shape"`
 	Mesh     string     `json:"mesh,omitempty"`
+	Up       string     `json:"up,omitempty"`
+	Units    string     `json:"units,omitempty"`
 	Size     [3]float64 `json:"size"`
 	DOFs     int        `json:"dofs"`
 	Position [3]float64 `json:"position"`
@@ -71,6 +77,10 @@ type RigidSpec struct {
 	Velocity        [3]float64 `json:"velocity"`
 	AngularVelocity [3]float64 `json:"angular_velocity"`
 }
+
+// meshUnits are the units a mesh body's coordinates may be given in
+// (mesh.UnitScale reads them).
+var meshUnits = []string{"m", "cm", "mm"}
 
 // Limits of the bodies of a custom scene.
 const (
@@ -154,8 +164,23 @@ func (s SoftSpec) Validate() error {
 	if err := checkShapeMesh("soft", s.Shape, s.Mesh); err != nil {
 		return err
 	}
-	if err := checkSize(s.Shape, s.Size); err != nil {
-		return err
+	if s.Up != "" && s.Up != upAxisNames[ZUp] && s.Up != upAxisNames[YUp] {
+		return fieldErr("up", "up = %q: want %q or %q (absent: the scene's mesh-up)", s.Up, upAxisNames[ZUp], upAxisNames[YUp])
+	}
+	switch {
+	case s.Units != "" && s.Shape != MeshShape:
+		return fieldErr("units", "units = %q: only a mesh body's file has units", s.Units)
+	case s.Units != "" && !slices.Contains(meshUnits, s.Units):
+		return fieldErr("units", "units = %q: want m, cm or mm", s.Units)
+	case s.Units != "" && s.Size != [3]float64{}:
+		return fieldErr("size", "size %v and units %q: give one of them (size fits the mesh to its largest extent, units take its coordinates as they are)", s.Size, s.Units)
+	case s.Units == "":
+		if err := checkSize(s.Shape, s.Size); err != nil {
+			return err
+		}
+	}
+	if s.Up != "" && s.Shape != MeshShape {
+		return fieldErr("up", "up = %q: only a mesh body's file has an up axis", s.Up)
 	}
 	if s.DOFs < MinSoftDOFs || s.DOFs > 1000000 {
 		return fieldErr("dofs", "dofs = %d: must be in [%d, 1000000]", s.DOFs, MinSoftDOFs)
