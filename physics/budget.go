@@ -2,11 +2,13 @@ package physics
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/collide"
+	"softgrasp/physics/mesh"
 )
 
 // The contact budget (docs/method.md, "Contact budget"): on a surface
@@ -28,6 +30,26 @@ type budgetScratch struct {
 	reps       []int32 // the groups' deepest pairs
 	keep       []bool
 	quota      []int // representatives each body may keep (share)
+	// node is each pair's heaviest mesh node (heaviestNode; −1: none), and
+	// covered[node·bodies + body] == stamp marks a node already covered
+	// by a kept representative of that body in this selection; skipped
+	// are the representatives passed over for it.
+	node    []int32
+	covered []uint32
+	stamp   uint32
+	skipped []int32
+}
+
+// heaviestNode returns the mesh node that carries the largest weight of a
+// surface point mapped onto the mesh: the node its pair mostly holds.
+func heaviestNode(w *mesh.NodeWeights) int32 {
+	best := 0
+	for i := 1; i < w.Count; i++ {
+		if w.Weights[i] > w.Weights[best] {
+			best = i
+		}
+	}
+	return int32(w.Nodes[best])
 }
 
 // share sets the quota of representatives of each body (the bodies of the
@@ -119,20 +141,33 @@ func (c *step) applyBudget() {
 	// exceeds alarmMargin times the relative motion of their two points
 	// over the step (the rule of the alarm distance, pair by pair), plus
 	// the contact distance. A pair that pushed in the previous step stays,
-	// and counts as deeper by the contact distance in the selection.
+	// and counts as deeper by the contact distance in the selection; one
+	// that closes by more than closingFloor over the step counts as deeper
+	// by that motion (the points of a face landing fast meet the floor in
+	// the order of their distance at the end of the step, not at its
+	// start).
 	b := &ws.detection.budget
 	b.key = grow(b.key, len(pairs))
 	b.depth = grow(b.depth, len(pairs))
+	b.node = grow(b.node, len(pairs))
 	kept := 0
 	for a := range pairs {
 		pr := &pairs[a]
+		closing, reach := c.closing(pr)
 		depth := pr.Distance
+		if closing > closingFloor {
+			depth -= closing
+		}
 		if w, ok := c.state.warm[pr.Key()]; ok && w.lambda[0] > 0 {
 			depth -= c.set.ContactDistance
-		} else if !c.canClose(pr) {
+		} else if pr.Distance > alarmMargin*reach+c.set.ContactDistance {
 			continue
 		}
 		b.key[kept], b.depth[kept] = c.model.groupKey(pr), depth
+		b.node[kept] = -1
+		if pr.Kind == collide.SoftVertex && c.model.emb != nil {
+			b.node[kept] = heaviestNode(&c.model.emb.Points[pr.Point])
+		}
 		pairs[kept] = *pr
 		kept++
 	}
@@ -141,7 +176,7 @@ func (c *step) applyBudget() {
 	if len(pairs) <= budget {
 		return
 	}
-	ws.ct.pairs, ws.stats.Groups = b.selectDeepest(pairs, b.key[:kept], b.depth[:kept], budget, c.set.ContactDistance)
+	ws.ct.pairs, ws.stats.Groups = b.selectDeepest(pairs, b.key[:kept], b.depth[:kept], budget, c.set.ContactDistance, len(c.state.q)/3)
 }
 
 // selectDeepest keeps at most budget of pairs (budget ≥ 1), in place and
@@ -157,7 +192,15 @@ func (c *step) applyBudget() {
 // Within a group the soft points follow the same nodes, affinely, so the
 // deepest of them is the one that meets the rigid surface first; the
 // groups left out are the farthest from contact.
-func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth []float64, budget int, penalty float64) ([]collide.Pair, int) {
+//
+// Over the budget, each body's representatives are first taken one per
+// mesh node (node[a], the pair's heaviest node, among nodes mesh nodes;
+// −1 or nodes 0: not counted), deepest first, and only then the deepest
+// of those left: when a whole face lands at once, far more supports than
+// the budget, the pairs kept then hold every node of it rather than the
+// deepest corner's elements twice over (docs/method.md, "Contact
+// budget").
+func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth []float64, budget int, penalty float64, nodes int) ([]collide.Pair, int) {
 	b.size(len(pairs))
 	clear(b.slotPair)
 	clear(b.slotSecond)
@@ -208,8 +251,34 @@ func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth 
 			}
 			return cmp.Compare(x, y)
 		})
+		// First the representatives that cover a mesh node no deeper
+		// representative of their body covers yet, then the others, each
+		// pass deepest first.
+		nb := len(b.quota)
+		b.stamp++
+		if nodes > 0 && len(b.covered) < nodes*nb {
+			b.covered = make([]uint32, nodes*nb)
+		}
+		b.skipped = b.skipped[:0]
 		kept := 0
 		for _, a := range b.reps {
+			body := quotaSlot(&pairs[a])
+			if b.quota[body] == 0 {
+				continue
+			}
+			if nodes > 0 && b.node[a] >= 0 {
+				at := int(b.node[a])*nb + body
+				if b.covered[at] == b.stamp {
+					b.skipped = append(b.skipped, a)
+					continue
+				}
+				b.covered[at] = b.stamp
+			}
+			b.quota[body]--
+			b.reps[kept] = a
+			kept++
+		}
+		for _, a := range b.skipped {
 			if body := quotaSlot(&pairs[a]); b.quota[body] > 0 {
 				b.quota[body]--
 				b.reps[kept] = a
@@ -251,12 +320,21 @@ func (b *budgetScratch) size(c int) {
 	}
 }
 
-// canClose reports whether pair pr, found at the start of the step, can
-// reach contact within it: its distance is at most alarmMargin times the
-// relative motion of its soft point (h·v + h²·g, v mapped from the nodes)
-// and of its rigid material point (from the body's start to its end pose),
+// closingFloor is the least closing motion over a step that makes a pair
+// count as deeper by it in the selection, m: ten contact distances, a
+// closing speed of 10 mm/s at h = 10 ms. Below it, the motion of points
+// resting in contact (micrometres, noise) would reorder them from step to
+// step, and a new representative starts from a zero force.
+const closingFloor = 1e-4
+
+// closing returns how far pair pr, found at the start of the step, closes
+// over it (the relative motion of its soft point, h·v with v mapped from
+// the nodes, and of its rigid material point, from the body's start to
+// its end pose, along the normal; 0 when they separate) and reach, the
+// length of the relative motion with gravity's h²·g: a pair can reach
+// contact within the step when its distance is at most alarmMargin·reach
 // plus the contact distance.
-func (c *step) canClose(pr *collide.Pair) bool {
+func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 	h := c.set.TimeStep
 	var v r3.Vec
 	for i := 0; i < pr.Count; i++ {
@@ -269,6 +347,7 @@ func (c *step) canClose(pr *collide.Pair) bool {
 		b := &c.bodies[pr.Body]
 		rigid = r3.Sub(b.End.Apply(pr.RigidLocal), b.Start.Apply(pr.RigidLocal))
 	}
-	rel := r3.Norm(r3.Sub(soft, rigid))
-	return pr.Distance <= alarmMargin*rel+c.set.ContactDistance
+	rel := r3.Sub(soft, rigid)
+	move := r3.Sub(r3.Scale(h, v), rigid)
+	return math.Max(0, -r3.Dot(pr.Normal, move)), r3.Norm(rel)
 }

@@ -55,7 +55,7 @@ func TestSelectDeepest(t *testing.T) {
 			var kept []collide.Pair
 			groups := 0
 			if len(pairs) > tc.budget {
-				kept, groups = b.selectDeepest(pairs, key, depth, tc.budget, 0)
+				kept, groups = b.selectDeepest(pairs, key, depth, tc.budget, 0, 0)
 			} else {
 				kept = pairs
 			}
@@ -132,7 +132,7 @@ func TestBudgetShare(t *testing.T) {
 		key[i] = uint64(i)
 	}
 	var b budgetScratch
-	kept, groups := b.selectDeepest(pairs, key, depths, 4, 0)
+	kept, groups := b.selectDeepest(pairs, key, depths, 4, 0, 0)
 	var got []int
 	for _, pr := range kept {
 		got = append(got, pr.Point)
@@ -201,7 +201,7 @@ func TestSelectDeepestAllocatesNothingWarm(t *testing.T) {
 	var b budgetScratch
 	run := func() {
 		copy(pairs, src)
-		if kept, _ := b.selectDeepest(pairs, key, depth, 300, 0); len(kept) > 300 {
+		if kept, _ := b.selectDeepest(pairs, key, depth, 300, 0, 0); len(kept) > 300 {
 			t.Fatalf("%d kept", len(kept))
 		}
 	}
@@ -234,7 +234,7 @@ func TestSelectDeepestSeconds(t *testing.T) {
 				pairs[i] = collide.Pair{Kind: collide.SoftVertex, Point: i, Distance: depth[i]}
 			}
 			var b budgetScratch
-			kept, groups := b.selectDeepest(pairs, key, depth, 2, pen)
+			kept, groups := b.selectDeepest(pairs, key, depth, 2, pen, 0)
 			var got []int
 			for _, pr := range kept {
 				got = append(got, pr.Point)
@@ -247,8 +247,37 @@ func TestSelectDeepestSeconds(t *testing.T) {
 	// Rigid-vertex pairs keep one per group.
 	pairs := []collide.Pair{{Kind: collide.RigidVertex, Point: 0}, {Kind: collide.RigidVertex, Point: 1}, {Kind: collide.RigidVertex, Point: 2}}
 	var b budgetScratch
-	kept, _ := b.selectDeepest(pairs, []uint64{3, 3, 4}, []float64{0, 1e-6, 5e-6}, 2, pen)
+	kept, _ := b.selectDeepest(pairs, []uint64{3, 3, 4}, []float64{0, 1e-6, 5e-6}, 2, pen, 0)
 	if len(kept) != 2 || kept[0].Point != 0 || kept[1].Point != 2 {
 		t.Fatalf("rigid-vertex pairs kept %+v, want points 0 and 2", kept)
+	}
+}
+
+// TestSelectDeepestCoversNodes: over the budget, a body's representatives
+// are taken one per mesh node first: of four groups on one floor, three
+// mostly on node 7 and the shallowest on node 8, a budget of two keeps
+// the deepest of node 7 and the one of node 8; without the nodes, the two
+// deepest.
+func TestSelectDeepestCoversNodes(t *testing.T) {
+	depth := []float64{0, 1e-6, 2e-6, 3e-6}
+	key := []uint64{1, 2, 3, 4}
+	pairs := make([]collide.Pair, len(depth))
+	for i := range pairs {
+		pairs[i] = collide.Pair{Kind: collide.SoftVertex, Body: 0, Point: i, Distance: depth[i]}
+	}
+	for _, tc := range []struct {
+		nodes int
+		want  []int
+	}{{9, []int{0, 3}}, {0, []int{0, 1}}} {
+		b := budgetScratch{node: []int32{7, 7, 7, 8}}
+		in := slices.Clone(pairs)
+		kept, _ := b.selectDeepest(in, key, depth, 2, 1e-5, tc.nodes)
+		var got []int
+		for _, pr := range kept {
+			got = append(got, pr.Point)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%d nodes: kept %v, want %v", tc.nodes, got, tc.want)
+		}
 	}
 }
