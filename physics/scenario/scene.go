@@ -303,17 +303,17 @@ func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *g
 }
 
 // followObject keeps the grasp aimed at the object while the jaws are
-// still open above it (the settle and approach phases). When the
+// still open above it (the settle and approach phases). Once the
 // object's nodes' bounding box has moved by more than aimFollowTolerance
-// since the last aim (an object that rolls, or tips over, before the jaws
-// arrive), the grasp centre, heading, height and openings are aimed again
-// where it is now, and the driver's speed limits move the jaws there
-// smoothly. From then on, while a face of that box moves faster than
-// restSpeed, the script's clock holds (the gripper waits where it is), for
-// at most maxWait in all, so that the jaws close on the object at rest
-// rather than on one still falling. An object that never moves by the
-// tolerance (the procedural box and cylinder) is grasped as first aimed,
-// on the script's own timeline.
+// from where it was aimed (an object that rolls, or tips over, before the
+// jaws arrive), the script's clock holds while a face of that box moves
+// faster than restSpeed (the gripper waits where it is), for at most
+// maxWait in all; when the object has come to rest (or the wait is
+// spent), the grasp centre, heading, height and openings are aimed again
+// where it is, and the driver's speed limits move the jaws there
+// smoothly. An object that never moves by the tolerance (the procedural
+// box and cylinder) is grasped as first aimed, on the script's own
+// timeline.
 func (sc *Scene) followObject(h float64) {
 	s := sc.script
 	b := boxOf(sc.Sim.Positions())
@@ -323,18 +323,20 @@ func (sc *Scene) followObject(h float64) {
 	}
 	moving := b.movedFrom(s.lastBox, restSpeed*h)
 	s.lastBox = b
-	if s.moved && moving && s.waited < maxWait {
+	if !b.movedFrom(*s.aimedAt, aimFollowTolerance) {
+		return
+	}
+	s.moved = true
+	if moving && s.waited < maxWait {
 		s.delay(h)
 		s.waited += h
-	}
-	if !b.movedFrom(*s.aimedAt, aimFollowTolerance) {
 		return
 	}
 	aim, ok := AimAtObject(sc.Sim.SurfacePositions(), s.yaw0, GraspFloor(sc.Driver.Gripper.JawHeight))
 	if !ok {
 		return
 	}
-	*s.aimedAt, s.moved = b, true
+	*s.aimedAt = b
 	sc.width = aim.Width
 	s.base, s.yaw0, s.zGrasp = aim.Pose.Position, aim.Yaw, aim.Pose.Position.Z
 	s.openWide, s.openGrip = sc.Openings()
