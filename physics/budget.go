@@ -31,7 +31,7 @@ type budgetScratch struct {
 	keep       []bool
 	quota      []int // representatives each body may keep (share)
 	// node is each pair's heaviest mesh node (heaviestNode; −1: none), and
-	// covered[node·bodies + body] == stamp marks a node already covered
+	// covered[body·nodes + node] == stamp marks a node already covered
 	// by a kept representative of that body in this selection; skipped
 	// are the representatives passed over for it.
 	node    []int32
@@ -176,7 +176,11 @@ func (c *step) applyBudget() {
 	if len(pairs) <= budget {
 		return
 	}
-	ws.ct.pairs, ws.stats.Groups = b.selectDeepest(pairs, b.key[:kept], b.depth[:kept], budget, c.set.ContactDistance, len(c.state.q)/3)
+	nodes := len(c.state.q) / 3
+	if need := nodes * (len(c.bodies) + 1); len(b.covered) < need { // every quota slot (quotaSlot)
+		b.covered = make([]uint32, need)
+	}
+	ws.ct.pairs, ws.stats.Groups = b.selectDeepest(pairs, b.key[:kept], b.depth[:kept], budget, c.set.ContactDistance, nodes)
 }
 
 // selectDeepest keeps at most budget of pairs (budget ≥ 1), in place and
@@ -256,7 +260,7 @@ func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth 
 		// pass deepest first.
 		nb := len(b.quota)
 		b.stamp++
-		if nodes > 0 && len(b.covered) < nodes*nb {
+		if nodes > 0 && len(b.covered) < nodes*nb { // applyBudget sizes it for every body
 			b.covered = make([]uint32, nodes*nb)
 		}
 		b.skipped = b.skipped[:0]
@@ -267,7 +271,7 @@ func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth 
 				continue
 			}
 			if nodes > 0 && b.node[a] >= 0 {
-				at := int(b.node[a])*nb + body
+				at := body*nodes + int(b.node[a])
 				if b.covered[at] == b.stamp {
 					b.skipped = append(b.skipped, a)
 					continue
@@ -317,6 +321,7 @@ func (b *budgetScratch) size(c int) {
 	b.keep = grow(b.keep, c)
 	if cap(b.reps) < c {
 		b.reps = make([]int32, 0, c)
+		b.skipped = make([]int32, 0, c)
 	}
 }
 
