@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"strconv"
 
 	"softgrasp/physics/settings"
@@ -84,12 +83,21 @@ func (pf *paramFlag) apply(cfg *settings.Scenario, given map[string]bool) error 
 	case settings.Choice:
 		v, err := p.Parse(pf.name)
 		if err != nil {
-			return fmt.Errorf("-%s: %w", p.Key, err)
+			return &choiceError{key: p.Key, err: err}
 		}
 		p.Set(cfg, v)
 	}
 	return nil
 }
+
+// choiceError is a choice flag's value that names none of its choices.
+type choiceError struct {
+	key string
+	err error
+}
+
+func (e *choiceError) Error() string { return "-" + e.key + ": " + e.err.Error() }
+func (e *choiceError) Unwrap() error { return e.err }
 
 // paramFlagOf returns the flag of the parameter key among fs, or nil.
 func paramFlagOf(fs []*paramFlag, key string) *paramFlag {

@@ -59,13 +59,20 @@ type sceneKeys struct {
 	bodies sceneBodies
 }
 
-// where rewrites err, when it names a parameter the scene file set, as
-// "file:line: key: ...".
+// where rewrites err, when it names a parameter the scene file set (a
+// value out of range, or a choice that names none), as "file:line: key:
+// ...".
 func (k sceneKeys) where(err error) error {
 	var re *settings.RangeError
 	if errors.As(err, &re) {
 		if line, ok := k.lines[re.Param.Key]; ok {
 			return fmt.Errorf("%s:%d: %s: %w", k.path, line, re.Param.Key, re)
+		}
+	}
+	var ce *choiceError
+	if errors.As(err, &ce) {
+		if line, ok := k.lines[ce.key]; ok {
+			return fmt.Errorf("%s:%d: %s: %w", k.path, line, ce.key, ce.err)
 		}
 	}
 	return err

@@ -161,7 +161,7 @@ func (p *Param) Parse(text string) (float64, error) {
 				return float64(i), nil
 			}
 		}
-		return 0, fmt.Errorf("unknown %s %q: want %s", strings.ToLower(p.Name), text, orList(p.Choices))
+		return 0, fmt.Errorf("unknown %s %q: want %s", p.Key, text, orList(p.Choices))
 	case Integer:
 		n, err := strconv.Atoi(t)
 		if err != nil {
