@@ -195,10 +195,23 @@ func (s *State) SpinGripper(angle float64, out Sender) error {
 	return s.act(out, frame.SpinGripper{Angle: angle})
 }
 
+// SetGraspAim sets how the next "Grasp and rotate" aims at the object
+// (settings.GraspAim); RunScript carries it.
+func (s *State) SetGraspAim(aim settings.GraspAim) error {
+	if err := (frame.RunScript{Aim: aim}).Validate(); err != nil {
+		return s.refuse(err)
+	}
+	s.Config.GraspAim = aim
+	return nil
+}
+
 // RunScript starts the scripted grasp-and-rotate sequence from where the
-// gripper is; Manual hands the gripper back to the mouse and panels.
-func (s *State) RunScript(out Sender) error { return s.act(out, frame.RunScript{}) }
-func (s *State) Manual(out Sender) error    { return s.act(out, frame.StopScript{}) }
+// gripper is, aimed as SetGraspAim chose; Manual hands the gripper back
+// to the mouse and panels.
+func (s *State) RunScript(out Sender) error {
+	return s.act(out, frame.RunScript{Aim: s.Config.GraspAim})
+}
+func (s *State) Manual(out Sender) error { return s.act(out, frame.StopScript{}) }
 
 // Dismiss hides the frame message msg until another one arrives, and
 // the last refused action.

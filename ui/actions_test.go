@@ -44,7 +44,13 @@ func TestSimpleActionsSendTheirCommand(t *testing.T) {
 		{"step", (*State).SingleStep, frame.SingleStep{}},
 		{"reset", (*State).Reset, frame.Reset{}},
 		{"jaws", (*State).ToggleJaws, frame.ToggleJaws{}},
-		{"script", (*State).RunScript, frame.RunScript{}},
+		{"script", (*State).RunScript, frame.RunScript{Aim: settings.AimFollow}},
+		{"script aimed once", func(s *State, out Sender) error {
+			if err := s.SetGraspAim(settings.AimOnce); err != nil {
+				return err
+			}
+			return s.RunScript(out)
+		}, frame.RunScript{Aim: settings.AimOnce}},
 		{"manual", (*State).Manual, frame.StopScript{}},
 		{"pace", func(s *State, out Sender) error { return s.SetPace(0.25, out) }, frame.SetPace{RealtimeFactor: 0.25}},
 		{"opening", func(s *State, out Sender) error { return s.SetOpening(0.03, out) }, frame.SetOpening{Opening: 0.03}},

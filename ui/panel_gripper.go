@@ -31,7 +31,7 @@ func drawGripper(s *State, f *frame.Frame, out Sender) {
 	imgui.Text(fmt.Sprintf("opening %.1f mm -> %.1f mm", 1e3*g.Opening, 1e3*g.TargetOpening))
 	drawGripperButtons(s, out)
 	drawOpeningSlider(s, g, out)
-	drawFieldGrid(s, out, "omega", fieldsOn(settings.GripperPanel))
+	drawGrid(s, out, "omega", []gridCell{graspAimCell(s)}, fieldsOn(settings.GripperPanel))
 	if imgui.Button("spin -15 deg") {
 		_ = s.SpinGripper(-SpinStep, out)
 	}
@@ -39,6 +39,7 @@ func drawGripper(s *State, f *frame.Frame, out Sender) {
 	if imgui.Button("spin +15 deg") {
 		_ = s.SpinGripper(SpinStep, out)
 	}
+
 	colouredText(colourDim, "right drag: move   ctrl+right drag: spin")
 	colouredText(colourDim, "ctrl+click on the object: grasp there")
 }
@@ -78,4 +79,24 @@ func drawOpeningSlider(s *State, g *frame.GripperView, out Sender) {
 	}
 	s.openingDrag = imgui.IsItemActive()
 	tooltip("target distance between the jaws (manual mode)")
+}
+
+// graspAimCell is the grid cell of the choice of how "Grasp and rotate"
+// aims.
+func graspAimCell(s *State) gridCell {
+	return gridCell{
+		label: "aim",
+		hint:  "Grasp and rotate: follow aims again at an object that rolls or tips over before the jaws close, once it has come to rest; once aims only at the start",
+		draw: func() {
+			imgui.SetNextItemWidth(70)
+			if imgui.BeginCombo("##aim", s.Config.GraspAim.String()) {
+				for _, a := range []settings.GraspAim{settings.AimFollow, settings.AimOnce} {
+					if imgui.SelectableV(a.String(), a == s.Config.GraspAim, 0, imgui.Vec2{}) {
+						_ = s.SetGraspAim(a)
+					}
+				}
+				imgui.EndCombo()
+			}
+		},
+	}
 }

@@ -80,8 +80,12 @@ type SetOpening struct{ Opening float64 }
 type ToggleJaws struct{}
 
 // RunScript starts the scripted grasp-and-rotate sequence from the
-// current state; StopScript hands the gripper back to the commands.
-type RunScript struct{}
+// current state, aimed as Aim says (settings.GraspAim: its zero value
+// aims once, as the command did before it had a field); StopScript hands
+// the gripper back to the commands.
+type RunScript struct {
+	Aim settings.GraspAim `json:",omitempty"`
+}
 type StopScript struct{}
 
 // SetOmega sets the spin speed of the grasp-and-rotate script (rad/s).
@@ -195,13 +199,20 @@ func CheckBackend(name string) error {
 	return nil
 }
 
+// Validate names an aim that is none of the choices.
+func (c RunScript) Validate() error {
+	if c.Aim != settings.AimOnce && c.Aim != settings.AimFollow {
+		return fmt.Errorf("RunScript: aim %v is not once or follow", c.Aim)
+	}
+	return nil
+}
+
 // The commands without values are always valid.
 func (Reset) Validate() error       { return nil }
 func (Pause) Validate() error       { return nil }
 func (TogglePause) Validate() error { return nil }
 func (SingleStep) Validate() error  { return nil }
 func (ToggleJaws) Validate() error  { return nil }
-func (RunScript) Validate() error   { return nil }
 func (StopScript) Validate() error  { return nil }
 
 func (SetSettings) command()      {}

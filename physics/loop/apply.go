@@ -9,6 +9,7 @@ import (
 
 	"softgrasp/physics/frame"
 	"softgrasp/physics/scenario"
+	"softgrasp/physics/settings"
 )
 
 // This file applies each command on the physics goroutine, after the
@@ -38,7 +39,7 @@ func (r *Runner) apply(c frame.Command) error {
 	case frame.SetOmega:
 		r.sc.SetOmega(c.Omega)
 	case frame.RunScript:
-		return r.runScript()
+		return r.runScript(c.Aim)
 	case frame.SetBackend:
 		return r.setBackend(c.Backend)
 	case frame.SetStressField:
@@ -107,10 +108,11 @@ func (r *Runner) reset() error {
 }
 
 // runScript hands the gripper to the grasp script and runs.
-func (r *Runner) runScript() error {
+func (r *Runner) runScript(aim settings.GraspAim) error {
 	if r.sc.Driver == nil {
 		return errNoGripper
 	}
+	r.sc.SetGraspAim(aim)
 	r.sc.SetScripted(true)
 	r.paused = false
 	return nil

@@ -271,3 +271,32 @@ func TestAfterStepErrorIsShownOnce(t *testing.T) {
 		t.Fatalf("the hook was called %d times, want 3 (none after its error)", calls)
 	}
 }
+
+// TestRunScriptCarriesTheAim: "Grasp and rotate" aims as its command
+// says, and the running configuration reports it.
+func TestRunScriptCarriesTheAim(t *testing.T) {
+	r, err := Start(smallConfig(), Options{Pace: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	waitFrame(t, r, "a step", func(f *frame.Frame) bool { return f.Seq >= 2 })
+	if got := r.Config().Scenario.GraspAim; got != settings.AimFollow {
+		t.Fatalf("the default scene aims %v, want follow", got)
+	}
+	for _, aim := range []settings.GraspAim{settings.AimOnce, settings.AimFollow} {
+		if !r.Send(frame.RunScript{Aim: aim}) {
+			t.Fatal("command queue refused RunScript")
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for r.Config().Scenario.GraspAim != aim {
+			if time.Now().After(deadline) {
+				t.Fatalf("RunScript{Aim: %v}: the configuration still aims %v", aim, r.Config().Scenario.GraspAim)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if err := (frame.RunScript{Aim: 7}).Validate(); err == nil {
+		t.Fatal("RunScript with an aim out of range validated")
+	}
+}

@@ -28,6 +28,8 @@ func written(t *testing.T) string {
 	w.Command(3, frame.SetSettings{Settings: set}, nil)
 	w.Command(3, frame.SetOpening{Opening: -1}, nil) // invalid: skipped
 	w.Command(5, frame.ToggleJaws{}, nil)
+	w.Command(6, frame.RunScript{Aim: settings.AimFollow}, nil)
+	w.Command(6, frame.RunScript{}, nil)
 	w.Command(7, frame.SetScene{Config: cfg}, fmt.Errorf("no mesh"))
 	for s := 1; s <= CheckpointEvery; s++ {
 		w.Step(s, func() uint64 { return 0xfeedbeef })
@@ -53,7 +55,8 @@ func TestWrittenRecordingReadsBack(t *testing.T) {
 		step     int
 		name     string
 		rejected bool
-	}{{0, "move-gripper", false}, {3, "set-settings", false}, {5, "toggle-jaws", false}, {7, "set-scene", true}}
+	}{{0, "move-gripper", false}, {3, "set-settings", false}, {5, "toggle-jaws", false},
+		{6, "run-script", false}, {6, "run-script", false}, {7, "set-scene", true}}
 	if len(rec.Commands) != len(want) {
 		t.Fatalf("%d commands read, want %d:\n%s", len(rec.Commands), len(want), text)
 	}
@@ -68,6 +71,11 @@ func TestWrittenRecordingReadsBack(t *testing.T) {
 	}
 	if s := rec.Commands[1].Command.(frame.SetSettings); s.Settings.Friction != 0.3 {
 		t.Errorf("settings read back with friction %g, want 0.3", s.Settings.Friction)
+	}
+	// The script's aim reads back; a run-script line without arguments (as
+	// recorded before the command had a field) aims once.
+	if a, b := rec.Commands[3].Command.(frame.RunScript), rec.Commands[4].Command.(frame.RunScript); a.Aim != settings.AimFollow || b.Aim != settings.AimOnce {
+		t.Errorf("run-script aims %v and %v read back, want follow and once", a.Aim, b.Aim)
 	}
 	if len(rec.Checkpoints) != 1 || rec.Checkpoints[0].Step != CheckpointEvery || rec.Checkpoints[0].Checksum != 0xfeedbeef {
 		t.Errorf("checkpoints %+v, want one at step %d", rec.Checkpoints, CheckpointEvery)
@@ -130,7 +138,7 @@ func TestTruncatedRecordingIsAcceptedWithANote(t *testing.T) {
 		notes []string
 	}{
 		{"without footer", text[:cut], CheckpointEvery, []string{"no footer"}},
-		{"last line cut off", text[:cut+10], CheckpointEvery, []string{"line 8 was cut off", "no footer"}},
+		{"last line cut off", text[:cut+10], CheckpointEvery, []string{"line 10 was cut off", "no footer"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,8 +146,8 @@ func TestTruncatedRecordingIsAcceptedWithANote(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rec.End != nil || rec.Steps() != tc.steps || len(rec.Commands) != 4 {
-				t.Fatalf("footer %v, %d steps, %d commands; want none, %d, 4", rec.End, rec.Steps(), len(rec.Commands), tc.steps)
+			if rec.End != nil || rec.Steps() != tc.steps || len(rec.Commands) != 6 {
+				t.Fatalf("footer %v, %d steps, %d commands; want none, %d, 6", rec.End, rec.Steps(), len(rec.Commands), tc.steps)
 			}
 			if len(rec.Notes) != len(tc.notes) {
 				t.Fatalf("notes %q, want %d", rec.Notes, len(tc.notes))

@@ -75,7 +75,7 @@ func (w *Writer) Command(steps int, c frame.Command, applyErr error) {
 
 // emptyCommands are the commands without fields: their line has no args.
 var emptyCommands = map[string]struct{}{
-	"reset": {}, "toggle-jaws": {}, "run-script": {}, "stop-script": {},
+	"reset": {}, "toggle-jaws": {}, "stop-script": {},
 }
 
 // Step notes that steps steps have run and writes a checkpoint every

@@ -536,6 +536,12 @@ func (sc *Scene) SetOmega(omega float64) {
 	sc.cfg.Omega = omega
 }
 
+// SetGraspAim sets how the next run of the grasp-and-rotate script aims
+// (settings.GraspAim).
+func (sc *Scene) SetGraspAim(aim settings.GraspAim) {
+	sc.cfg.GraspAim = aim
+}
+
 // Openings returns the gripper openings of the script: wide open around
 // the object and closed to squeeze it. The grasp squeezes each side by
 // cfg.Squeeze, at most maxSqueezeShare of the width gripped, so that a

@@ -325,7 +325,8 @@ func (g *generator) next() (string, frame.Command) {
 	case n < 45:
 		return "pause", [...]frame.Command{frame.Pause{Paused: true}, frame.Pause{Paused: false}, frame.TogglePause{}, frame.SingleStep{}}[g.rng.IntN(4)]
 	case n < 50:
-		return "script", [...]frame.Command{frame.RunScript{}, frame.StopScript{}}[g.rng.IntN(2)]
+		aim := settings.GraspAim(g.rng.IntN(2)) // once or follow
+		return "script", [...]frame.Command{frame.RunScript{Aim: aim}, frame.StopScript{}}[g.rng.IntN(2)]
 	case n < 55:
 		if g.rng.IntN(4) == 0 {
 			return "omega (bad)", frame.SetOmega{Omega: g.bad()}
