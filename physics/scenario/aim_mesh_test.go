@@ -1,14 +1,18 @@
 package scenario
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/mesh/meshtest"
 	"softgrasp/physics/settings"
 )
 
@@ -213,5 +217,73 @@ func TestScriptKeepsItsTimelineOnAStillObject(t *testing.T) {
 	if s.moved || s.waited != 0 || s.base != first.base || s.yaw0 != first.yaw0 || s.zGrasp != first.zGrasp || sc.DefaultSteps() != steps {
 		t.Errorf("re-aimed %v, waited %g s, centre %v heading %g height %g, %d steps; want the first aim %v, %g, %g and %d steps",
 			s.moved, s.waited, s.base, s.yaw0, s.zGrasp, sc.DefaultSteps(), first.base, first.yaw0, first.zGrasp, steps)
+	}
+}
+
+// writeLongBody writes, as OBJ, the README's Y-up long body at a coarser
+// level: an icosphere subdivided level times, bumped and stretched as
+// physics/embed/testdata/blobs does, then stretched along +y.
+func writeLongBody(t *testing.T, level int) string {
+	t.Helper()
+	s := meshtest.Icosphere(level)
+	var b strings.Builder
+	for _, p := range s.Nodes {
+		r := 1 + 0.15*math.Sin(5*p.X)*math.Sin(4*p.Y)*math.Sin(3*p.Z+1)
+		fmt.Fprintf(&b, "v %.9g %.9g %.9g\n", 0.6*0.7*r*p.X, 2.2*r*p.Y, 0.6*1.3*r*p.Z)
+	}
+	for _, f := range s.Tris {
+		fmt.Fprintf(&b, "f %d %d %d\n", f[0]+1, f[1]+1, f[2]+1)
+	}
+	path := filepath.Join(t.TempDir(), "long_yup.obj")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestScriptFollowsATippingBody stands the long body on its rounded end
+// (-mesh-up y): it tips over by itself before the jaws arrive and lands
+// on its side. Aimed once, the jaws close where it stood; following, the
+// script waits for it to come to rest, aims across its side and holds it
+// through the spin; the fine surface never sinks more than 0.1 mm into
+// the floor as it lands (the contact budget's node pass).
+func TestScriptFollowsATippingBody(t *testing.T) {
+	path := writeLongBody(t, 3)
+	for _, aim := range []settings.GraspAim{settings.AimOnce, settings.AimFollow} {
+		cfg := settings.DefaultScenario(settings.GraspRotate)
+		cfg.MeshFile, cfg.MeshUp, cfg.TargetDOFs, cfg.GraspAim = path, settings.YUp, 600, aim
+		sc, err := Build(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := boxOf(sc.Sim.SurfacePositions()).hi.Z
+		pen := 0.0
+		for i := 0; i < sc.DefaultSteps(); i++ {
+			st, err := sc.Step()
+			if err != nil {
+				t.Fatalf("%v: t = %g s: %v", aim, sc.Sim.Time(), err)
+			}
+			pen = math.Max(pen, st.Penetration)
+		}
+		s, sum := sc.script, sc.Summary()
+		t.Logf("%v: %d steps, waited %.2f s; held %v, grip %.2f N, max slip %.2f mm, penetration %.3f mm",
+			aim, sc.DefaultSteps(), s.waited, sum.Held, sum.GripForceMean, 1e3*sum.MaxSlip, 1e3*pen)
+		sc.Close()
+		if top < 0.039 {
+			t.Fatalf("the body stands %g m tall at the start, want 40 mm", top)
+		}
+		switch aim {
+		case settings.AimOnce:
+			if sum.Held {
+				t.Errorf("once: held; want the jaws to miss the body that fell")
+			}
+		case settings.AimFollow:
+			if !s.moved || !(s.waited > 0) || !sum.Held || !(sum.GripForceMean > 0) || sum.MaxSlip > 2e-3 {
+				t.Errorf("follow: re-aimed %v, waited %g s, held %v, grip %g N, max slip %g m; want re-aimed after a wait, held, under 2 mm", s.moved, s.waited, sum.Held, sum.GripForceMean, sum.MaxSlip)
+			}
+			if pen > 0.1e-3 {
+				t.Errorf("follow: the fine surface sank %.3g mm", 1e3*pen)
+			}
+		}
 	}
 }
