@@ -305,9 +305,9 @@ func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *g
 // followObject keeps the grasp aimed at the object while the jaws are
 // still open above it (the settle and approach phases). Once the
 // object's nodes' bounding box has moved by more than aimFollowTolerance
-// from where it was aimed (an object that rolls, or tips over, before the
-// jaws arrive), the script's clock holds while a face of that box moves
-// faster than restSpeed (the gripper waits where it is), for at most
+// from where it was aimed (a corner of it: movedFrom; an object that
+// rolls, or tips over, before the jaws arrive), the script's clock holds
+// while a corner of that box moves faster than restSpeed (the gripper waits where it is), for at most
 // maxWait in all; when the object has come to rest (or the wait is
 // spent), the grasp centre, heading, height and openings are aimed again
 // where it is, and the driver's speed limits move the jaws there
@@ -342,12 +342,12 @@ func (sc *Scene) followObject(h float64) {
 	s.openWide, s.openGrip = sc.Openings()
 }
 
-// aimFollowTolerance is how far the object's bounding box may move (any
-// face) before the grasp is aimed again, m.
+// aimFollowTolerance is how far the object's bounding box may move (a
+// corner of it) before the grasp is aimed again, m.
 const aimFollowTolerance = 1e-3
 
 // Waiting for a moved object to come to rest: it counts as moving while
-// a face of its nodes' bounding box moves faster than restSpeed (m/s);
+// a corner of its nodes' bounding box moves faster than restSpeed (m/s);
 // the script waits at most maxWait (s) in all.
 const (
 	restSpeed = 0.01
@@ -367,8 +367,8 @@ func boxOf(x []float64) nodeBox {
 	return b
 }
 
-// movedFrom reports whether a face of b lies more than tol from the same
-// face of a.
+// movedFrom reports whether a corner of b (its lowest or its highest)
+// lies more than tol from the same corner of a.
 func (b nodeBox) movedFrom(a nodeBox, tol float64) bool {
 	d := math.Max(r3.Norm(r3.Sub(b.lo, a.lo)), r3.Norm(r3.Sub(b.hi, a.hi)))
 	return d > tol
