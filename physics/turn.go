@@ -40,8 +40,7 @@ func (c *step) turnPerStep() float64 {
 	q, v := c.state.q, c.state.v
 	for i, m := range c.model.fem.Mass() {
 		p := &parts[c.model.nodePart[i]]
-		x := r3.Vec{X: q[3*i], Y: q[3*i+1], Z: q[3*i+2]}
-		u := r3.Vec{X: v[3*i], Y: v[3*i+1], Z: v[3*i+2]}
+		x, u := point(q, i), point(v, i)
 		p.m += m
 		p.mx = r3.Add(p.mx, r3.Scale(m, x))
 		p.mv = r3.Add(p.mv, r3.Scale(m, u))
@@ -99,11 +98,8 @@ func (c *step) predictRigid(dv []float64) {
 	}
 	for i := range c.model.fem.Mass() {
 		p := &parts[c.model.nodePart[i]]
-		x := r3.Vec{X: q[3*i], Y: q[3*i+1], Z: q[3*i+2]}
-		r := r3.Sub(x, p.c)
+		r := r3.Sub(point(q, i), p.c)
 		move := r3.Add(r3.Scale(h, p.vc), r3.Sub(p.rot.Rotate(r), r))
-		dv[3*i] = move.X/h - v[3*i]
-		dv[3*i+1] = move.Y/h - v[3*i+1]
-		dv[3*i+2] = move.Z/h - v[3*i+2]
+		setPoint(dv, i, r3.Sub(r3.Vec{X: move.X / h, Y: move.Y / h, Z: move.Z / h}, point(v, i)))
 	}
 }
