@@ -214,9 +214,9 @@ func TestScriptKeepsItsTimelineOnAStillObject(t *testing.T) {
 		}
 	}
 	s := sc.script
-	if s.moved || s.waited != 0 || s.base != first.base || s.yaw0 != first.yaw0 || s.zGrasp != first.zGrasp || sc.DefaultSteps() != steps {
-		t.Errorf("re-aimed %v, waited %g s, centre %v heading %g height %g, %d steps; want the first aim %v, %g, %g and %d steps",
-			s.moved, s.waited, s.base, s.yaw0, s.zGrasp, sc.DefaultSteps(), first.base, first.yaw0, first.zGrasp, steps)
+	if s.waited != 0 || s.base != first.base || s.yaw0 != first.yaw0 || s.zGrasp != first.zGrasp || sc.DefaultSteps() != steps {
+		t.Errorf("waited %g s, centre %v heading %g height %g, %d steps; want the first aim %v, %g, %g and %d steps",
+			s.waited, s.base, s.yaw0, s.zGrasp, sc.DefaultSteps(), first.base, first.yaw0, first.zGrasp, steps)
 	}
 }
 
@@ -256,7 +256,7 @@ func TestScriptFollowsATippingBody(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		top := boxOf(sc.Sim.SurfacePositions()).hi.Z
+		top, first := boxOf(sc.Sim.SurfacePositions()).Max.Z, sc.script.base
 		pen := 0.0
 		for i := 0; i < sc.DefaultSteps(); i++ {
 			st, err := sc.Step()
@@ -266,8 +266,9 @@ func TestScriptFollowsATippingBody(t *testing.T) {
 			pen = math.Max(pen, st.Penetration)
 		}
 		s, sum := sc.script, sc.Summary()
-		t.Logf("%v: %d steps, waited %.2f s; held %v, grip %.2f N, max slip %.2f mm, penetration %.3f mm",
-			aim, sc.DefaultSteps(), s.waited, sum.Held, sum.GripForceMean, 1e3*sum.MaxSlip, 1e3*pen)
+		moved := math.Hypot(s.base.X-first.X, s.base.Y-first.Y)
+		t.Logf("%v: %d steps, aim moved %.2f mm, waited %.2f s; held %v, grip %.2f N, max slip %.2f mm, penetration %.3f mm",
+			aim, sc.DefaultSteps(), 1e3*moved, s.waited, sum.Held, sum.GripForceMean, 1e3*sum.MaxSlip, 1e3*pen)
 		sc.Close()
 		if top < 0.039 {
 			t.Fatalf("the body stands %g m tall at the start, want 40 mm", top)
@@ -278,8 +279,8 @@ func TestScriptFollowsATippingBody(t *testing.T) {
 				t.Errorf("once: held; want the jaws to miss the body that fell")
 			}
 		case settings.AimFollow:
-			if !s.moved || !(s.waited > 0) || !sum.Held || !(sum.GripForceMean > 0) || sum.MaxSlip > 2e-3 {
-				t.Errorf("follow: re-aimed %v, waited %g s, held %v, grip %g N, max slip %g m; want re-aimed after a wait, held, under 2 mm", s.moved, s.waited, sum.Held, sum.GripForceMean, sum.MaxSlip)
+			if moved < 5e-3 || !(s.waited > 0) || !sum.Held || !(sum.GripForceMean > 0) || sum.MaxSlip > 2e-3 {
+				t.Errorf("follow: aim moved %g m, waited %g s, held %v, grip %g N, max slip %g m; want re-aimed (> 5 mm) after a wait, held, under 2 mm", moved, s.waited, sum.Held, sum.GripForceMean, sum.MaxSlip)
 			}
 			if pen > 0.1e-3 {
 				t.Errorf("follow: the fine surface sank %.3g mm", 1e3*pen)

@@ -305,7 +305,7 @@ func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *g
 // followObject keeps the grasp aimed at the object while the jaws are
 // still open above it (the settle and approach phases). Once the
 // object's nodes' bounding box has moved by more than aimFollowTolerance
-// from where it was aimed (a corner of it: movedFrom; an object that
+// from where it was aimed (a corner of it: boxMoved; an object that
 // rolls, or tips over, before the jaws arrive), the script's clock holds
 // while a corner of that box moves faster than restSpeed (the gripper waits where it is), for at most
 // maxWait in all; when the object has come to rest (or the wait is
@@ -321,12 +321,11 @@ func (sc *Scene) followObject(h float64) {
 		s.aimedAt, s.lastBox = &b, b
 		return
 	}
-	moving := b.movedFrom(s.lastBox, restSpeed*h)
+	moving := boxMoved(b, s.lastBox, restSpeed*h)
 	s.lastBox = b
-	if !b.movedFrom(*s.aimedAt, aimFollowTolerance) {
+	if !boxMoved(b, *s.aimedAt, aimFollowTolerance) {
 		return
 	}
-	s.moved = true
 	if moving && s.waited < maxWait {
 		s.delay(h)
 		s.waited += h
@@ -354,24 +353,20 @@ const (
 	maxWait   = 1.5
 )
 
-// nodeBox is the axis-aligned bounding box of a list of points.
-type nodeBox struct{ lo, hi r3.Vec }
-
 // boxOf returns the bounding box of the points x (three coordinates each).
-func boxOf(x []float64) nodeBox {
-	b := nodeBox{lo: r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}, hi: r3.Vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}}
+func boxOf(x []float64) r3.Box {
+	b := r3.Box{Min: r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}, Max: r3.Vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}}
 	for i := 0; i+2 < len(x); i += 3 {
-		b.lo = r3.Vec{X: math.Min(b.lo.X, x[i]), Y: math.Min(b.lo.Y, x[i+1]), Z: math.Min(b.lo.Z, x[i+2])}
-		b.hi = r3.Vec{X: math.Max(b.hi.X, x[i]), Y: math.Max(b.hi.Y, x[i+1]), Z: math.Max(b.hi.Z, x[i+2])}
+		b.Min = r3.Vec{X: math.Min(b.Min.X, x[i]), Y: math.Min(b.Min.Y, x[i+1]), Z: math.Min(b.Min.Z, x[i+2])}
+		b.Max = r3.Vec{X: math.Max(b.Max.X, x[i]), Y: math.Max(b.Max.Y, x[i+1]), Z: math.Max(b.Max.Z, x[i+2])}
 	}
 	return b
 }
 
-// movedFrom reports whether a corner of b (its lowest or its highest)
-// lies more than tol from the same corner of a.
-func (b nodeBox) movedFrom(a nodeBox, tol float64) bool {
-	d := math.Max(r3.Norm(r3.Sub(b.lo, a.lo)), r3.Norm(r3.Sub(b.hi, a.hi)))
-	return d > tol
+// boxMoved reports whether a corner of b (its lowest or its highest) lies
+// more than tol from the same corner of a.
+func boxMoved(b, a r3.Box, tol float64) bool {
+	return math.Max(r3.Norm(r3.Sub(b.Min, a.Min)), r3.Norm(r3.Sub(b.Max, a.Max))) > tol
 }
 
 // coordinates lists the points' coordinates, three per point.

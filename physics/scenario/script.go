@@ -40,13 +40,11 @@ type graspScript struct {
 	// follow keeps the grasp aimed at the object while the jaws are
 	// still open above it (Scene.followObject): aimedAt is the box of the
 	// object's nodes the aim was last taken from (nil: not yet seen),
-	// lastBox the box at the last step, moved whether the object has
-	// moved from its first aim, waited how long the script has waited for
-	// it to come to rest, s.
+	// lastBox the box at the last step, waited how long the script has
+	// waited for it to come to rest, s.
 	follow  bool
-	aimedAt *nodeBox
-	lastBox nodeBox
-	moved   bool
+	aimedAt *r3.Box
+	lastBox r3.Box
 	waited  float64
 }
 
