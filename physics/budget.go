@@ -199,7 +199,8 @@ func (c *step) applyBudget() {
 //
 // Over the budget, each body's representatives are first taken one per
 // mesh node (node[a], the pair's heaviest node, among nodes mesh nodes;
-// −1 or nodes 0: not counted), deepest first, and only then the deepest
+// −1 or nodes 0: not counted; covered must hold nodes entries per quota
+// slot, as applyBudget sizes it), deepest first, and only then the deepest
 // of those left: when a whole face lands at once, far more supports than
 // the budget, the pairs kept then hold every node of it rather than the
 // deepest corner's elements twice over (docs/method.md, "Contact
@@ -258,11 +259,7 @@ func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth 
 		// First the representatives that cover a mesh node no deeper
 		// representative of their body covers yet, then the others, each
 		// pass deepest first.
-		nb := len(b.quota)
 		b.stamp++
-		if nodes > 0 && len(b.covered) < nodes*nb { // applyBudget sizes it for every body
-			b.covered = make([]uint32, nodes*nb)
-		}
 		b.skipped = b.skipped[:0]
 		kept := 0
 		for _, a := range b.reps {

@@ -269,7 +269,7 @@ func TestSelectDeepestCoversNodes(t *testing.T) {
 		nodes int
 		want  []int
 	}{{9, []int{0, 3}}, {0, []int{0, 1}}} {
-		b := budgetScratch{node: []int32{7, 7, 7, 8}}
+		b := budgetScratch{node: []int32{7, 7, 7, 8}, covered: make([]uint32, 2*9)} // quota slots 0 and 1 (body 0)
 		in := slices.Clone(pairs)
 		kept, _ := b.selectDeepest(in, key, depth, 2, 1e-5, tc.nodes)
 		var got []int
