@@ -102,12 +102,7 @@ func customPart(cfg settings.Scenario, s settings.SoftSpec, info *meshInfo) (obj
 			}
 			one.ObjectSize, one.MeshScale = cfg.ObjectSize, scale
 		}
-		switch s.Up {
-		case settings.ZUp.String():
-			one.MeshUp = settings.ZUp
-		case settings.YUp.String():
-			one.MeshUp = settings.YUp
-		}
+		one.MeshUp, _ = s.MeshUpOr(cfg.MeshUp) // Validate refused any other name
 		part, pi, err := loadObjectMesh(one, s.DOFs)
 		if err != nil {
 			return object{}, err

@@ -78,6 +78,16 @@ type RigidSpec struct {
 	AngularVelocity [3]float64 `json:"angular_velocity"`
 }
 
+// MeshUpOr returns the up axis that Up names, or def when Up is "" (the
+// scene's); ok is false for a name that is no axis.
+func (s SoftSpec) MeshUpOr(def UpAxis) (up UpAxis, ok bool) {
+	if s.Up == "" {
+		return def, true
+	}
+	i := slices.Index(upAxisNames, s.Up)
+	return UpAxis(max(i, 0)), i >= 0
+}
+
 // meshUnits are the units a mesh body's coordinates may be given in
 // (mesh.UnitScale reads them).
 var meshUnits = []string{"m", "cm", "mm"}
@@ -164,7 +174,7 @@ func (s SoftSpec) Validate() error {
 	if err := checkShapeMesh("soft", s.Shape, s.Mesh); err != nil {
 		return err
 	}
-	if s.Up != "" && s.Up != upAxisNames[ZUp] && s.Up != upAxisNames[YUp] {
+	if _, ok := s.MeshUpOr(ZUp); !ok {
 		return fieldErr("up", "up = %q: want %q or %q (absent: the scene's mesh-up)", s.Up, upAxisNames[ZUp], upAxisNames[YUp])
 	}
 	switch {
