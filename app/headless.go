@@ -106,7 +106,7 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 		if b.duration > 0 {
 			cfg.Duration = b.duration
 		}
-		cfg.Gripper = b.gripper
+		cfg.Gripper, cfg.GripperPath = b.gripper, b.path
 	}
 	if f.steps < 0 {
 		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)

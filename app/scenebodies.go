@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -36,11 +37,16 @@ import (
 //	mass = 0.01                    # kg; 0 or absent: kinematic, fixed
 //	velocity = [0, 0, -0.1]        # m/s (dynamic bodies)
 //	angular-velocity = [0, 0, 0]   # rad/s
+//	[[waypoint]]                   # any number: the gripper's path (implies gripper = true)
+//	time = 0.5                     # s, each after the one before
+//	position = [0, 0, 0.03]        # m: the grasp centre, midway between the jaws' faces
+//	yaw = 90                       # degrees about the world z, not wrapped (optional, 0)
+//	opening = 0.05                 # m between the jaws' faces
 //
 // Every error names the file, the line, the table entry and the field.
 
 // bodyKeys are the version 2 keys that are not flags.
-var bodyKeys = map[string]bool{"soft": true, "rigid": true, "duration": true, "gripper": true}
+var bodyKeys = map[string]bool{"soft": true, "rigid": true, "waypoint": true, "duration": true, "gripper": true}
 
 // sceneBodies holds what a version 2 file lists.
 type sceneBodies struct {
@@ -49,12 +55,14 @@ type sceneBodies struct {
 	rigid    []settings.RigidSpec
 	duration float64
 	gripper  bool
+	path     []settings.Waypoint
 }
 
 // softFields and rigidFields are the keys of each table.
 var (
-	softFields  = []string{"shape", "mesh", "up", "units", "size", "dofs", "position", "young", "density"}
-	rigidFields = []string{"name", "shape", "mesh", "size", "position", "rotation", "mass", "velocity", "angular-velocity"}
+	softFields     = []string{"shape", "mesh", "up", "units", "size", "dofs", "position", "young", "density"}
+	rigidFields    = []string{"name", "shape", "mesh", "size", "position", "rotation", "mass", "velocity", "angular-velocity"}
+	waypointFields = []string{"time", "position", "yaw", "opening"}
 )
 
 // read takes the tables and the duration out of the decoded file.
@@ -69,14 +77,15 @@ func (b *sceneBodies) read(raw map[string]any, path, text string, keyLine func(s
 			return fmt.Errorf("%s:%d: duration = %g s: must be in (0, %g]", path, keyLine("duration"), v, settings.MaxCustomSeconds)
 		}
 	}
-	if g, ok := raw["gripper"]; ok {
+	g, gripperGiven := raw["gripper"]
+	if gripperGiven {
 		on, ok := g.(bool)
 		if !ok {
 			return fmt.Errorf("%s:%d: gripper: %v: want true or false", path, keyLine("gripper"), g)
 		}
 		b.gripper, b.listed = on, true
 	}
-	for _, table := range []string{"soft", "rigid"} {
+	for _, table := range []string{"soft", "rigid", "waypoint"} {
 		v, ok := raw[table]
 		if !ok {
 			continue
@@ -96,12 +105,77 @@ func (b *sceneBodies) read(raw map[string]any, path, text string, keyLine func(s
 				}
 				return keyLine(table)
 			}
-			if err := b.readEntry(table, i, e, filepath.Dir(path)); err != nil {
+			read := func() *fieldError { return b.readEntry(table, i, e, filepath.Dir(path)) }
+			if table == "waypoint" {
+				read = func() *fieldError { return b.readWaypoint(e) }
+			}
+			if err := read(); err != nil {
 				return fmt.Errorf("%s:%d: %s[%d].%v", path, line(err.key), table, i+1, err)
 			}
 		}
 		b.listed = true
 	}
+	if len(b.path) > 0 {
+		if gripperGiven && !b.gripper {
+			return fmt.Errorf("%s:%d: gripper = false: the [[waypoint]] tables are the gripper's path", path, keyLine("gripper"))
+		}
+		b.gripper = true
+	}
+	return nil
+}
+
+// readWaypoint reads one [[waypoint]] entry: time, position and opening
+// given, yaw 0 unless given; checked against the waypoint before.
+func (b *sceneBodies) readWaypoint(e map[string]any) *fieldError {
+	for _, k := range slices.Sorted(maps.Keys(e)) {
+		if !slices.Contains(waypointFields, k) {
+			return &fieldError{k, fmt.Sprintf("not a key of a waypoint (%s)", strings.Join(waypointFields, ", "))}
+		}
+	}
+	var w settings.Waypoint
+	for _, f := range []struct {
+		key  string
+		dst  *float64
+		unit string
+		need bool
+	}{{"time", &w.Time, "seconds", true}, {"yaw", &w.Yaw, "degrees", false}, {"opening", &w.Opening, "metres", true}} {
+		v, ok := e[f.key]
+		if !ok {
+			if f.need {
+				return &fieldError{f.key, "missing"}
+			}
+			continue
+		}
+		x, ok := number(v)
+		if !ok {
+			return &fieldError{f.key, fmt.Sprintf("%v: want a number of %s", v, f.unit)}
+		}
+		*f.dst = x
+	}
+	v, ok := e["position"]
+	if !ok {
+		return &fieldError{"position", "missing"}
+	}
+	list, ok := v.([]any)
+	if !ok || len(list) != 3 {
+		return &fieldError{"position", fmt.Sprintf("%v: want a list of 3 numbers (m)", v)}
+	}
+	for j, x := range list {
+		if w.Position[j], ok = number(x); !ok {
+			return &fieldError{"position", fmt.Sprintf("%v: want a list of 3 numbers (m)", v)}
+		}
+	}
+	var prev *settings.Waypoint
+	if n := len(b.path); n > 0 {
+		prev = &b.path[n-1]
+	}
+	if err := w.Validate(prev); err != nil {
+		return specError(err)
+	}
+	if len(b.path) == settings.MaxWaypoints {
+		return &fieldError{"", fmt.Sprintf("a gripper path has at most %d waypoints", settings.MaxWaypoints)}
+	}
+	b.path = append(b.path, w)
 	return nil
 }
 

@@ -328,3 +328,51 @@ func TestSceneFileRigidMesh(t *testing.T) {
 		}
 	}
 }
+
+// TestSceneFileWaypoints reads the shipped pick-place scene: its
+// [[waypoint]] tables become the gripper's path (the gripper implied), the
+// yaw 0 where not given; and every bad waypoint is one line naming the
+// file, the line, the entry and the field.
+func TestSceneFileWaypoints(t *testing.T) {
+	const file = "../assets/scenes/pick-place.toml"
+	f, err := sceneConfigOf(t, "-scene", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := f.config()
+	p := cfg.GripperPath
+	want := settings.Waypoint{Time: 2.2, Position: [3]float64{0.04, 0, 0.043}, Yaw: 90, Opening: 0.024}
+	if cfg.Kind != "custom" || !cfg.Gripper || len(p) != 8 || p[4] != want || p[1].Yaw != 0 || p[7].Time != 3.4 {
+		t.Fatalf("configuration from pick-place.toml: gripper %v, path %+v", cfg.Gripper, p)
+	}
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ from, to, want string }{
+		{"time = 0.9", "time = 0.3", ":28: waypoint[3].time: time = 0.3 s: must come after the previous waypoint's 0.4 s"},
+		{"time = 0.9", "time = -1", ":28: waypoint[3].time: time = -1 s: must be in [0, 3600]"},
+		{"position = [0, 0, 0.018]\nopening = 0.024", "position = [0, 0, 0.018]", ":27: waypoint[3].opening: missing"},
+		{"position = [0, 0, 0.018]\nopening = 0.024", "position = [0, 0]\nopening = 0.024", ":29: waypoint[3].position: [0 0]: want a list of 3 numbers"},
+		{"yaw = 90                     # degrees about the world z", "yaw = \"right\"", ":38: waypoint[5].yaw: right: want a number of degrees"},
+		{"yaw = 90                     # degrees about the world z", "yaw = 1e9", ":38: waypoint[5].yaw: yaw = 1e+09°: must be in [-36000, 36000]"},
+		{"time = 1.4", "time = 1.4\nspeed = 2", ":33: waypoint[4].speed: not a key of a waypoint (time, position, yaw, opening)"},
+		{"opening = 0.05               # m", "opening = 0.5", ":22: waypoint[1].opening: opening = 0.5 m: must be in [0, 0.2]"},
+		{"jaws = \"flat\"", "jaws = \"flat\"\ngripper = false", ":12: gripper = false: the [[waypoint]] tables are the gripper's path"},
+	} {
+		t.Run(tc.to, func(t *testing.T) {
+			text := strings.Replace(string(good), tc.from, tc.to, 1)
+			if text == string(good) {
+				t.Fatalf("%q is not in pick-place.toml", tc.from)
+			}
+			path := filepath.Join(t.TempDir(), "pick-place.toml")
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, errs := headless("-scene", path, "-steps", "1")
+			if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, path+tc.want) {
+				t.Fatalf("exit %d, stderr %q: want 2 and one line with %q", code, errs, path+tc.want)
+			}
+		})
+	}
+}

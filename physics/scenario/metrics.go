@@ -115,8 +115,9 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	}
 }
 
-// observeGrasp tracks slip from the moment the jaws closed and the grip
-// force during the steady part of the spin.
+// observeGrasp tracks slip from the moment the jaws closed (until a
+// path's jaws open again) and the grip force during the steady part of
+// the spin.
 func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
 	t := sc.Sim.Time()
 	m.leftLast, m.rightLast = st.BodyNormalForce[LeftJawBody], st.BodyNormalForce[RightJawBody]
@@ -136,7 +137,7 @@ func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
 	if !m.closed && (s == nil || t >= s.closedAt()) {
 		m.closed, m.comClosed = true, local
 	}
-	if m.closed {
+	if m.closed && (s == nil || t <= s.releasedAt()) {
 		m.slip = r3.Norm(r3.Sub(local, m.comClosed))
 		m.maxSlip = math.Max(m.maxSlip, m.slip)
 		m.gripSum += grip

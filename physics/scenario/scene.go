@@ -262,6 +262,13 @@ func (sc *Scene) graspBodies(obj object) []rigid.Body {
 		Gripper: g, Command: start,
 		MaxSpeed: 0.15, MaxAngularSpeed: omegaLimit, MaxOpeningSpeed: 0.08,
 	}
+	if len(script.path) > 0 {
+		// The driver's limits keep commands from jumping; a path's own
+		// speeds are the user's to choose.
+		v, w, o := script.pathSpeeds()
+		d := sc.Driver
+		d.MaxSpeed, d.MaxAngularSpeed, d.MaxOpeningSpeed = math.Max(d.MaxSpeed, 1.05*v), math.Max(d.MaxAngularSpeed, 1.05*w), math.Max(d.MaxOpeningSpeed, 1.05*o)
+	}
 	if cfg.Scripted {
 		sc.script = script
 	}
@@ -279,6 +286,9 @@ func (sc *Scene) graspBodies(obj object) []rigid.Body {
 // its openings (Openings) from the aim; the squeeze scene closes along x
 // at the origin, the scene's placement of its box.
 func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *graspScript {
+	if len(sc.cfg.GripperPath) > 0 {
+		return newPathScript(sc.cfg)
+	}
 	if sc.squeezes() {
 		open, closed := sc.Openings()
 		if sc.cfg.Kind == settings.Stack {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
@@ -20,6 +21,7 @@ const (
 	PhaseSpin     Phase = "spin"     // the gripper spins about its own axis at ω
 	PhaseHold     Phase = "hold"     // the gripper holds still
 	PhaseManual   Phase = "manual"   // no script: commands drive the gripper
+	PhasePath     Phase = "path"     // the gripper follows a scene file's path
 )
 
 // graspScript is the scripted driver of the grasp-and-rotate scene: a
@@ -46,6 +48,12 @@ type graspScript struct {
 	aimedAt *r3.Box
 	lastBox r3.Box
 	waited  float64
+
+	// path, when not empty, replaces the timeline above: the gripper
+	// follows a custom scene's waypoints (newPathScript), the first of
+	// them at pathStart + its time.
+	path      []settings.Waypoint
+	pathStart float64
 }
 
 type timedPhase struct {
@@ -108,6 +116,7 @@ func (s *graspScript) schedule(d phaseDurations) {
 // delay moves the script to start at time t0, for a script started again
 // mid-run.
 func (s *graspScript) delay(t0 float64) {
+	s.pathStart += t0
 	for i := range s.phases {
 		s.phases[i].start += t0
 		s.phases[i].end += t0
@@ -117,8 +126,33 @@ func (s *graspScript) delay(t0 float64) {
 // duration is the length of the whole script, s.
 func (s *graspScript) duration() float64 { return s.phases[len(s.phases)-1].end }
 
-// closedAt is the time the jaws reach the squeeze opening.
-func (s *graspScript) closedAt() float64 { return s.timeOf(PhaseClose, false) }
+// closedAt is the time the jaws reach the squeeze opening; on a path,
+// the time of the first waypoint at its smallest opening.
+func (s *graspScript) closedAt() float64 {
+	if len(s.path) > 0 {
+		k := 0
+		for i, w := range s.path {
+			if w.Opening < s.path[k].Opening {
+				k = i
+			}
+		}
+		return s.pathStart + s.path[k].Time
+	}
+	return s.timeOf(PhaseClose, false)
+}
+
+// releasedAt is the time a path's jaws start to open again after
+// closedAt (the waypoint before the first wider one), +Inf for the grasp
+// scripts, which never let go.
+func (s *graspScript) releasedAt() float64 {
+	closed := s.closedAt() - s.pathStart
+	for i := 1; i < len(s.path); i++ {
+		if s.path[i-1].Time >= closed && s.path[i].Opening > s.path[i-1].Opening {
+			return s.pathStart + s.path[i-1].Time
+		}
+	}
+	return math.Inf(1)
+}
 
 // spinStart and spinEnd bound the spin phase.
 func (s *graspScript) spinStart() float64 { return s.timeOf(PhaseSpin, true) }
@@ -148,6 +182,9 @@ func (s *graspScript) phaseAt(t float64) Phase {
 
 // at returns the command of time t.
 func (s *graspScript) at(t float64) GripperCommand {
+	if len(s.path) > 0 {
+		return s.pathAt(t)
+	}
 	z := s.zHigh
 	z = mix(z, s.zGrasp, s.progress(PhaseApproach, t))
 	z = mix(z, s.zGrasp+s.lift, s.progress(PhaseLift, t))
@@ -195,3 +232,54 @@ func (s *graspScript) spinAngle(t float64) float64 {
 }
 
 func mix(a, b, u float64) float64 { return a + (b-a)*u }
+
+// newPathScript is the script of a custom scene's gripper path
+// (settings.Waypoint, checked by settings.CheckPath): one phase, path,
+// from t = 0 to the later of the last waypoint's time and the scene's
+// Duration.
+func newPathScript(cfg settings.Scenario) *graspScript {
+	path := cfg.GripperPath
+	end := math.Max(path[len(path)-1].Time, cfg.Duration)
+	return &graspScript{path: path, phases: []timedPhase{{PhasePath, 0, end}}}
+}
+
+// pathAt is the command of time t on the path: between two waypoints
+// the grasp centre, the heading and the opening each move by the
+// smoothstep of the time's progress from one to the other; before the
+// first waypoint and after the last, the gripper is at it.
+func (s *graspScript) pathAt(t float64) GripperCommand {
+	p, t := s.path, t-s.pathStart
+	i := sort.Search(len(p), func(i int) bool { return p[i].Time > t })
+	a, b, u := p[max(i-1, 0)], p[min(i, len(p)-1)], 0.0
+	if i > 0 && i < len(p) {
+		u = (t - a.Time) / (b.Time - a.Time)
+		u = u * u * (3 - 2*u)
+	}
+	if i == 0 {
+		a = b
+	}
+	deg := math.Pi / 180
+	return GripperCommand{
+		Target: rigid.Pose{
+			Position: r3.Vec{X: mix(a.Position[0], b.Position[0], u), Y: mix(a.Position[1], b.Position[1], u), Z: mix(a.Position[2], b.Position[2], u)},
+			Rotation: spinAbout(mix(a.Yaw, b.Yaw, u) * deg),
+		},
+		Opening: mix(a.Opening, b.Opening, u),
+	}
+}
+
+// pathSpeeds returns the largest speeds the path asks of the gripper:
+// of the grasp centre (m/s), of its heading (rad/s) and of the opening
+// (m/s). A smoothstep's fastest point moves at 1.5 times its segment's
+// mean.
+func (s *graspScript) pathSpeeds() (linear, angular, opening float64) {
+	for i := 1; i < len(s.path); i++ {
+		a, b := s.path[i-1], s.path[i]
+		k := 1.5 / (b.Time - a.Time)
+		d := r3.Vec{X: b.Position[0] - a.Position[0], Y: b.Position[1] - a.Position[1], Z: b.Position[2] - a.Position[2]}
+		linear = math.Max(linear, k*r3.Norm(d))
+		angular = math.Max(angular, k*math.Abs(b.Yaw-a.Yaw)*math.Pi/180)
+		opening = math.Max(opening, k*math.Abs(b.Opening-a.Opening))
+	}
+	return linear, angular, opening
+}

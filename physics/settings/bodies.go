@@ -247,8 +247,8 @@ func (r RigidSpec) BodyName(i int) string {
 // rigid ones and a Duration; the other scenes have none of them.
 func (c *Scenario) validateBodies() error {
 	if c.Kind != Custom {
-		if len(c.Soft) > 0 || len(c.Rigid) > 0 || c.Duration != 0 || c.Gripper {
-			return fmt.Errorf("soft and rigid body lists, a duration and a gripper belong to a scenario = %q scene, not %q", Custom, c.Kind)
+		if len(c.Soft) > 0 || len(c.Rigid) > 0 || c.Duration != 0 || c.Gripper || len(c.GripperPath) > 0 {
+			return fmt.Errorf("soft and rigid body lists, a duration, a gripper and its path belong to a scenario = %q scene, not %q", Custom, c.Kind)
 		}
 		return nil
 	}
@@ -279,6 +279,73 @@ func (c *Scenario) validateBodies() error {
 	}
 	if c.MeshFile != "" {
 		return fmt.Errorf("MeshFile = %q: a custom scene's soft bodies are listed, not loaded from a mesh file", c.MeshFile)
+	}
+	if len(c.GripperPath) > 0 && !c.Gripper {
+		return fmt.Errorf("a gripper path needs the gripper (Gripper false)")
+	}
+	return CheckPath(c.GripperPath)
+}
+
+// Waypoint is one point of a custom scene's gripper path: at Time (s)
+// the grasp centre (midway between the jaws' contact faces) is at
+// Position (m, world), the gripper's heading about the world z axis is
+// Yaw (degrees, not wrapped: 720 is two turns) and its jaws are Opening
+// (m) apart. Between two waypoints each of them moves by a smoothstep
+// (at rest at every waypoint); before the first and after the last the
+// gripper stays at it.
+type Waypoint struct {
+	Time     float64
+	Position [3]float64
+	Yaw      float64
+	Opening  float64
+}
+
+// Limits of a gripper path.
+const (
+	MaxWaypoints   = 1000
+	MaxPathOpening = 0.2 // m
+	MaxPathYaw     = 36000.0
+)
+
+// CheckPath names the first waypoint out of range, numbered from 1
+// (Waypoint.Validate). An empty path passes; a path of one waypoint
+// holds the gripper there.
+func CheckPath(path []Waypoint) error {
+	if len(path) > MaxWaypoints {
+		return fmt.Errorf("a gripper path has at most %d waypoints, not %d", MaxWaypoints, len(path))
+	}
+	for i := range path {
+		var prev *Waypoint
+		if i > 0 {
+			prev = &path[i-1]
+		}
+		if err := path[i].Validate(prev); err != nil {
+			return fmt.Errorf("waypoint %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// Validate names the first field out of range (a FieldError), prev being
+// the waypoint before (nil for the first): a time that is negative, not
+// finite, beyond MaxCustomSeconds or not after prev's; a position beyond
+// MaxBodySize of the origin; a yaw beyond ±MaxPathYaw degrees; an
+// opening outside [0, MaxPathOpening].
+func (w Waypoint) Validate(prev *Waypoint) error {
+	switch {
+	case !(w.Time >= 0 && w.Time <= MaxCustomSeconds):
+		return fieldErr("time", "time = %g s: must be in [0, %g]", w.Time, MaxCustomSeconds)
+	case prev != nil && !(w.Time > prev.Time):
+		return fieldErr("time", "time = %g s: must come after the previous waypoint's %g s", w.Time, prev.Time)
+	case !(w.Yaw >= -MaxPathYaw && w.Yaw <= MaxPathYaw):
+		return fieldErr("yaw", "yaw = %g°: must be in [%g, %g]", w.Yaw, -MaxPathYaw, MaxPathYaw)
+	case !(w.Opening >= 0 && w.Opening <= MaxPathOpening):
+		return fieldErr("opening", "opening = %g m: must be in [0, %g]", w.Opening, MaxPathOpening)
+	}
+	for k, x := range w.Position {
+		if !(x >= -MaxBodySize && x <= MaxBodySize) {
+			return fieldErr("position", "position[%d] = %g m: must be in [%g, %g]", k+1, x, -MaxBodySize, MaxBodySize)
+		}
 	}
 	return nil
 }

@@ -94,7 +94,7 @@ func (c Scenario) WithKind(k Kind) Scenario {
 		c.TargetDOFs = StackDOFs
 	}
 	if k != Custom {
-		c.Soft, c.Rigid, c.Duration, c.Gripper = nil, nil, 0, false
+		c.Soft, c.Rigid, c.Duration, c.Gripper, c.GripperPath = nil, nil, 0, false, nil
 	} else {
 		if c.Duration == 0 {
 			c.Duration = DefaultDuration
@@ -265,11 +265,14 @@ type Scenario struct {
 	// Soft and Rigid list the bodies of a custom scene, Duration its
 	// length in seconds (bodies.go); empty and 0 in the other scenes.
 	// Gripper adds the two-jaw gripper with the grasp-and-rotate script,
-	// aimed at the soft bodies, whose timeline then sets the length.
-	Soft     []SoftSpec  `json:",omitempty"`
-	Rigid    []RigidSpec `json:",omitempty"`
-	Duration float64     `json:",omitempty"`
-	Gripper  bool        `json:",omitempty"`
+	// aimed at the soft bodies, whose timeline then sets the length;
+	// with a GripperPath (bodies.go, Waypoint) the gripper follows that
+	// path instead, and the path's last time sets the length.
+	Soft        []SoftSpec  `json:",omitempty"`
+	Rigid       []RigidSpec `json:",omitempty"`
+	Duration    float64     `json:",omitempty"`
+	Gripper     bool        `json:",omitempty"`
+	GripperPath []Waypoint  `json:",omitempty"`
 }
 
 // DefaultScenario returns the default configuration of a scenario: the

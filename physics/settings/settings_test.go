@@ -126,3 +126,41 @@ func TestFastSpinPreset(t *testing.T) {
 		t.Fatalf("ParseKind(fast-spin) = %v, %v", k, err)
 	}
 }
+
+// TestGripperPathValidate: a custom scene's path passes with the
+// gripper; without it, in another kind of scene, and with each field of a
+// waypoint out of range (named in the message, the waypoint numbered from
+// 1), it is refused.
+func TestGripperPathValidate(t *testing.T) {
+	path := func() []Waypoint {
+		return []Waypoint{{Time: 0, Position: [3]float64{0, 0, 0.05}, Opening: 0.05}, {Time: 1, Position: [3]float64{0.01, 0, 0.02}, Yaw: 90, Opening: 0.02}}
+	}
+	cfg := DefaultScenario(Custom)
+	cfg.Gripper, cfg.GripperPath = true, path()
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("a valid path refused: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*Scenario)
+		want string
+	}{
+		{"no gripper", func(c *Scenario) { c.Gripper = false }, "needs the gripper"},
+		{"not custom", func(c *Scenario) { c.Kind = GraspRotate }, "a gripper and its path belong to"},
+		{"time order", func(c *Scenario) { c.GripperPath[1].Time = 0 }, "waypoint 2: time = 0 s: must come after"},
+		{"time NaN", func(c *Scenario) { c.GripperPath[0].Time = math.NaN() }, "waypoint 1: time = NaN s"},
+		{"yaw", func(c *Scenario) { c.GripperPath[1].Yaw = math.Inf(1) }, "waypoint 2: yaw = +Inf°"},
+		{"opening", func(c *Scenario) { c.GripperPath[0].Opening = -0.01 }, "waypoint 1: opening = -0.01 m"},
+		{"position", func(c *Scenario) { c.GripperPath[1].Position[2] = 2 }, "waypoint 2: position[3] = 2 m"},
+		{"too many", func(c *Scenario) { c.GripperPath = make([]Waypoint, MaxWaypoints+1) }, "at most 1000 waypoints"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cfg
+			c.GripperPath = path()
+			tc.edit(&c)
+			if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one with %q", err, tc.want)
+			}
+		})
+	}
+}
