@@ -141,6 +141,10 @@ func (b *backend) uploadFrames(C []m3.Mat3) error {
 	return nil
 }
 
+// SetPGSTolerance implements physics.Backend: the tolerance of the
+// kernel's next launches.
+func (b *backend) SetPGSTolerance(tol float64) { b.tolerance = tol }
+
 // SolvePGS implements physics.Backend: the PGS kernel on the W of the last
 // RebuildW, λ warm-started from lambda and copied back into it.
 func (b *backend) SolvePGS(deltaFree []float64, s, mu float64, lambda []float64) (contact.Result, error) {

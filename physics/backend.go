@@ -29,6 +29,9 @@ type Backend interface {
 	// RebuildW computes W = C·W_H·Cᵀ for the directions C (one frame per
 	// contact, rows n, t1, t2).
 	RebuildW(C []m3.Mat3) error
+	// SetPGSTolerance changes the PGS tolerance that Load set, for the
+	// solves that follow (inexact Newton: one per Newton iteration).
+	SetPGSTolerance(tol float64)
 	// SolvePGS solves δ = δfree + s·W·λ with Signorini and Coulomb (μ) on
 	// the W of the last RebuildW; lambda is the warm start and the result.
 	SolvePGS(deltaFree []float64, s, mu float64, lambda []float64) (contact.Result, error)
@@ -99,6 +102,9 @@ func (b *CPUBackend) RebuildW(C []m3.Mat3) error {
 	// blocks at a time with AVX2.
 	return contact.RebuildWLowerWork(b.w, b.wh, C, b.lanes)
 }
+
+// SetPGSTolerance implements Backend.
+func (b *CPUBackend) SetPGSTolerance(tol float64) { b.pgs.Tolerance = tol }
 
 // SolvePGS implements Backend.
 func (b *CPUBackend) SolvePGS(deltaFree []float64, s, mu float64, lambda []float64) (contact.Result, error) {

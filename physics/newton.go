@@ -2,6 +2,7 @@ package physics
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"softgrasp/physics/contact"
@@ -29,7 +30,7 @@ type scheme interface {
 	rebuildW(c *step) error
 	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it,
 	// λ warm-started and overwritten (PGS).
-	solvePGS(c *step, h2 float64) (contact.Result, error)
+	solvePGS(c *step, h2, tol float64) (contact.Result, error)
 	// correct moves p_{k+1} for λ_k (Corr.).
 	correct(c *step, h2 float64) error
 	// states returns the contact states of the last PGS.
@@ -96,6 +97,7 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 			ct.accept()
 		}
 		ct.gaps(c.set.ContactDistance)
+		rec.PGSTolerance = c.pgsTolerance(k, rec.DirectionChange)
 		if err := c.iterate(sc, h2, &rec); err != nil {
 			return err
 		}
@@ -126,6 +128,25 @@ func (c *step) newtonConverged(turn, e float64) bool {
 	return turn <= c.set.NewtonTolerance && settled && e <= c.set.ElasticTolerance
 }
 
+// pgsTolerance is PGS's relative tolerance in Newton iteration k, whose
+// re-linearisation turned the engaged normals by at most turn (rad):
+// Settings.PGSTolerance, unless Settings.PGSForcing makes the iterations
+// inexact (docs/method.md, "Inexact Newton"): then the forcing term η
+// scales the turn, max(PGSTolerance, min(η, η·turn)), the first
+// iteration (no turn measured yet) takes η and the last allowed one
+// PGSTolerance, so that the forces a step ends with are solved as tightly
+// as without it.
+func (c *step) pgsTolerance(k int, turn float64) float64 {
+	eta, tol := c.set.PGSForcing, c.set.PGSTolerance
+	if eta <= 0 || k == c.set.NewtonIterations-1 {
+		return tol
+	}
+	if k > 0 {
+		eta = math.Min(eta, eta*turn)
+	}
+	return math.Max(tol, eta)
+}
+
 // iterate runs the timed stages of one Newton iteration: Rebuild W, PGS
 // and Corr., recording them in rec.
 func (c *step) iterate(sc scheme, h2 float64, rec *NewtonRecord) error {
@@ -135,7 +156,7 @@ func (c *step) iterate(sc scheme, h2 float64, rec *NewtonRecord) error {
 	}
 	rec.RebuildW = time.Since(t)
 	t = time.Now()
-	res, err := sc.solvePGS(c, h2)
+	res, err := sc.solvePGS(c, h2, rec.PGSTolerance)
 	if err != nil {
 		return c.diverged(fmt.Sprintf("contact solve failed: %v", err))
 	}

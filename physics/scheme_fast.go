@@ -81,7 +81,8 @@ func (f *fastScheme) rebuildW(c *step) error {
 }
 
 // solvePGS solves the contact problem on the backend's W_k.
-func (f *fastScheme) solvePGS(c *step, h2 float64) (contact.Result, error) {
+func (f *fastScheme) solvePGS(c *step, h2, tol float64) (contact.Result, error) {
+	c.backend.SetPGSTolerance(tol)
 	ct := &c.ws.ct
 	return c.backend.SolvePGS(ct.dFree, h2, c.mu, ct.lambda)
 }

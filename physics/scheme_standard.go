@@ -69,8 +69,9 @@ func (sc *standardScheme) rebuildW(c *step) error {
 }
 
 // solvePGS solves the contact problem on W_k.
-func (sc *standardScheme) solvePGS(c *step, h2 float64) (contact.Result, error) {
+func (sc *standardScheme) solvePGS(c *step, h2, tol float64) (contact.Result, error) {
 	ct := &c.ws.ct
+	sc.pgs.Tolerance = tol
 	return sc.pgs.Solve(ct.W, len(ct.pairs), h2, ct.dFree, c.mu, ct.lambda)
 }
 

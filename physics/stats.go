@@ -35,9 +35,11 @@ type NewtonRecord struct {
 	// left over (docs/method.md, "When Newton stops").
 	ContactResidual float64
 	// PGSIterations and PGSError are the sweeps run and the last relative
-	// change of λ.
+	// change of λ, PGSTolerance the relative change PGS was to stop at
+	// (step.pgsTolerance).
 	PGSIterations int
 	PGSError      float64
+	PGSTolerance  float64
 	// RebuildW, PGS, Corr and Elastic are the times of this iteration's
 	// stages.
 	RebuildW, PGS, Corr, Elastic time.Duration

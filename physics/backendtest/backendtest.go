@@ -87,6 +87,39 @@ func Run(t *testing.T, b physics.Backend) {
 		checkPGS(t, b, p)
 		checkCorrection(t, b, p)
 		checkPGSIterates(t, b, p)
+		checkPGSTolerance(t, b, p)
+	}
+}
+
+// checkPGSTolerance: a tolerance set after Load (SetPGSTolerance) stops
+// the next solve from zero forces at the first sweep whose relative
+// change is within it, as the reference PGS with that tolerance does,
+// and Load's, set back, as before.
+func checkPGSTolerance(t *testing.T, b physics.Backend, p *Problem) {
+	t.Helper()
+	if err := b.Load(upperPoisoned(p.WH, p.C), p.C, 500, 1e-12); err != nil {
+		t.Fatalf("%s: Load(%d contacts): %v", b.Name(), p.C, err)
+	}
+	if err := b.RebuildW(p.Frames); err != nil {
+		t.Fatalf("%s: RebuildW: %v", b.Name(), err)
+	}
+	for _, tol := range []float64{1e-3, 1e-12} {
+		b.SetPGSTolerance(tol)
+		lambda := make([]float64, 3*p.C)
+		res, err := b.SolvePGS(p.DeltaFree, p.S, p.Mu, lambda)
+		if err != nil {
+			t.Fatalf("%s: SolvePGS: %v", b.Name(), err)
+		}
+		ref := contact.PGS{MaxIterations: 500, Tolerance: tol}
+		W := make([]float64, len(p.WH))
+		contact.RebuildW(W, p.WH, p.Frames)
+		want, err := ref.Solve(W, p.C, p.S, p.DeltaFree, p.Mu, make([]float64, 3*p.C))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Iterations != want.Iterations || !res.Converged {
+			t.Fatalf("%s: %d contacts, tolerance %g: %d sweeps (converged %v), reference %d", b.Name(), p.C, tol, res.Iterations, res.Converged, want.Iterations)
+		}
 	}
 }
 

@@ -206,6 +206,14 @@ type Settings struct {
 	// PGSTolerance stops PGS when ‖λⁱ − λⁱ⁻¹‖/‖λⁱ‖ falls below it
 	// (Algorithm 1). 0 always runs PGSIterations sweeps.
 	PGSTolerance float64
+	// PGSForcing, when positive, makes the Newton iterations inexact
+	// (docs/method.md, "Inexact Newton"): PGS stops at the relative
+	// tolerance max(PGSTolerance, min(PGSForcing, PGSForcing·θ_k)) in
+	// iteration k, θ_k the largest turn of an engaged normal (rad) at its
+	// re-linearisation, PGSForcing in the first iteration (no turn yet),
+	// and PGSTolerance in the last allowed one. 0 keeps PGSTolerance in
+	// every iteration.
+	PGSForcing float64
 	// Friction is the Coulomb coefficient μ.
 	Friction float64
 	// Scheme is the update of the constraint matrices (fast or standard).

@@ -364,6 +364,7 @@ func (g *generator) settings() (string, frame.Command) {
 		s.NewtonIterations = int(v(1, 10))
 	case 3:
 		s.PGSIterations = int(v(1, 100))
+		s.PGSForcing = [...]float64{0, 0.01, 0.1}[g.rng.IntN(3)]
 	case 4:
 		s.Scheme = [...]settings.Scheme{settings.Fast, settings.Standard}[g.rng.IntN(2)]
 	case 5:
