@@ -402,6 +402,9 @@ func (g *generator) scene() (string, frame.Command) {
 		cfg = settings.DefaultScenario(settings.FastSpin)
 		cfg.TargetDOFs = g.base.TargetDOFs
 	}
+	if cfg.Kind == settings.Custom && g.rng.IntN(2) == 0 {
+		return g.pathScene(cfg.WithKind(settings.Custom))
+	}
 	if g.rng.IntN(4) == 0 {
 		// Attachments, good and bad: a layer, a side, a layer following a
 		// jaw, the whole object, and three that the scene refuses (no
@@ -419,6 +422,29 @@ func (g *generator) scene() (string, frame.Command) {
 		return "scene with mesh", frame.SetScene{Config: cfg}
 	}
 	return "scene", frame.SetScene{Config: cfg}
+}
+
+// pathScene returns a custom scene (its one soft box) whose gripper
+// follows a random path of 2 to 6 waypoints around it, one field of one
+// waypoint out of range one time in eight.
+func (g *generator) pathScene(cfg settings.Scenario) (string, frame.Command) {
+	cfg.Gripper = true
+	t := 0.0
+	for range 2 + g.rng.IntN(5) {
+		cfg.GripperPath = append(cfg.GripperPath, settings.Waypoint{
+			Time:     t,
+			Position: [3]float64{g.between(-0.02, 0.02), g.between(-0.02, 0.02), g.between(0.01, 0.06)},
+			Yaw:      g.between(-180, 180),
+			Opening:  g.between(0.02, 0.06),
+		})
+		t += g.between(0.05, 0.6)
+	}
+	if g.rng.IntN(8) == 0 {
+		w := &cfg.GripperPath[g.rng.IntN(len(cfg.GripperPath))]
+		*[...]*float64{&w.Time, &w.Yaw, &w.Opening, &w.Position[2]}[g.rng.IntN(4)] = g.bad()
+		return "path scene (bad)", frame.SetScene{Config: cfg}
+	}
+	return "path scene", frame.SetScene{Config: cfg}
 }
 
 // gripper returns a hand-driven gripper command, out of range one time in
