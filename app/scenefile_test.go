@@ -187,11 +187,7 @@ func TestSceneFileBodies(t *testing.T) {
 		cfg.Rigid[0].Rotation != [3]float64{0, 0, 30} || cfg.Rigid[1].Mass != 0 {
 		t.Fatalf("configuration from pile.toml: %+v", cfg)
 	}
-	good, err := os.ReadFile("../assets/scenes/pile.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct{ from, to, want string }{
+	checkSceneEdits(t, "../assets/scenes/pile.toml", []sceneEdit{
 		{"size = [0.02, 0.015]", "size = [0.02, -1]", ":21: soft[2].size: size (height) = -1 m"},
 		{"dofs = 400", "dofs = 4.5", ":22: soft[2].dofs: 4.5: want a whole number"},
 		{"mass = 0.02", "mass = -2", ":31: rigid[1].mass: mass = -2 kg"},
@@ -202,13 +198,29 @@ func TestSceneFileBodies(t *testing.T) {
 		{"duration = 1.5", "duration = 0", ":10: duration = 0 s: must be in (0, 3600]"},
 		{"version = 2", "version = 1", ":10: duration: not a scene key"},
 		{"duration = 1.5", "gripper = \"yes\"", ":10: gripper: yes: want true or false"},
-	} {
+	})
+}
+
+// sceneEdit replaces from by to in a scene file; want is the error line
+// after the file's path.
+type sceneEdit struct{ from, to, want string }
+
+// checkSceneEdits runs headless on copies of the scene file with each edit
+// made: each is refused with exit 2 and one line naming the copy's path
+// followed by its want.
+func checkSceneEdits(t *testing.T, file string, edits []sceneEdit) {
+	t.Helper()
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range edits {
 		t.Run(tc.to, func(t *testing.T) {
 			text := strings.Replace(string(good), tc.from, tc.to, 1)
 			if text == string(good) {
-				t.Fatalf("%q is not in pile.toml", tc.from)
+				t.Fatalf("%q is not in %s", tc.from, file)
 			}
-			path := filepath.Join(t.TempDir(), "pile.toml")
+			path := filepath.Join(t.TempDir(), filepath.Base(file))
 			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -345,11 +357,7 @@ func TestSceneFileWaypoints(t *testing.T) {
 	if cfg.Kind != "custom" || !cfg.Gripper || len(p) != 8 || p[4] != want || p[1].Yaw != 0 || p[7].Time != 3.4 {
 		t.Fatalf("configuration from pick-place.toml: gripper %v, path %+v", cfg.Gripper, p)
 	}
-	good, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct{ from, to, want string }{
+	checkSceneEdits(t, file, []sceneEdit{
 		{"time = 0.9", "time = 0.3", ":28: waypoint[3].time: time = 0.3 s: must come after the previous waypoint's 0.4 s"},
 		{"time = 0.9", "time = -1", ":28: waypoint[3].time: time = -1 s: must be in [0, 3600]"},
 		{"position = [0, 0, 0.018]\nopening = 0.024", "position = [0, 0, 0.018]", ":27: waypoint[3].opening: missing"},
@@ -359,20 +367,5 @@ func TestSceneFileWaypoints(t *testing.T) {
 		{"time = 1.4", "time = 1.4\nspeed = 2", ":33: waypoint[4].speed: not a key of a waypoint (time, position, yaw, opening)"},
 		{"opening = 0.05               # m", "opening = 0.5", ":22: waypoint[1].opening: opening = 0.5 m: must be in [0, 0.2]"},
 		{"jaws = \"flat\"", "jaws = \"flat\"\ngripper = false", ":12: gripper = false: the [[waypoint]] tables are the gripper's path"},
-	} {
-		t.Run(tc.to, func(t *testing.T) {
-			text := strings.Replace(string(good), tc.from, tc.to, 1)
-			if text == string(good) {
-				t.Fatalf("%q is not in pick-place.toml", tc.from)
-			}
-			path := filepath.Join(t.TempDir(), "pick-place.toml")
-			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			code, _, errs := headless("-scene", path, "-steps", "1")
-			if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, path+tc.want) {
-				t.Fatalf("exit %d, stderr %q: want 2 and one line with %q", code, errs, path+tc.want)
-			}
-		})
-	}
+	})
 }
