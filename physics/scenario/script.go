@@ -255,9 +255,6 @@ func (s *graspScript) pathAt(t float64) GripperCommand {
 		u = (t - a.Time) / (b.Time - a.Time)
 		u = u * u * (3 - 2*u)
 	}
-	if i == 0 {
-		a = b
-	}
 	deg := math.Pi / 180
 	return GripperCommand{
 		Target: rigid.Pose{
