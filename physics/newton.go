@@ -29,7 +29,8 @@ type scheme interface {
 	// rebuildW builds W_k for the current directions C_k (Rebuild W).
 	rebuildW(c *step) error
 	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it,
-	// λ warm-started and overwritten (PGS).
+	// λ warm-started and overwritten (PGS), stopping at the relative
+	// change tol (step.pgsTolerance).
 	solvePGS(c *step, h2, tol float64) (contact.Result, error)
 	// correct moves p_{k+1} for λ_k (Corr.).
 	correct(c *step, h2 float64) error
