@@ -28,6 +28,10 @@ type Compound struct {
 	bounds  r3.Box
 	bounded bool
 	cached  bool
+	// partBounds are the parts' world boxes (in the compound's frame),
+	// for Closest to pass over the parts that cannot be nearest; empty
+	// when a part is unbounded.
+	partBounds []r3.Box
 }
 
 // validator is implemented by the shapes of this package that can check
@@ -48,8 +52,25 @@ func NewCompound(parts ...Part) (Compound, error) {
 func (c Compound) cache() Compound {
 	c.samples = c.sampleVertices()
 	c.bounds, c.bounded = c.computeBounds()
+	c.partBounds = nil
+	for _, p := range c.Parts {
+		b, ok := p.Shape.Bounds()
+		if !ok {
+			c.partBounds = nil
+			break
+		}
+		c.partBounds = append(c.partBounds, TransformBox(p.Offset, b))
+	}
 	c.cached = true
 	return c
+}
+
+// outsideBy is the distance from x to the box (0 inside it).
+func outsideBy(x r3.Vec, b *r3.Box) float64 {
+	dx := max(b.Min.X-x.X, 0, x.X-b.Max.X)
+	dy := max(b.Min.Y-x.Y, 0, x.Y-b.Max.Y)
+	dz := max(b.Min.Z-x.Z, 0, x.Z-b.Max.Z)
+	return math.Sqrt(dx*dx + dy*dy + dz*dz)
 }
 
 // Validate reports an empty compound, a part without a shape, a part whose
@@ -84,6 +105,13 @@ func (c Compound) Closest(x r3.Vec) (point, normal r3.Vec, dist float64) {
 	dist = math.Inf(1)
 	for i := range c.Parts {
 		p := &c.Parts[i]
+		if c.cached && i < len(c.partBounds) && outsideBy(x, &c.partBounds[i]) > max(dist, 0)*(1+1e-9)+1e-12 {
+			// x lies outside the part's box, farther from it than the
+			// best so far (or outside it at all, when x is inside an
+			// earlier part) by more than round-off: the part's distance,
+			// at least that to its box, could not win.
+			continue
+		}
 		pt, n, d := p.Shape.Closest(p.Offset.ApplyInverse(x))
 		if d < dist {
 			point, normal, dist = p.Offset.Apply(pt), p.Offset.Rotate(n), d
