@@ -177,3 +177,49 @@ func TestCompoundValidate(t *testing.T) {
 		t.Error("a compound with a plane reports bounds")
 	}
 }
+
+// TestCompoundClosestPassesOverFarParts: a cached compound (whose
+// Closest passes over the parts whose box is farther than the best so
+// far) answers exactly what the same parts evaluated one by one answer,
+// at points outside, between and inside the parts of a round jaw (a
+// cylinder pad in front of a box plate, overlapping it) and of two boxes
+// that overlap.
+func TestCompoundClosestPassesOverFarParts(t *testing.T) {
+	g := DefaultGripper()
+	g.Style = RoundJaws
+	jaw := g.JawShapes()[0].(Compound)
+	boxes, err := NewCompound(
+		Part{Shape: Box{HalfExtents: r3.Vec{X: 0.01, Y: 0.01, Z: 0.01}}, Offset: IdentityPose()},
+		Part{Shape: Box{HalfExtents: r3.Vec{X: 0.02, Y: 0.005, Z: 0.005}}, Offset: Translation(r3.Vec{X: 0.015})},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []Compound{jaw, boxes} {
+		plain := Compound{Parts: c.Parts} // not cached: every part evaluated
+		box, _ := c.Bounds()
+		skipped := 0
+		for range 20000 {
+			x := r3.Vec{
+				X: box.Min.X - 0.01 + (box.Max.X-box.Min.X+0.02)*rng.Float64(),
+				Y: box.Min.Y - 0.01 + (box.Max.Y-box.Min.Y+0.02)*rng.Float64(),
+				Z: box.Min.Z - 0.01 + (box.Max.Z-box.Min.Z+0.02)*rng.Float64(),
+			}
+			p1, n1, d1 := c.Closest(x)
+			p0, n0, d0 := plain.Closest(x)
+			if p1 != p0 || n1 != n0 || d1 != d0 {
+				t.Fatalf("at %v: %v %v %g, every part evaluated: %v %v %g", x, p1, n1, d1, p0, n0, d0)
+			}
+			for i := range c.partBounds {
+				if outsideBy(x, &c.partBounds[i]) > max(d0, 0)*(1+1e-9)+1e-12 {
+					skipped++
+					break
+				}
+			}
+		}
+		if skipped == 0 {
+			t.Fatal("no point let a part be passed over: the test does not exercise it")
+		}
+	}
+}
