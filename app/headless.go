@@ -22,7 +22,7 @@ import (
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
 	scenario, object, jaws, mesh, csv string
-	contacts, sceneFile               string
+	contacts, newtonCSV, sceneFile    string
 	cpuprofile, record, backend, ab   string
 	steps, threads                    int
 	json, lambda                      bool
@@ -48,6 +48,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.jaws, "jaws", "round", "gripper jaws: round (cylindrical fingertips) or flat")
 	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
+	fs.StringVar(&f.newtonCSV, "newton-csv", "", "write one CSV row per Newton iteration per step to this file: the turn of the normals, the move of the proximity points, the residuals, PGS's tolerance, sweeps and last change, the stage times (SI units, ms)")
 	fs.StringVar(&f.contacts, "contacts", "", "write one CSV row per contact per step to this file: step, time, the two bodies, the point, the normal, the normal force, the friction force, the gap, the state (SI units)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
@@ -168,8 +169,8 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	}
 	setBLASThreads(blasThreads(cfg.Physics.Solver, f.threads))
 	if f.ab != "" {
-		if f.record != "" || f.csv != "" || f.contacts != "" || f.lambda {
-			fmt.Fprintln(stderr, "softgrasp headless: -ab runs two scenes; -record, -csv, -contacts and -lambda describe one: use them without -ab")
+		if f.record != "" || f.csv != "" || f.contacts != "" || f.newtonCSV != "" || f.lambda {
+			fmt.Fprintln(stderr, "softgrasp headless: -ab runs two scenes; -record, -csv, -contacts, -newton-csv and -lambda describe one: use them without -ab")
 			return 2
 		}
 		return runAB(cfg, f.ab, f.steps, f.json, stdout, stderr)
@@ -198,6 +199,12 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.contacts != "" {
 		if log.contacts, err = newContactsLog(f.contacts); err != nil {
+			fmt.Fprintln(stderr, "softgrasp headless:", err)
+			return 1
+		}
+	}
+	if f.newtonCSV != "" {
+		if log.newton, err = newNewtonLog(f.newtonCSV); err != nil {
 			fmt.Fprintln(stderr, "softgrasp headless:", err)
 			return 1
 		}
@@ -273,15 +280,22 @@ func runSteps(sc *scenario.Scene, steps int, log *stepLogs, rec *record.Writer, 
 }
 
 // stepLogs are a run's per-step outputs, each optional: the -csv row per
-// step and the -contacts rows per contact.
+// step, the -contacts rows per contact and the -newton-csv rows per Newton
+// iteration.
 type stepLogs struct {
 	steps    *stepLog
 	contacts *contactsLog
+	newton   *newtonLog
 }
 
 func (l *stepLogs) write(sc *scenario.Scene, st *physics.StepStats) error {
 	if l.steps != nil {
 		if err := l.steps.write(sc, st); err != nil {
+			return err
+		}
+	}
+	if l.newton != nil {
+		if err := l.newton.write(st); err != nil {
 			return err
 		}
 	}
@@ -299,6 +313,11 @@ func (l *stepLogs) close() error {
 	}
 	if l.contacts != nil {
 		if err := l.contacts.close(); first == nil {
+			first = err
+		}
+	}
+	if l.newton != nil {
+		if err := l.newton.close(); first == nil {
 			first = err
 		}
 	}

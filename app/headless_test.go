@@ -249,6 +249,55 @@ func TestHeadlessContactsCSV(t *testing.T) {
 	}
 }
 
+// TestHeadlessNewtonCSV checks -newton-csv: a header, then for every step
+// one row per Newton iteration, k from 0, as many as -csv's newton column
+// and their sweeps adding up to its pgs_sweeps; with -pgs-forcing the
+// first iteration's tolerance is η; a bad path is one line and exit 1.
+func TestHeadlessNewtonCSV(t *testing.T) {
+	dir := t.TempDir()
+	steps, iters := filepath.Join(dir, "steps.csv"), filepath.Join(dir, "newton.csv")
+	code, _, errs := headless("-dofs", "300", "-steps", "40", "-pgs-forcing", "0.01", "-csv", steps, "-newton-csv", iters)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	rows := readCSV(t, iters)
+	if !slices.Equal(rows[0], newtonHeader) {
+		t.Fatalf("header %v", rows[0])
+	}
+	col := func(name string) int { return slices.Index(newtonHeader, name) }
+	perStep, sweeps := map[string]int{}, map[string]int{}
+	for _, r := range rows[1:] {
+		step := r[col("step")]
+		if r[col("k")] != strconv.Itoa(perStep[step]) {
+			t.Fatalf("step %s: iteration %s after %d", step, r[col("k")], perStep[step])
+		}
+		if r[col("k")] == "0" && r[col("pgs_tolerance")] != "0.01" {
+			t.Fatalf("step %s: first iteration's PGS tolerance %s, want the forcing 0.01", step, r[col("pgs_tolerance")])
+		}
+		n, err := strconv.Atoi(r[col("pgs_sweeps")])
+		if err != nil {
+			t.Fatal(err)
+		}
+		perStep[step]++
+		sweeps[step] += n
+	}
+	stepRows := readCSV(t, steps)
+	sc := func(name string) int { return slices.Index(stepRows[0], name) }
+	for _, r := range stepRows[1:] {
+		step := r[sc("step")]
+		if strconv.Itoa(perStep[step]) != r[sc("newton")] || strconv.Itoa(sweeps[step]) != r[sc("pgs_sweeps")] {
+			t.Fatalf("step %s: %d iterations and %d sweeps in -newton-csv, -csv has %s and %s", step, perStep[step], sweeps[step], r[sc("newton")], r[sc("pgs_sweeps")])
+		}
+	}
+	if len(stepRows) != 41 {
+		t.Fatalf("%d step rows, want 40", len(stepRows)-1)
+	}
+	code, _, errs = headless("-dofs", "300", "-steps", "2", "-newton-csv", filepath.Join(dir, "no", "such", "dir.csv"))
+	if code != 1 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "-newton-csv") {
+		t.Fatalf("a bad -newton-csv path: exit %d, stderr %q", code, errs)
+	}
+}
+
 // readCSV reads a whole CSV file written by a command.
 func readCSV(t *testing.T, path string) [][]string {
 	t.Helper()

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"softgrasp/physics"
+)
+
+// newtonLog writes the -newton-csv file: one row per Newton iteration per
+// step, what the iteration measured and spent (docs/method.md, "When
+// Newton stops" and "Inexact Newton"). Units are SI: radians, metres,
+// milliseconds for the times.
+type newtonLog struct {
+	f   *os.File
+	w   *csv.Writer
+	row []string
+}
+
+// newtonHeader names the columns: k counts from 0; the residuals are those
+// of the iterate the iteration started from (0 where not measured), the
+// changes those its re-linearisation and its correction made.
+var newtonHeader = []string{"step", "time_s", "k", "direction_change_rad", "position_change_m",
+	"elastic_residual_m", "contact_residual_m", "pgs_tolerance", "pgs_sweeps", "pgs_error",
+	"rebuild_w_ms", "pgs_ms", "corr_ms", "elastic_ms"}
+
+func newNewtonLog(path string) (*newtonLog, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-newton-csv: %w", err)
+	}
+	l := &newtonLog{f: f, w: csv.NewWriter(f), row: make([]string, len(newtonHeader))}
+	if err := l.w.Write(newtonHeader); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("-newton-csv: %w", err)
+	}
+	return l, nil
+}
+
+// write appends the rows of the step st.
+func (l *newtonLog) write(st *physics.StepStats) error {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
+	for k, r := range st.Newton {
+		l.row = append(l.row[:0], strconv.Itoa(st.Step), g(st.Time), strconv.Itoa(k),
+			g(r.DirectionChange), g(r.PositionChange), g(r.ElasticResidual), g(r.ContactResidual),
+			g(r.PGSTolerance), strconv.Itoa(r.PGSIterations), g(r.PGSError),
+			g(msOf(r.RebuildW)), g(msOf(r.PGS)), g(msOf(r.Corr)), g(msOf(r.Elastic)))
+		if err := l.w.Write(l.row); err != nil {
+			return fmt.Errorf("-newton-csv: %w", err)
+		}
+	}
+	return nil
+}
+
+// msOf is d in milliseconds.
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func (l *newtonLog) close() error {
+	l.w.Flush()
+	if err := l.w.Error(); err != nil {
+		l.f.Close()
+		return fmt.Errorf("-newton-csv: %w", err)
+	}
+	return l.f.Close()
+}
