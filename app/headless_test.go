@@ -252,13 +252,20 @@ func TestHeadlessContactsCSV(t *testing.T) {
 // TestHeadlessNewtonCSV checks -newton-csv: a header, then for every step
 // one row per Newton iteration, k from 0, as many as -csv's newton column
 // and their sweeps adding up to its pgs_sweeps; with -pgs-forcing the
-// first iteration's tolerance is η; a bad path is one line and exit 1.
+// first iteration's tolerance is η, and the JSON's pgs_sweeps_mean is
+// their mean per step; a bad path is one line and exit 1.
 func TestHeadlessNewtonCSV(t *testing.T) {
 	dir := t.TempDir()
 	steps, iters := filepath.Join(dir, "steps.csv"), filepath.Join(dir, "newton.csv")
-	code, _, errs := headless("-dofs", "300", "-steps", "40", "-pgs-forcing", "0.01", "-csv", steps, "-newton-csv", iters)
+	code, out, errs := headless("-dofs", "300", "-steps", "40", "-pgs-forcing", "0.01", "-json", "-csv", steps, "-newton-csv", iters)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var sum struct {
+		PGSSweepsMean float64 `json:"pgs_sweeps_mean"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
 	}
 	rows := readCSV(t, iters)
 	if !slices.Equal(rows[0], newtonHeader) {
@@ -291,6 +298,13 @@ func TestHeadlessNewtonCSV(t *testing.T) {
 	}
 	if len(stepRows) != 41 {
 		t.Fatalf("%d step rows, want 40", len(stepRows)-1)
+	}
+	total := 0
+	for _, n := range sweeps {
+		total += n
+	}
+	if want := float64(total) / 40; math.Abs(sum.PGSSweepsMean-want) > 1e-12*want {
+		t.Fatalf("JSON pgs_sweeps_mean %g, the CSV's %g", sum.PGSSweepsMean, want)
 	}
 	code, _, errs = headless("-dofs", "300", "-steps", "2", "-newton-csv", filepath.Join(dir, "no", "such", "dir.csv"))
 	if code != 1 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "-newton-csv") {

@@ -18,6 +18,7 @@ const heldMargin = 5e-3
 // metrics accumulates a scene's per-step measurements.
 type metrics struct {
 	steps, newtonIters  int
+	pgsSweeps           int // PGS sweeps of all the steps' Newton iterations
 	pcgIters, factorAge int
 	contacts            float64
 	contactsMax         int
@@ -72,6 +73,9 @@ func (m *metrics) reset(sc *Scene) {
 func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.steps++
 	m.newtonIters += len(st.Newton)
+	for _, r := range st.Newton {
+		m.pgsSweeps += r.PGSIterations
+	}
 	m.pcgIters += st.SolveIterations
 	m.factorFailures += st.FactorFailures
 	m.elasticBacktracks += st.ElasticBacktracks

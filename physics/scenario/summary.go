@@ -57,7 +57,8 @@ type Summary struct {
 	FactorAgeMean  float64 `json:"factor_age_mean"` // steps, async solver
 	Mesh           string  `json:"mesh"`
 	Elements       int     `json:"elements"`
-	NewtonMean     float64 `json:"newton_mean"` // Newton iterations run per step
+	NewtonMean     float64 `json:"newton_mean"`     // Newton iterations run per step
+	PGSSweepsMean  float64 `json:"pgs_sweeps_mean"` // PGS sweeps per step, all its Newton iterations
 	// ElasticResidualMax is, with Newton on the whole residual
 	// (Settings.ElasticTolerance), the largest over the steps of the last
 	// residual a step evaluated (physics.NewtonRecord.ElasticResidual, m),
@@ -163,6 +164,7 @@ func (sc *Scene) Summary() Summary {
 	if m.steps > 0 {
 		s.ContactsMean = m.contacts / float64(m.steps)
 		s.NewtonMean = float64(m.newtonIters) / float64(m.steps)
+		s.PGSSweepsMean = float64(m.pgsSweeps) / float64(m.steps)
 		s.PCGMean = float64(m.pcgIters) / float64(m.steps)
 		s.FactorAgeMean = float64(m.factorAge) / float64(m.steps)
 	}
