@@ -53,7 +53,7 @@ func TestViewerHelpListsSceneAndWindowFlags(t *testing.T) {
 			t.Errorf("viewer help lacks %s", want)
 		}
 	}
-	for _, banned := range []string{"-csv", "-json", "-steps"} {
+	for _, banned := range []string{"-csv", "-newton-csv", "-json", "-steps"} {
 		if strings.Contains(help, banned+" ") {
 			t.Errorf("viewer help offers the headless-only %s", banned)
 		}
