@@ -1,9 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"fmt"
-	"os"
 	"strconv"
 
 	"softgrasp/physics"
@@ -14,8 +11,7 @@ import (
 // contact forces as users of contact simulators read them out (README,
 // "Contact forces out"). Units are SI: metres, newtons, seconds.
 type contactsLog struct {
-	f    *os.File
-	w    *csv.Writer
+	csvFile
 	recs []physics.ContactRecord
 	row  []string
 }
@@ -28,16 +24,11 @@ var contactsHeader = []string{"step", "time_s", "body_a", "body_b", "kind",
 	"friction_x_n", "friction_y_n", "friction_z_n", "gap_m", "state"}
 
 func newContactsLog(path string) (*contactsLog, error) {
-	f, err := os.Create(path)
+	c, err := createCSV("contacts", path, contactsHeader)
 	if err != nil {
-		return nil, fmt.Errorf("-contacts: %w", err)
+		return nil, err
 	}
-	l := &contactsLog{f: f, w: csv.NewWriter(f), row: make([]string, len(contactsHeader))}
-	if err := l.w.Write(contactsHeader); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("-contacts: %w", err)
-	}
-	return l, nil
+	return &contactsLog{csvFile: c, row: make([]string, len(contactsHeader))}, nil
 }
 
 // write appends the rows of the step st just taken by sim.
@@ -63,19 +54,9 @@ func (l *contactsLog) write(sim *physics.Simulation, st *physics.StepStats) erro
 		row = append(row, strconv.Itoa(st.Step), g(st.Time), soft, name, r.Kind.String(),
 			g(r.Point.X), g(r.Point.Y), g(r.Point.Z), g(r.Normal.X), g(r.Normal.Y), g(r.Normal.Z),
 			g(r.NormalForce), g(r.Friction.X), g(r.Friction.Y), g(r.Friction.Z), g(r.Gap), r.State.String())
-		if err := l.w.Write(row); err != nil {
-			return fmt.Errorf("-contacts: %w", err)
+		if err := l.csvFile.write(row); err != nil {
+			return err
 		}
 	}
 	return nil
-}
-
-// close flushes the rows and closes the file.
-func (l *contactsLog) close() error {
-	l.w.Flush()
-	if err := l.w.Error(); err != nil {
-		l.f.Close()
-		return fmt.Errorf("-contacts: %w", err)
-	}
-	return l.f.Close()
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -404,21 +403,16 @@ func printSummary(w io.Writer, s scenario.Summary) {
 }
 
 // stepLog writes one CSV row per step.
-type stepLog struct {
-	f *os.File
-	w *csv.Writer
-}
+type stepLog struct{ csvFile }
 
 func newStepLog(path string) (*stepLog, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("-csv: %w", err)
-	}
-	l := &stepLog{f: f, w: csv.NewWriter(f)}
-	err = l.w.Write([]string{"step", "time", "phase", "contacts", "active", "newton", "pgs_sweeps",
+	c, err := createCSV("csv", path, []string{"step", "time", "phase", "contacts", "active", "newton", "pgs_sweeps",
 		"penetration", "slip", "held", "grip_force", "build_wh_ms", "rebuild_w_ms", "pgs_ms", "corr_ms",
 		"newton_ms", "total_ms", "step_ms", "last_direction_change", "last_position_change", "last_elastic_residual", "last_contact_residual"})
-	return l, err
+	if err != nil {
+		return nil, err
+	}
+	return &stepLog{c}, nil
 }
 
 func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
@@ -434,7 +428,7 @@ func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 	t := &st.Times
-	return l.w.Write([]string{
+	return l.csvFile.write([]string{
 		strconv.Itoa(st.Step), g(st.Time), string(live.Phase), strconv.Itoa(st.Contacts),
 		strconv.Itoa(st.Active), strconv.Itoa(len(st.Newton)), strconv.Itoa(sweeps),
 		g(st.Penetration), g(live.Slip), strconv.FormatBool(live.Held), g(live.GripForce),
@@ -442,13 +436,4 @@ func (l *stepLog) write(sc *scenario.Scene, st *physics.StepStats) error {
 		g(t.MS(stage.Corr)), g(t.MS(stage.Newton)), g(t.MS(stage.Total)),
 		g(t.MS(stage.Step)), g(dir), g(pos), g(res), g(con),
 	})
-}
-
-func (l *stepLog) close() error {
-	l.w.Flush()
-	if err := l.w.Error(); err != nil {
-		l.f.Close()
-		return err
-	}
-	return l.f.Close()
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"fmt"
-	"os"
 	"strconv"
 	"time"
 
@@ -15,8 +12,7 @@ import (
 // Newton stops" and "Inexact Newton"). Units are SI: radians, metres,
 // milliseconds for the times.
 type newtonLog struct {
-	f   *os.File
-	w   *csv.Writer
+	csvFile
 	row []string
 }
 
@@ -28,16 +24,11 @@ var newtonHeader = []string{"step", "time_s", "k", "direction_change_rad", "posi
 	"rebuild_w_ms", "pgs_ms", "corr_ms", "elastic_ms"}
 
 func newNewtonLog(path string) (*newtonLog, error) {
-	f, err := os.Create(path)
+	c, err := createCSV("newton-csv", path, newtonHeader)
 	if err != nil {
-		return nil, fmt.Errorf("-newton-csv: %w", err)
+		return nil, err
 	}
-	l := &newtonLog{f: f, w: csv.NewWriter(f), row: make([]string, len(newtonHeader))}
-	if err := l.w.Write(newtonHeader); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("-newton-csv: %w", err)
-	}
-	return l, nil
+	return &newtonLog{csvFile: c, row: make([]string, len(newtonHeader))}, nil
 }
 
 // write appends the rows of the step st.
@@ -48,8 +39,8 @@ func (l *newtonLog) write(st *physics.StepStats) error {
 			g(r.DirectionChange), g(r.PositionChange), g(r.ElasticResidual), g(r.ContactResidual),
 			g(r.PGSTolerance), strconv.Itoa(r.PGSIterations), g(r.PGSError),
 			g(msOf(r.RebuildW)), g(msOf(r.PGS)), g(msOf(r.Corr)), g(msOf(r.Elastic)))
-		if err := l.w.Write(l.row); err != nil {
-			return fmt.Errorf("-newton-csv: %w", err)
+		if err := l.csvFile.write(l.row); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -57,12 +48,3 @@ func (l *newtonLog) write(st *physics.StepStats) error {
 
 // msOf is d in milliseconds.
 func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func (l *newtonLog) close() error {
-	l.w.Flush()
-	if err := l.w.Error(); err != nil {
-		l.f.Close()
-		return fmt.Errorf("-newton-csv: %w", err)
-	}
-	return l.f.Close()
-}
