@@ -29,7 +29,7 @@ func drawGripper(s *State, f *frame.Frame, out Sender) {
 	imgui.Text(mode)
 	imgui.Text(fmt.Sprintf("centre (%.1f, %.1f, %.1f) mm", 1e3*g.Position.X, 1e3*g.Position.Y, 1e3*g.Position.Z))
 	imgui.Text(fmt.Sprintf("opening %.1f mm -> %.1f mm", 1e3*g.Opening, 1e3*g.TargetOpening))
-	drawGripperButtons(s, out)
+	drawGripperButtons(s, g.Path, out)
 	drawOpeningSlider(s, g, out)
 	drawGrid(s, out, "omega", []gridCell{graspAimCell(s)}, fieldsOn(settings.GripperPanel))
 	if imgui.Button("spin -15 deg") {
@@ -44,20 +44,24 @@ func drawGripper(s *State, f *frame.Frame, out Sender) {
 	colouredText(colourDim, "ctrl+click on the object: grasp there")
 }
 
-// drawGripperButtons draws open/close, the scripted sequence and manual
-// mode.
-func drawGripperButtons(s *State, out Sender) {
+// drawGripperButtons draws open/close, the scripted sequence (the scene's
+// own path, when it has one) and manual mode.
+func drawGripperButtons(s *State, path bool, out Sender) {
 	if imgui.ButtonV("Open / close", imgui.Vec2{X: 95}) {
 		_ = s.ToggleJaws(out)
 	}
 	s.trackItem(ItemToggleJaws)
 	tooltip("G: close open jaws to the squeeze opening, open closed ones")
 	imgui.SameLine()
-	if imgui.ButtonV("Grasp and rotate", imgui.Vec2{X: 115}) {
+	label, hint := "Grasp and rotate", "scripted: approach, close, lift, spin at omega, hold"
+	if path {
+		label, hint = "Run the path", "the scene file's gripper path, again from its first waypoint"
+	}
+	if imgui.ButtonV(label+"##script", imgui.Vec2{X: 115}) {
 		_ = s.RunScript(out)
 	}
 	s.trackItem(ItemRunScript)
-	tooltip("scripted: approach, close, lift, spin at omega, hold")
+	tooltip(hint)
 	imgui.SameLine()
 	if imgui.Button("Manual") {
 		_ = s.Manual(out)

@@ -59,7 +59,7 @@ func (f *Frame) ComputeChecksum() uint64 {
 		h.f64(s.ContactResidual[k])
 	}
 	g := &f.Gripper
-	h.bools(g.Present, g.Scripted)
+	h.bools(g.Present, g.Scripted, g.Path)
 	for _, v := range [...]float64{g.Position.X, g.Position.Y, g.Position.Z, g.Rotation.Real, g.Rotation.Imag,
 		g.Rotation.Jmag, g.Rotation.Kmag, g.Opening, g.Target.X, g.Target.Y, g.Target.Z, g.TargetOpening} {
 		h.f64(v)

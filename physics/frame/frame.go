@@ -101,8 +101,10 @@ type Frame struct {
 type GripperView struct {
 	Present bool
 	// Scripted is true while the grasp script drives the gripper, false
-	// when commands do.
-	Scripted bool
+	// when commands do; Path is true when the scene's script is a gripper
+	// path of its own (a scene file's waypoints) rather than the
+	// grasp-and-rotate script.
+	Scripted, Path bool
 	// Position is the grasp centre, Rotation the gripper frame (closing
 	// axis x, own axis z), Opening the distance between the jaws' contact
 	// surfaces (m), all at the end of the step.

@@ -119,7 +119,7 @@ func (r *Runner) fillGripper(f *frame.Frame) {
 	}
 	g := &d.Gripper
 	f.Gripper = frame.GripperView{
-		Present: true, Scripted: r.sc.Scripted(),
+		Present: true, Scripted: r.sc.Scripted(), Path: r.sc.HasPath(),
 		Position: g.Pose.Position, Rotation: g.Pose.Rotation, Opening: g.Opening,
 		Target: d.Command.Target.Position, TargetOpening: d.Command.Opening,
 	}

@@ -300,3 +300,31 @@ func TestRunScriptCarriesTheAim(t *testing.T) {
 		t.Fatal("RunScript with an aim out of range validated")
 	}
 }
+
+// TestFrameNamesTheGripperPath: the frame tells a scene whose gripper
+// follows a path of its own (a scene file's waypoints) from the
+// grasp-and-rotate one, for the panel's button.
+func TestFrameNamesTheGripperPath(t *testing.T) {
+	cfg := settings.DefaultScenario(settings.Custom).WithKind(settings.Custom)
+	cfg.TargetDOFs, cfg.Soft[0].DOFs = 300, 300
+	cfg.Gripper = true
+	cfg.GripperPath = []settings.Waypoint{
+		{Time: 0, Position: [3]float64{0, 0, 0.07}, Opening: 0.06},
+		{Time: 0.5, Position: [3]float64{0, 0, 0.06}, Yaw: 30, Opening: 0.06},
+	}
+	for _, path := range []bool{true, false} {
+		if !path {
+			cfg = smallConfig()
+		}
+		r, err := Start(cfg, Options{Pace: 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := waitFrame(t, r, "a step", func(f *frame.Frame) bool { return f.Seq >= 2 })
+		g := f.Gripper
+		r.Stop()
+		if !g.Present || !g.Scripted || g.Path != path {
+			t.Fatalf("path scene %v: gripper present %v, scripted %v, path %v", path, g.Present, g.Scripted, g.Path)
+		}
+	}
+}

@@ -441,6 +441,10 @@ func (sc *Scene) Phase() Phase {
 // Scripted reports whether the script drives the gripper.
 func (sc *Scene) Scripted() bool { return sc.script != nil }
 
+// HasPath reports whether the scene's script is a gripper path of its own
+// (settings.Scenario.GripperPath) rather than the grasp-and-rotate one.
+func (sc *Scene) HasPath() bool { return len(sc.cfg.GripperPath) > 0 }
+
 // SetScripted turns the grasp-and-rotate script on (restarting it from the
 // current time, aimed at the object where it is now, with the least turn
 // from the gripper's heading) or off (commands drive the gripper). The
