@@ -252,8 +252,9 @@ func TestHeadlessContactsCSV(t *testing.T) {
 // TestHeadlessNewtonCSV checks -newton-csv: a header, then for every step
 // one row per Newton iteration, k from 0, as many as -csv's newton column
 // and their sweeps adding up to its pgs_sweeps; with -pgs-forcing the
-// first iteration's tolerance is η, and the JSON's pgs_sweeps_mean is
-// their mean per step; a bad path is one line and exit 1.
+// first iteration's tolerance is η; the JSON's pgs_sweeps_mean is their
+// mean per step and its last_newton the last step's iterations; a bad
+// path is one line and exit 1.
 func TestHeadlessNewtonCSV(t *testing.T) {
 	dir := t.TempDir()
 	steps, iters := filepath.Join(dir, "steps.csv"), filepath.Join(dir, "newton.csv")
@@ -263,6 +264,10 @@ func TestHeadlessNewtonCSV(t *testing.T) {
 	}
 	var sum struct {
 		PGSSweepsMean float64 `json:"pgs_sweeps_mean"`
+		LastNewton    []struct {
+			PGSSweeps    int     `json:"pgs_sweeps"`
+			PGSTolerance float64 `json:"pgs_tolerance"`
+		} `json:"last_newton"`
 	}
 	if err := json.Unmarshal([]byte(out), &sum); err != nil {
 		t.Fatal(err)
@@ -305,6 +310,16 @@ func TestHeadlessNewtonCSV(t *testing.T) {
 	}
 	if want := float64(total) / 40; math.Abs(sum.PGSSweepsMean-want) > 1e-12*want {
 		t.Fatalf("JSON pgs_sweeps_mean %g, the CSV's %g", sum.PGSSweepsMean, want)
+	}
+	if len(sum.LastNewton) != perStep["39"] || sum.LastNewton[0].PGSTolerance != 0.01 {
+		t.Fatalf("JSON last_newton %+v, the CSV's last step has %d iterations", sum.LastNewton, perStep["39"])
+	}
+	n := 0
+	for _, it := range sum.LastNewton {
+		n += it.PGSSweeps
+	}
+	if n != sweeps["39"] {
+		t.Fatalf("JSON last_newton has %d sweeps, the CSV's last step %d", n, sweeps["39"])
 	}
 	code, _, errs = headless("-dofs", "300", "-steps", "2", "-newton-csv", filepath.Join(dir, "no", "such", "dir.csv"))
 	if code != 1 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, "-newton-csv") {

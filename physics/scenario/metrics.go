@@ -18,7 +18,8 @@ const heldMargin = 5e-3
 // metrics accumulates a scene's per-step measurements.
 type metrics struct {
 	steps, newtonIters  int
-	pgsSweeps           int // PGS sweeps of all the steps' Newton iterations
+	pgsSweeps           int                    // PGS sweeps of all the steps' Newton iterations
+	lastNewton          []physics.NewtonRecord // the last step's
 	pcgIters, factorAge int
 	contacts            float64
 	contactsMax         int
@@ -65,7 +66,7 @@ type metrics struct {
 }
 
 func (m *metrics) reset(sc *Scene) {
-	*m = metrics{spinForces: m.spinForces[:0], floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0]}
+	*m = metrics{spinForces: m.spinForces[:0], floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0], lastNewton: m.lastNewton[:0]}
 	m.com0 = sc.CentreOfMass()
 }
 
@@ -73,6 +74,7 @@ func (m *metrics) reset(sc *Scene) {
 func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.steps++
 	m.newtonIters += len(st.Newton)
+	m.lastNewton = append(m.lastNewton[:0], st.Newton...)
 	for _, r := range st.Newton {
 		m.pgsSweeps += r.PGSIterations
 	}

@@ -88,6 +88,10 @@ type Summary struct {
 	Stack   *StackResult   `json:"stack,omitempty"`
 	Bodies  []BodyResult   `json:"bodies,omitempty"` // a custom scene's rigid bodies at the end
 
+	// LastNewton is the last step's Newton iterations, one entry each
+	// (headless -newton-csv gives every step's).
+	LastNewton []NewtonIteration `json:"last_newton,omitempty"`
+
 	// A mesh file: what it held, the factor that took its coordinates to
 	// metres (fitted: chosen to make it ObjectSize across) and the notes of
 	// the reader (elements left out, tetrahedralisation, pieces).
@@ -141,6 +145,20 @@ type DropResult struct {
 	Speed       float64 `json:"speed"`        // largest node speed at the end, m/s
 }
 
+// NewtonIteration is one Newton iteration's record in the summary
+// (physics.NewtonRecord): the turn of the normals at its
+// re-linearisation (rad), the move of the proximity points its correction
+// made, the residuals of the iterate it started from (m; 0 where not
+// measured), and its PGS tolerance and sweeps.
+type NewtonIteration struct {
+	DirectionChange float64 `json:"direction_change"`
+	PositionChange  float64 `json:"position_change"`
+	ElasticResidual float64 `json:"elastic_residual"`
+	ContactResidual float64 `json:"contact_residual"`
+	PGSTolerance    float64 `json:"pgs_tolerance"`
+	PGSSweeps       int     `json:"pgs_sweeps"`
+}
+
 // Summary reports the scene's measurements so far.
 func (sc *Scene) Summary() Summary {
 	m := &sc.metrics
@@ -165,6 +183,13 @@ func (sc *Scene) Summary() Summary {
 		s.ContactsMean = m.contacts / float64(m.steps)
 		s.NewtonMean = float64(m.newtonIters) / float64(m.steps)
 		s.PGSSweepsMean = float64(m.pgsSweeps) / float64(m.steps)
+		for _, r := range m.lastNewton {
+			s.LastNewton = append(s.LastNewton, NewtonIteration{
+				DirectionChange: r.DirectionChange, PositionChange: r.PositionChange,
+				ElasticResidual: r.ElasticResidual, ContactResidual: r.ContactResidual,
+				PGSTolerance: r.PGSTolerance, PGSSweeps: r.PGSIterations,
+			})
+		}
 		s.PCGMean = float64(m.pcgIters) / float64(m.steps)
 		s.FactorAgeMean = float64(m.factorAge) / float64(m.steps)
 	}
