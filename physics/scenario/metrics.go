@@ -18,8 +18,7 @@ const heldMargin = 5e-3
 // metrics accumulates a scene's per-step measurements.
 type metrics struct {
 	steps, newtonIters  int
-	pgsSweeps           int                    // PGS sweeps of all the steps' Newton iterations
-	lastNewton          []physics.NewtonRecord // the last step's
+	pgsSweeps           int // PGS sweeps of all the steps' Newton iterations
 	pcgIters, factorAge int
 	contacts            float64
 	contactsMax         int
@@ -66,7 +65,7 @@ type metrics struct {
 }
 
 func (m *metrics) reset(sc *Scene) {
-	*m = metrics{spinForces: m.spinForces[:0], floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0], lastNewton: m.lastNewton[:0]}
+	*m = metrics{spinForces: m.spinForces[:0], floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0]}
 	m.com0 = sc.CentreOfMass()
 }
 
@@ -74,7 +73,6 @@ func (m *metrics) reset(sc *Scene) {
 func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	m.steps++
 	m.newtonIters += len(st.Newton)
-	m.lastNewton = append(m.lastNewton[:0], st.Newton...)
 	for _, r := range st.Newton {
 		m.pgsSweeps += r.PGSIterations
 	}

@@ -183,7 +183,7 @@ func (sc *Scene) Summary() Summary {
 		s.ContactsMean = m.contacts / float64(m.steps)
 		s.NewtonMean = float64(m.newtonIters) / float64(m.steps)
 		s.PGSSweepsMean = float64(m.pgsSweeps) / float64(m.steps)
-		for _, r := range m.lastNewton {
+		for _, r := range sc.Sim.Stats().Newton { // the last step's
 			s.LastNewton = append(s.LastNewton, NewtonIteration{
 				DirectionChange: r.DirectionChange, PositionChange: r.PositionChange,
 				ElasticResidual: r.ElasticResidual, ContactResidual: r.ContactResidual,
