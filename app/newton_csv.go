@@ -2,9 +2,9 @@ package main
 
 import (
 	"strconv"
-	"time"
 
 	"softgrasp/physics"
+	"softgrasp/physics/stage"
 )
 
 // newtonLog writes the -newton-csv file: one row per Newton iteration per
@@ -38,13 +38,10 @@ func (l *newtonLog) write(st *physics.StepStats) error {
 		l.row = append(l.row[:0], strconv.Itoa(st.Step), g(st.Time), strconv.Itoa(k),
 			g(r.DirectionChange), g(r.PositionChange), g(r.ElasticResidual), g(r.ContactResidual),
 			g(r.PGSTolerance), strconv.Itoa(r.PGSIterations), g(r.PGSError),
-			g(msOf(r.RebuildW)), g(msOf(r.PGS)), g(msOf(r.Corr)), g(msOf(r.Elastic)))
+			g(stage.Millis(r.RebuildW)), g(stage.Millis(r.PGS)), g(stage.Millis(r.Corr)), g(stage.Millis(r.Elastic)))
 		if err := l.csvFile.write(l.row); err != nil {
 			return err
 		}
 	}
 	return nil
 }
-
-// msOf is d in milliseconds.
-func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -6,6 +6,7 @@ import (
 
 	"softgrasp/physics"
 	"softgrasp/physics/frame"
+	"softgrasp/physics/stage"
 )
 
 // This file moves the fast scheme between the CPU and the GPU on the
@@ -54,9 +55,7 @@ func (r *Runner) fillDevice(s *frame.Stats) {
 		r.device = deviceClock{timer: t}
 	}
 	s.DeviceTimed = true
-	s.DeviceKernel = ms(k - r.device.kernel)
-	s.DeviceTransfer = ms(x - r.device.transfer)
+	s.DeviceKernel = stage.Millis(k - r.device.kernel)
+	s.DeviceTransfer = stage.Millis(x - r.device.transfer)
 	r.device.kernel, r.device.transfer = k, x
 }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

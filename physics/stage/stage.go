@@ -49,7 +49,10 @@ func (s Stage) String() string {
 type Times [count]time.Duration
 
 // MS returns the time of stage s in milliseconds.
-func (t *Times) MS(s Stage) float64 { return float64(t[s]) / float64(time.Millisecond) }
+func (t *Times) MS(s Stage) float64 { return Millis(t[s]) }
+
+// Millis returns d in milliseconds, as stage times are reported.
+func Millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // Add adds u to t stage by stage.
 func (t *Times) Add(u *Times) {
