@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"softgrasp/physics/settings"
@@ -126,11 +125,9 @@ func (b *sceneBodies) read(raw map[string]any, path, text string, keyLine func(s
 
 // readWaypoint reads one [[waypoint]] entry: time, position and opening
 // given, yaw 0 unless given; checked against the waypoint before.
-func (b *sceneBodies) readWaypoint(e map[string]any) *fieldError {
-	for _, k := range slices.Sorted(maps.Keys(e)) {
-		if !slices.Contains(waypointFields, k) {
-			return &fieldError{k, fmt.Sprintf("not a key of a waypoint (%s)", strings.Join(waypointFields, ", "))}
-		}
+func (b *sceneBodies) readWaypoint(e tableEntry) *fieldError {
+	if err := e.checkKeys(waypointFields, "a waypoint"); err != nil {
+		return err
 	}
 	var w settings.Waypoint
 	for _, f := range []struct {
@@ -139,31 +136,13 @@ func (b *sceneBodies) readWaypoint(e map[string]any) *fieldError {
 		unit string
 		need bool
 	}{{"time", &w.Time, "seconds", true}, {"yaw", &w.Yaw, "degrees", false}, {"opening", &w.Opening, "metres", true}} {
-		v, ok := e[f.key]
-		if !ok {
-			if f.need {
-				return &fieldError{f.key, "missing"}
-			}
-			continue
+		if err := e.number(f.key, f.unit, f.need, f.dst); err != nil {
+			return err
 		}
-		x, ok := number(v)
-		if !ok {
-			return &fieldError{f.key, fmt.Sprintf("%v: want a number of %s", v, f.unit)}
-		}
-		*f.dst = x
 	}
-	v, ok := e["position"]
-	if !ok {
-		return &fieldError{"position", "missing"}
-	}
-	list, ok := v.([]any)
-	if !ok || len(list) != 3 {
-		return &fieldError{"position", fmt.Sprintf("%v: want a list of 3 numbers (m)", v)}
-	}
-	for j, x := range list {
-		if w.Position[j], ok = number(x); !ok {
-			return &fieldError{"position", fmt.Sprintf("%v: want a list of 3 numbers (m)", v)}
-		}
+	var err *fieldError
+	if w.Position, err = e.vec("position", 3, true); err != nil {
+		return err
 	}
 	var prev *settings.Waypoint
 	if n := len(b.path); n > 0 {
@@ -187,56 +166,86 @@ type fieldError struct {
 
 func (e *fieldError) Error() string { return e.key + ": " + e.msg }
 
+// tableEntry is one entry of a [[table]], as decoded.
+type tableEntry map[string]any
+
+// checkKeys names the first key, in sorted order, that is not one of
+// fields, for an entry that is what ("a waypoint").
+func (e tableEntry) checkKeys(fields []string, what string) *fieldError {
+	for _, k := range slices.Sorted(maps.Keys(e)) {
+		if !slices.Contains(fields, k) {
+			return &fieldError{k, fmt.Sprintf("not a key of %s (%s)", what, strings.Join(fields, ", "))}
+		}
+	}
+	return nil
+}
+
+// str reads the string at k, def when absent.
+func (e tableEntry) str(k, def string) (string, *fieldError) {
+	v, ok := e[k]
+	if !ok {
+		return def, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", &fieldError{k, fmt.Sprintf("%v: want a string", v)}
+	}
+	return s, nil
+}
+
+// vec reads the list of n to 3 numbers at k (zeros beyond), missing an
+// error when need is set.
+func (e tableEntry) vec(k string, n int, need bool) ([3]float64, *fieldError) {
+	var out [3]float64
+	v, ok := e[k]
+	if !ok {
+		if need {
+			return out, &fieldError{k, "missing"}
+		}
+		return out, nil
+	}
+	list, ok := v.([]any)
+	if !ok || len(list) < n || len(list) > 3 {
+		return out, &fieldError{k, fmt.Sprintf("%v: want a list of %d numbers", v, n)}
+	}
+	for j, x := range list {
+		f, ok := number(x)
+		if !ok {
+			return out, &fieldError{k, fmt.Sprintf("%v: want a list of %d numbers", v, n)}
+		}
+		out[j] = f
+	}
+	return out, nil
+}
+
+// number reads the number of unit at k into dst, left as it is when
+// absent (an error when need is set).
+func (e tableEntry) number(k, unit string, need bool, dst *float64) *fieldError {
+	v, ok := e[k]
+	if !ok {
+		if need {
+			return &fieldError{k, "missing"}
+		}
+		return nil
+	}
+	x, ok := number(v)
+	if !ok {
+		return &fieldError{k, fmt.Sprintf("%v: want a number of %s", v, unit)}
+	}
+	*dst = x
+	return nil
+}
+
 // readEntry reads entry i of table ("soft" or "rigid") and checks it.
-func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir string) *fieldError {
+func (b *sceneBodies) readEntry(table string, i int, e tableEntry, dir string) *fieldError {
 	fields := softFields
 	if table == "rigid" {
 		fields = rigidFields
 	}
-	keys := make([]string, 0, len(e))
-	for k := range e {
-		keys = append(keys, k)
+	if err := e.checkKeys(fields, "a "+table+" body"); err != nil {
+		return err
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !slices.Contains(fields, k) {
-			return &fieldError{k, fmt.Sprintf("not a key of a %s body (%s)", table, strings.Join(fields, ", "))}
-		}
-	}
-	str := func(k, def string) (string, *fieldError) {
-		v, ok := e[k]
-		if !ok {
-			return def, nil
-		}
-		s, ok := v.(string)
-		if !ok {
-			return "", &fieldError{k, fmt.Sprintf("%v: want a string", v)}
-		}
-		return s, nil
-	}
-	vec := func(k string, n int, need bool) ([3]float64, *fieldError) {
-		var out [3]float64
-		v, ok := e[k]
-		if !ok {
-			if need {
-				return out, &fieldError{k, "missing"}
-			}
-			return out, nil
-		}
-		list, ok := v.([]any)
-		if !ok || len(list) < n || len(list) > 3 {
-			return out, &fieldError{k, fmt.Sprintf("%v: want a list of %d numbers", v, n)}
-		}
-		for j, x := range list {
-			f, ok := number(x)
-			if !ok {
-				return out, &fieldError{k, fmt.Sprintf("%v: want a list of %d numbers", v, n)}
-			}
-			out[j] = f
-		}
-		return out, nil
-	}
-	shape, err := str("shape", "")
+	shape, err := e.str("shape", "")
 	if err != nil {
 		return err
 	}
@@ -244,7 +253,7 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 		want := fmt.Sprintf("%q, %q or %q (with mesh = FILE)", settings.BoxShape, settings.CylinderShape, settings.MeshShape)
 		return &fieldError{"shape", fmt.Sprintf("%q: want %s", shape, want)}
 	}
-	mesh, err := str("mesh", "")
+	mesh, err := e.str("mesh", "")
 	if err != nil {
 		return err
 	}
@@ -253,20 +262,20 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 	}
 	n := settings.SizeFields(shape)
 	_, hasUnits := e["units"]
-	size, err := vec("size", n, !(table == "soft" && hasUnits))
+	size, err := e.vec("size", n, !(table == "soft" && hasUnits))
 	if err != nil {
 		return err
 	}
-	pos, err := vec("position", 3, false)
+	pos, err := e.vec("position", 3, false)
 	if err != nil {
 		return err
 	}
 	if table == "soft" {
 		s := settings.SoftSpec{Shape: shape, Mesh: mesh, Size: size, Position: pos, DOFs: 1000}
-		if s.Up, err = str("up", ""); err != nil {
+		if s.Up, err = e.str("up", ""); err != nil {
 			return err
 		}
-		if s.Units, err = str("units", ""); err != nil {
+		if s.Units, err = e.str("units", ""); err != nil {
 			return err
 		}
 		if v, ok := e["dofs"]; ok {
@@ -281,12 +290,8 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 			dst  *float64
 			unit string
 		}{{"young", &s.Young, "pascals"}, {"density", &s.Density, "kg/m³"}} {
-			if v, ok := e[f.key]; ok {
-				x, ok := number(v)
-				if !ok {
-					return &fieldError{f.key, fmt.Sprintf("%v: want a number of %s", v, f.unit)}
-				}
-				*f.dst = x
+			if err := e.number(f.key, f.unit, false, f.dst); err != nil {
+				return err
 			}
 		}
 		if verr := s.Validate(); verr != nil {
@@ -296,24 +301,20 @@ func (b *sceneBodies) readEntry(table string, i int, e map[string]any, dir strin
 		return nil
 	}
 	r := settings.RigidSpec{Shape: shape, Mesh: mesh, Size: size, Position: pos}
-	if r.Name, err = str("name", ""); err != nil {
+	if r.Name, err = e.str("name", ""); err != nil {
 		return err
 	}
-	if r.Rotation, err = vec("rotation", 3, false); err != nil {
+	if r.Rotation, err = e.vec("rotation", 3, false); err != nil {
 		return err
 	}
-	if r.Velocity, err = vec("velocity", 3, false); err != nil {
+	if r.Velocity, err = e.vec("velocity", 3, false); err != nil {
 		return err
 	}
-	if r.AngularVelocity, err = vec("angular-velocity", 3, false); err != nil {
+	if r.AngularVelocity, err = e.vec("angular-velocity", 3, false); err != nil {
 		return err
 	}
-	if v, ok := e["mass"]; ok {
-		m, ok := number(v)
-		if !ok {
-			return &fieldError{"mass", fmt.Sprintf("%v: want a number of kilograms", v)}
-		}
-		r.Mass = m
+	if err := e.number("mass", "kilograms", false, &r.Mass); err != nil {
+		return err
 	}
 	if verr := r.Validate(); verr != nil {
 		return specError(verr)
