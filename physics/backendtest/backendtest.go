@@ -103,6 +103,8 @@ func checkPGSTolerance(t *testing.T, b physics.Backend, p *Problem) {
 	if err := b.RebuildW(p.Frames); err != nil {
 		t.Fatalf("%s: RebuildW: %v", b.Name(), err)
 	}
+	W := make([]float64, len(p.WH))
+	contact.RebuildW(W, p.WH, p.Frames)
 	for _, tol := range []float64{1e-3, 1e-12} {
 		b.SetPGSTolerance(tol)
 		lambda := make([]float64, 3*p.C)
@@ -111,8 +113,6 @@ func checkPGSTolerance(t *testing.T, b physics.Backend, p *Problem) {
 			t.Fatalf("%s: SolvePGS: %v", b.Name(), err)
 		}
 		ref := contact.PGS{MaxIterations: 500, Tolerance: tol}
-		W := make([]float64, len(p.WH))
-		contact.RebuildW(W, p.WH, p.Frames)
 		want, err := ref.Solve(W, p.C, p.S, p.DeltaFree, p.Mu, make([]float64, 3*p.C))
 		if err != nil {
 			t.Fatal(err)

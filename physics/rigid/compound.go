@@ -30,7 +30,7 @@ type Compound struct {
 	cached  bool
 	// partBounds are the parts' world boxes (in the compound's frame),
 	// for Closest to pass over the parts that cannot be nearest; empty
-	// when a part is unbounded.
+	// before cache and when a part is unbounded.
 	partBounds []r3.Box
 }
 
@@ -105,7 +105,7 @@ func (c Compound) Closest(x r3.Vec) (point, normal r3.Vec, dist float64) {
 	dist = math.Inf(1)
 	for i := range c.Parts {
 		p := &c.Parts[i]
-		if c.cached && i < len(c.partBounds) && outsideBy(x, &c.partBounds[i]) > max(dist, 0)*(1+1e-9)+1e-12 {
+		if i < len(c.partBounds) && outsideBy(x, &c.partBounds[i]) > max(dist, 0)*(1+1e-9)+1e-12 {
 			// x lies outside the part's box, farther from it than the
 			// best so far (or outside it at all, when x is inside an
 			// earlier part) by more than round-off: the part's distance,
