@@ -27,6 +27,7 @@ type PGS struct {
 
 	v      []float64    // v_a = Σ_{b>a} W_ab·λ_b, rebuilt by every sweep
 	blocks []localBlock // the factored diagonal blocks, one per contact
+	nz     []int32      // the non-zero entries of λ_{0:a} during a sweep, in order
 }
 
 // Result summarises one Solve.
@@ -122,6 +123,9 @@ func (p *PGS) grow(c int) {
 	if cap(p.blocks) < c {
 		p.blocks = make([]localBlock, c)
 	}
+	if cap(p.nz) < n {
+		p.nz = make([]int32, 0, n)
+	}
 	p.blocks = p.blocks[:c]
 	if cap(p.States) < c {
 		p.States = make([]State, c)
@@ -173,22 +177,41 @@ func (p *PGS) prepare(W []float64, c int, s float64, lambda []float64) error {
 // the row block's traffic. Otherwise the three rows are read together as
 // for any contact; dot1 rounds exactly as the first sum of dot3, so the
 // test decides as the full product would.
+//
+// The sweep lists the non-zero forces of the contacts it has visited (nz):
+// when they are few against the row's length, as when most contacts are
+// separated, the products with λ_{0:a} read only those entries
+// (dot1Sparse, dot3Sparse: the same sums, bit for bit).
 func (p *PGS) sweep(W []float64, c int, s float64, deltaFree []float64, mu float64, lambda []float64) (dl2, l2 float64) {
 	n := 3 * c
 	v := p.v[:n]
 	deltaFree = deltaFree[:n]
 	lambda = lambda[:n]
+	nz := p.nz[:0]
 	for a := 0; a < c; a++ {
 		i := 3 * a
 		// Row block a left of its diagonal block.
 		r0, r1, r2 := W[i*n:i*n+i], W[(i+1)*n:(i+1)*n+i], W[(i+2)*n:(i+2)*n+i]
-		if lambda[i] == 0 && lambda[i+1] == 0 && lambda[i+2] == 0 &&
-			deltaFree[i]+s*(dot1(r0, lambda[:i])+v[i]) >= 0 {
-			v[i], v[i+1], v[i+2] = 0, 0, 0
-			p.States[a] = Separated
-			continue
+		sparse := sparseWorthIt(len(nz), i)
+		if lambda[i] == 0 && lambda[i+1] == 0 && lambda[i+2] == 0 {
+			var L0 float64
+			if sparse {
+				L0 = dot1Sparse(r0, lambda[:i], nz)
+			} else {
+				L0 = dot1(r0, lambda[:i])
+			}
+			if deltaFree[i]+s*(L0+v[i]) >= 0 {
+				v[i], v[i+1], v[i+2] = 0, 0, 0
+				p.States[a] = Separated
+				continue
+			}
 		}
-		L0, L1, L2 := dot3(r0, r1, r2, lambda[:i])
+		var L0, L1, L2 float64
+		if sparse {
+			L0, L1, L2 = dot3Sparse(r0, r1, r2, lambda[:i], nz)
+		} else {
+			L0, L1, L2 = dot3(r0, r1, r2, lambda[:i])
+		}
 		dn := deltaFree[i] + s*(L0+v[i])
 		dt1 := deltaFree[i+1] + s*(L1+v[i+1])
 		dt2 := deltaFree[i+2] + s*(L2+v[i+2])
@@ -201,8 +224,14 @@ func (p *PGS) sweep(W []float64, c int, s float64, deltaFree []float64, mu float
 		lambda[i], lambda[i+1], lambda[i+2] = n0, n1, n2
 		if n0 != 0 || n1 != 0 || n2 != 0 {
 			axpy3(v[:i], r0, r1, r2, n0, n1, n2)
+			for k, f := range [3]float64{n0, n1, n2} {
+				if f != 0 {
+					nz = append(nz, int32(i+k))
+				}
+			}
 		}
 	}
+	p.nz = nz
 	return dl2, l2
 }
 
