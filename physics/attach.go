@@ -25,6 +25,15 @@ import (
 // motion) and held apart per pair (fixedPart, the rows of Hfix), which
 // only places the proximity points (p = H·q + Hfix·q). A pair all of whose weight lies on attached nodes
 // cannot move and is dropped.
+//
+// A node attached to a dynamic body cannot be prescribed: the body's motion
+// is not known before the contact problem is solved. Such a node stays
+// free and is held to the body's material point by a bilateral pair
+// (collide.Attached, made each step by heldPairs): three rows along the
+// world axes, gap δ = p − r, whose force PGS solves as an equality and
+// which, like a contact, couples the body's compliance K into W (Eq. 16)
+// and moves the body by −λ. A contact pair between that body and soft
+// points all on nodes held to it is dropped.
 
 // Attachment holds soft mesh nodes in place.
 type Attachment struct {
@@ -45,6 +54,18 @@ type attachments struct {
 	// attached DOF's row or column (A's pattern does not change).
 	entries []fixedEntry
 	dv      []float64 // the prescribed Δv at each attached DOF, 3N
+	// held lists the nodes attached to a dynamic body (bilateral pairs),
+	// and heldTo gives each mesh node's body, −1 for none.
+	held   []heldNode
+	heldTo []int
+	list   []Attachment // as given, for SetDynamic to sort them again
+}
+
+// heldNode is a node held to a dynamic body's material point local (in
+// the body's frame).
+type heldNode struct {
+	node, body int
+	local      r3.Vec
 }
 
 // fixedEntry is an entry (row, col) of A's lower triangle at Val[pos].
@@ -57,30 +78,40 @@ type fixedEntry struct{ pos, row, col int }
 // twice is an error, and the attachments stay as they were.
 func (s *Simulation) SetAttachments(list []Attachment) error {
 	nNodes := s.model.DOFs() / 3
-	at := &attachments{fixed: make([]bool, nNodes), dv: make([]float64, s.model.DOFs())}
+	at := &attachments{fixed: make([]bool, nNodes), dv: make([]float64, s.model.DOFs()), heldTo: make([]int, nNodes)}
+	for i := range at.heldTo {
+		at.heldTo[i] = -1
+	}
 	for k, a := range list {
 		if a.Body < -1 || a.Body >= len(s.bodies) {
 			return fmt.Errorf("attachment %d: body %d does not exist (%d bodies; −1 is the world)", k, a.Body, len(s.bodies))
 		}
+		dynamic := a.Body >= 0 && a.Body < len(s.dyn) && s.dyn[a.Body] != nil
 		for _, n := range a.Nodes {
 			if n < 0 || n >= nNodes {
 				return fmt.Errorf("attachment %d: node %d is not a mesh node (0…%d)", k, n, nNodes-1)
 			}
-			if at.fixed[n] {
+			if at.fixed[n] || at.heldTo[n] >= 0 {
 				return fmt.Errorf("attachment %d: node %d is attached twice", k, n)
 			}
-			at.fixed[n] = true
 			x := point(s.state.q, n)
 			if a.Body >= 0 {
 				x = s.bodies[a.Body].End.ApplyInverse(x)
 			}
+			if dynamic {
+				at.heldTo[n] = a.Body
+				at.held = append(at.held, heldNode{node: n, body: a.Body, local: x})
+				continue
+			}
+			at.fixed[n] = true
 			at.nodes, at.body, at.local = append(at.nodes, n), append(at.body, a.Body), append(at.local, x)
 		}
 	}
-	if len(at.nodes) == 0 {
+	if len(at.nodes) == 0 && len(at.held) == 0 {
 		s.attach = nil
 		return nil
 	}
+	at.list = append([]Attachment(nil), list...)
 	A := s.solver.Matrix()
 	for j := 0; j < A.N; j++ {
 		for p := A.ColPtr[j]; p < A.ColPtr[j+1]; p++ {
@@ -93,9 +124,68 @@ func (s *Simulation) SetAttachments(list []Attachment) error {
 	return nil
 }
 
-// Attached reports whether mesh node n is attached.
+// Attached reports whether mesh node n is attached (prescribed, or held
+// to a dynamic body).
 func (s *Simulation) Attached(n int) bool {
-	return s.attach != nil && n >= 0 && n < len(s.attach.fixed) && s.attach.fixed[n]
+	return s.attach != nil && n >= 0 && n < len(s.attach.fixed) && (s.attach.fixed[n] || s.attach.heldTo[n] >= 0)
+}
+
+// heldPairs drops the contact pairs between a dynamic body and soft points
+// whose nodes are all held to that body, then appends one bilateral pair
+// per held node (collide.Attached), after detection, the contact budget and
+// the mapping: they are never thinned. It marks the bilateral pairs for PGS
+// (contactState.bilateral; nil when there are none).
+func (c *step) heldPairs() {
+	at, ct := c.attach, &c.ws.ct
+	ct.bilateral = ct.bilateral[:0]
+	if at == nil || len(at.held) == 0 {
+		return
+	}
+	kept := 0
+	for a := range ct.pairs {
+		pr := &ct.pairs[a]
+		if pr.Kind != collide.RigidRigid && at.allHeldTo(pr, pr.Body) {
+			continue
+		}
+		ct.pairs[kept] = *pr
+		if len(ct.fix) > 0 {
+			ct.fix[kept] = ct.fix[a]
+		}
+		kept++
+	}
+	ct.pairs = ct.pairs[:kept]
+	if len(ct.fix) > 0 {
+		ct.fix = ct.fix[:kept]
+	}
+	for _, hn := range at.held {
+		pr := collide.Pair{Kind: collide.Attached, Body: hn.body, Count: 1, Point: -1, Tri: -1, Vertex: -1,
+			Other: -1, RigidLocal: hn.local, Normal: r3.Vec{X: 1}}
+		pr.Nodes[0], pr.Weights[0] = hn.node, 1
+		ct.pairs = append(ct.pairs, pr)
+		if len(ct.fix) > 0 {
+			ct.fix = append(ct.fix, fixedPart{})
+		}
+	}
+	ct.bilateral = grow(ct.bilateral, len(ct.pairs))
+	for a := range ct.pairs {
+		ct.bilateral[a] = ct.pairs[a].Kind == collide.Attached
+	}
+}
+
+// allHeldTo reports whether every node that carries weight in pair pr is
+// held to body b.
+func (at *attachments) allHeldTo(pr *collide.Pair, b int) bool {
+	some := false
+	for i := 0; i < pr.Count; i++ {
+		if pr.Weights[i] == 0 {
+			continue
+		}
+		if at.heldTo[pr.Nodes[i]] != b {
+			return false
+		}
+		some = true
+	}
+	return some
 }
 
 // holdAttached prescribes the attached nodes' motion in the step's system

@@ -51,6 +51,17 @@ type Backend interface {
 	Close()
 }
 
+// BilateralBackend is a Backend whose PGS solves bilateral contacts (the
+// attachments to a dynamic body, collide.Attached) as equalities
+// (contact.PGS.Bilateral). The simulation gives it the flags before each
+// SolvePGS: flags[a] marks contact a, nil none; the slice stays valid
+// until the next call. The CPU backend is one; a simulation whose
+// backend is not steps such scenes on a CPU backend (Simulation.stepper).
+type BilateralBackend interface {
+	Backend
+	SetBilateral(flags []bool)
+}
+
 // DeviceTimer is implemented by a Backend that runs on a device and
 // measures its work there by events on its stream: the time spent in
 // kernels and the time spent in host↔device copies, each summed since the
@@ -105,6 +116,9 @@ func (b *CPUBackend) RebuildW(C []m3.Mat3) error {
 
 // SetPGSTolerance implements Backend.
 func (b *CPUBackend) SetPGSTolerance(tol float64) { b.pgs.Tolerance = tol }
+
+// SetBilateral implements BilateralBackend.
+func (b *CPUBackend) SetBilateral(flags []bool) { b.pgs.Bilateral = flags }
 
 // SolvePGS implements Backend.
 func (b *CPUBackend) SolvePGS(deltaFree []float64, s, mu float64, lambda []float64) (contact.Result, error) {

@@ -41,6 +41,11 @@ type ContactRecord struct {
 	// reference point r of the last linearisation on the rigid body at
 	// its end pose, m: the contact law keeps it at least
 	// Settings.ContactDistance, and exactly that while the contact pushes.
+	//
+	// A node held to a dynamic body (Kind collide.Attached) has the world
+	// axes as its frame: Normal is x, NormalForce the force's x component
+	// (of either sign), Friction its y and z components, and Gap the
+	// distance left between the node and its point on the body.
 	Gap   float64
 	State contact.State
 }
@@ -69,6 +74,8 @@ func (s *Simulation) AppendContacts(out []ContactRecord) []ContactRecord {
 		switch pr := &ct.pairs[a]; pr.Kind {
 		case collide.RigidRigid:
 			rec.Other = pr.Other
+		case collide.Attached:
+			rec.Gap = r3.Norm(r3.Sub(p, ct.rN[a]))
 		case collide.SoftSoft:
 			rec.Point = s.model.surfacePoint(s.state.q, pr.Point)
 			rec.Part = int(s.model.part[pr.Point])

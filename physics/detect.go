@@ -51,6 +51,7 @@ func (c *step) detect() {
 		ws.ct.pairs = collide.RigidPairs(c.bodies, c.dynamicFlags(), ws.detection.alarm, ws.ct.pairs)
 	}
 	c.splitPairs()
+	c.heldPairs()
 	ws.stats.Contacts = len(ws.ct.pairs)
 }
 
@@ -101,6 +102,11 @@ func (c *step) nearNodes() []int {
 		pr := &d.wide[a]
 		c.model.mapPair(pr)
 		d.wideNodes = append(d.wideNodes, pr.Nodes[:pr.Count]...)
+	}
+	if at := c.attach; at != nil {
+		for _, hn := range at.held {
+			d.wideNodes = append(d.wideNodes, hn.node)
+		}
 	}
 	return d.wideNodes
 }

@@ -71,7 +71,8 @@ type dynamicBody struct {
 
 // SetDynamic makes body i dynamic with d (or kinematic again with nil): from
 // the next step its end pose follows from its velocity, gravity and the
-// contact forces, and SetBodyEnd no longer moves it.
+// contact forces, and SetBodyEnd no longer moves it. Attachments to the
+// body are set again (SetAttachments), each node where it is now.
 func (s *Simulation) SetDynamic(i int, d *RigidDynamics) error {
 	if i < 0 || i >= len(s.bodies) {
 		return fmt.Errorf("body %d does not exist (%d bodies)", i, len(s.bodies))
@@ -81,12 +82,18 @@ func (s *Simulation) SetDynamic(i int, d *RigidDynamics) error {
 	}
 	if d == nil {
 		s.dyn[i] = nil
-		return nil
+	} else {
+		if err := d.Validate(); err != nil {
+			return fmt.Errorf("body %d (%q): %w", i, s.bodies[i].Name, err)
+		}
+		s.dyn[i] = &dynamicBody{RigidDynamics: *d}
 	}
-	if err := d.Validate(); err != nil {
-		return fmt.Errorf("body %d (%q): %w", i, s.bodies[i].Name, err)
+	// Nodes attached to the body are prescribed while it is kinematic and
+	// held by bilateral pairs while it is dynamic (attach.go): sorted
+	// again, each where it is now.
+	if s.attach != nil {
+		return s.SetAttachments(s.attach.list)
 	}
-	s.dyn[i] = &dynamicBody{RigidDynamics: *d}
 	return nil
 }
 

@@ -48,6 +48,9 @@ type contactState struct {
 	force     []float64 // Cᵀ·λ, the pairs' forces in world axes (scratch), 3c
 	WH, W     []float64 // W_H = H·A⁻¹·Hᵀ (fast) and W = J·A⁻¹·Jᵀ (standard), (3c)²
 	states    []contact.State
+	// bilateral marks the attachment pairs (collide.Attached), whose rows
+	// PGS solves as equalities; empty when there are none.
+	bilateral []bool
 }
 
 // resize sizes every per-contact buffer for c pairs, reusing storage.
@@ -91,6 +94,16 @@ func (c *step) buildMapping() {
 			if c.set.FirstLinearisation == settings.EndPose && surf.Start.Rotation != surf.End.Rotation {
 				n = surf.End.Rotate(surf.Start.InverseRotate(n))
 			}
+		} else if pr.Kind == collide.Attached {
+			// The body's material point at both poses; the world axes as
+			// the frame, held through the step.
+			body := &c.bodies[pr.Body]
+			ct.rT[a], ct.rEnd[a] = body.Start.Apply(pr.RigidLocal), body.End.Apply(pr.RigidLocal)
+			ct.rN[a] = ct.rEnd[a]
+			w := state.warm[pr.Key()]
+			ct.C0[a], ct.C[a] = m3.Identity(), m3.Identity()
+			copy(ct.lambda[3*a:3*a+3], w.lambda[:])
+			continue
 		} else if pr.Kind == collide.SoftSoft {
 			// Relative positions: no rigid side, the reference point is
 			// the origin and the normal is the triangle's.
@@ -203,6 +216,12 @@ func (c *step) relinearise(reach float64) float64 {
 		pa := point(ct.p, a)
 		var n, r r3.Vec
 		switch pr.Kind {
+		case collide.Attached:
+			// An equality along fixed axes: nothing turns; its residual
+			// is the distance left between the node and its point.
+			ct.Cnext[a], ct.rNext[a] = ct.C[a], ct.rEnd[a]
+			c.ws.contactResidual = math.Max(c.ws.contactResidual, r3.Norm(r3.Sub(pa, ct.rEnd[a])))
+			continue
 		case collide.SoftVertex:
 			_, n, r = collide.SignedDistance(&c.bodies[pr.Body], pa)
 		case collide.SoftSoft:
@@ -279,6 +298,13 @@ func (ct *contactState) gaps(dContact float64) {
 		pf, pt := point(ct.pFree, a), point(ct.pT, a)
 		rel := r3.Sub(r3.Sub(pf, pt), r3.Sub(ct.rEnd[a], ct.rT[a]))
 		C := &ct.C[a]
+		if ct.pairs[a].Kind == collide.Attached {
+			// δ = p_free − r_end along the world axes: no contact
+			// distance, no slip history.
+			d := r3.Sub(pf, ct.rEnd[a])
+			ct.dFree[3*a], ct.dFree[3*a+1], ct.dFree[3*a+2] = d.X, d.Y, d.Z
+			continue
+		}
 		ct.dFree[3*a] = r3.Dot(C.Row(0), r3.Sub(pf, ct.rN[a])) - dContact
 		ct.dFree[3*a+1] = r3.Dot(C.Row(1), rel)
 		ct.dFree[3*a+2] = r3.Dot(C.Row(2), rel)

@@ -38,6 +38,12 @@ func (c *step) measure() error {
 	ct := &ws.ct
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
+		if pr.Kind == collide.Attached {
+			// A held node's force along the world axes: it counts in the
+			// force the body applies, not as a contact.
+			st.BodyForce[pr.Body] = r3.Add(st.BodyForce[pr.Body], point(ct.lambda, a))
+			continue
+		}
 		ln := ct.lambda[3*a]
 		if ln > 0 {
 			st.Active++

@@ -84,6 +84,9 @@ func (f *fastScheme) rebuildW(c *step) error {
 func (f *fastScheme) solvePGS(c *step, h2, tol float64) (contact.Result, error) {
 	c.backend.SetPGSTolerance(tol)
 	ct := &c.ws.ct
+	if bb, ok := c.backend.(BilateralBackend); ok {
+		bb.SetBilateral(ct.bilateral)
+	}
 	return c.backend.SolvePGS(ct.dFree, h2, c.mu, ct.lambda)
 }
 

@@ -71,7 +71,7 @@ func (sc *standardScheme) rebuildW(c *step) error {
 // solvePGS solves the contact problem on W_k.
 func (sc *standardScheme) solvePGS(c *step, h2, tol float64) (contact.Result, error) {
 	ct := &c.ws.ct
-	sc.pgs.Tolerance = tol
+	sc.pgs.Tolerance, sc.pgs.Bilateral = tol, ct.bilateral
 	return sc.pgs.Solve(ct.W, len(ct.pairs), h2, ct.dFree, c.mu, ct.lambda)
 }
 

@@ -28,9 +28,12 @@ type Simulation struct {
 	bodies   []rigid.Body
 	solver   *linsolve.Solver // the linear solver of A
 	backend  Backend          // the fast scheme's per-iteration work
-	ws       *workspace
-	attach   *attachments   // the attached nodes (attach.go), nil without any
-	dyn      []*dynamicBody // the dynamic bodies (dynamic.go), empty without any
+	// hostBackend stands in for a backend that cannot solve bilateral
+	// contacts (stepper), created when first needed.
+	hostBackend *CPUBackend
+	ws          *workspace
+	attach      *attachments   // the attached nodes (attach.go), nil without any
+	dyn         []*dynamicBody // the dynamic bodies (dynamic.go), empty without any
 	// run is the view of the fields above that a step's stages and the
 	// schemes take (stepper). It is a field, not a value of Step's frame,
 	// because the schemes receive it through an interface call, which
@@ -104,9 +107,20 @@ func NewWithMaterials(msh *mesh.TetMesh, emb *mesh.Embedding, bodies []rigid.Bod
 
 // stepper returns the view of the simulation that the stages of a step
 // take, refreshed from its fields (a new backend, new settings).
+//
+// A backend that does not solve bilateral contacts (BilateralBackend)
+// hands the steps of a simulation with nodes held to a dynamic body to a
+// CPU backend of the simulation's own (hostBackend).
 func (s *Simulation) stepper() *step {
+	b := s.backend
+	if _, ok := b.(BilateralBackend); !ok && s.attach != nil && len(s.attach.held) > 0 {
+		if s.hostBackend == nil {
+			s.hostBackend = NewCPUBackend()
+		}
+		b = s.hostBackend
+	}
 	s.run = step{set: &s.set, model: s.model, state: s.state, bodies: s.bodies,
-		solver: s.solver, backend: s.backend, ws: s.ws, mu: s.friction(), attach: s.attach, dyn: s.dyn}
+		solver: s.solver, backend: b, ws: s.ws, mu: s.friction(), attach: s.attach, dyn: s.dyn}
 	return &s.run
 }
 
@@ -118,7 +132,10 @@ func (s *Simulation) Close() {
 	if s.backend != nil {
 		s.backend.Close()
 	}
-	s.solver, s.backend = nil, nil
+	if s.hostBackend != nil {
+		s.hostBackend.Close()
+	}
+	s.solver, s.backend, s.hostBackend = nil, nil, nil
 }
 
 // SetBackend replaces the backend of the fast scheme's Newton iterations.

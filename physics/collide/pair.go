@@ -33,9 +33,15 @@ const (
 	// is the other body's material point OtherLocal, fixed in the world
 	// over the step, and its rigid side the dynamic body Body.
 	RigidRigid
+	// Attached holds a soft mesh node (Nodes[0], weight 1) to the
+	// material point RigidLocal of the dynamic body Body: a bilateral
+	// pair, whose three rows (world axes) are equalities, made by the
+	// simulation from its attachments and not by detection.
+	Attached
 )
 
-// String returns "soft-vertex" or "rigid-vertex".
+// String returns the kind's name: "soft-vertex", "rigid-vertex",
+// "soft-soft", "rigid-rigid" or "attached".
 func (k Kind) String() string {
 	switch k {
 	case SoftVertex:
@@ -46,6 +52,8 @@ func (k Kind) String() string {
 		return "soft-soft"
 	case RigidRigid:
 		return "rigid-rigid"
+	case Attached:
+		return "attached"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
@@ -123,6 +131,9 @@ func (p *Pair) Key() uint64 {
 		return uint64(p.Body)<<40 | uint64(p.Point)
 	case SoftSoft:
 		return 1<<62 | uint64(p.Point)
+	case Attached:
+		// within SoftSoft's range, above any surface point: bit 61
+		return 1<<62 | 1<<61 | uint64(p.Body)<<40 | uint64(p.Nodes[0])
 	case RigidRigid:
 		// the vertex's side in bit 39: the dynamic body's (Vertex ≥ 0)
 		// or the other body's (Point ≥ 0)

@@ -19,11 +19,14 @@ const (
 	// closed, δn = 0, and λt opposes the tangential gap δt. With μ = 0 every
 	// active contact slips (the cone degenerates to its axis).
 	Slip
+	// Held: a bilateral contact (PGS.Bilateral), whose three rows are
+	// equalities, δ = 0, with λ free of sign and cone: an attachment.
+	Held
 )
 
-var stateNames = [...]string{Separated: "separated", Stick: "stick", Slip: "slip"}
+var stateNames = [...]string{Separated: "separated", Stick: "stick", Slip: "slip", Held: "held"}
 
-// String returns "separated", "stick" or "slip".
+// String returns "separated", "stick", "slip" or "held".
 func (s State) String() string {
 	if int(s) < len(stateNames) {
 		return stateNames[s]
@@ -166,6 +169,18 @@ func (b *localBlock) solveLocal(mu, dn, dt1, dt2 float64) (ln, lt1, lt2 float64,
 	}
 	ln, lt1, lt2 = b.slip(mu, dn, e1, e2)
 	return ln, lt1, lt2, Slip
+}
+
+// solveBilateral returns the force of a bilateral contact: the three rows
+// are equalities, δ = G·λ + d = 0, so λ = −G⁻¹·d whatever its sign and
+// direction, which is the stick formula of solveLocal without its tests.
+func (b *localBlock) solveBilateral(dn, dt1, dt2 float64) (ln, lt1, lt2 float64) {
+	e1 := dt1 - b.k1*dn
+	e2 := dt2 - b.k2*dn
+	lt1 = -(b.i11*e1 + b.i12*e2)
+	lt2 = -(b.i12*e1 + b.i22*e2)
+	ln = -dn*b.invGnn - (b.k1*lt1 + b.k2*lt2)
+	return ln, lt1, lt2
 }
 
 // maxSlipIterations bounds the safeguarded Newton iterations of slip. Pure

@@ -17,6 +17,11 @@ type PGS struct {
 	// Tolerance stops the sweeps once ε_i = ‖λⁱ − λⁱ⁻¹‖/‖λⁱ‖ ≤ Tolerance
 	// (Algorithm 1). 0 always runs MaxIterations sweeps.
 	Tolerance float64
+	// Bilateral marks the contacts whose three rows are equalities
+	// (attachments): contact a is bilateral when a < len(Bilateral) and
+	// Bilateral[a]. Its force solves δ_a = 0 with no sign or cone, and
+	// its state is Held. nil: every contact is unilateral.
+	Bilateral []bool
 
 	// Errors holds, after Solve, the ε_i of each sweep, one per sweep. Its
 	// storage is reused by the next Solve.
@@ -182,6 +187,9 @@ func (p *PGS) prepare(W []float64, c int, s float64, lambda []float64) error {
 // when they are few against the row's length, as when most contacts are
 // separated, the products with λ_{0:a} read only those entries
 // (dot1Sparse, dot3Sparse: the same sums, bit for bit).
+//
+// A bilateral contact (Bilateral) is never tested for separation: its
+// force solves its three equalities (localBlock.solveBilateral).
 func (p *PGS) sweep(W []float64, c int, s float64, deltaFree []float64, mu float64, lambda []float64) (dl2, l2 float64) {
 	n := 3 * c
 	v := p.v[:n]
@@ -193,7 +201,8 @@ func (p *PGS) sweep(W []float64, c int, s float64, deltaFree []float64, mu float
 		// Row block a left of its diagonal block.
 		r0, r1, r2 := W[i*n:i*n+i], W[(i+1)*n:(i+1)*n+i], W[(i+2)*n:(i+2)*n+i]
 		sparse := sparseWorthIt(len(nz), i)
-		if lambda[i] == 0 && lambda[i+1] == 0 && lambda[i+2] == 0 {
+		bilateral := a < len(p.Bilateral) && p.Bilateral[a]
+		if !bilateral && lambda[i] == 0 && lambda[i+1] == 0 && lambda[i+2] == 0 {
 			var L0 float64
 			if sparse {
 				L0 = dot1Sparse(r0, lambda[:i], nz)
@@ -216,8 +225,13 @@ func (p *PGS) sweep(W []float64, c int, s float64, deltaFree []float64, mu float
 		dt1 := deltaFree[i+1] + s*(L1+v[i+1])
 		dt2 := deltaFree[i+2] + s*(L2+v[i+2])
 		v[i], v[i+1], v[i+2] = 0, 0, 0 // the contacts after a refill it
-		n0, n1, n2, st := p.blocks[a].solveLocal(mu, dn, dt1, dt2)
-		p.States[a] = st
+		var n0, n1, n2 float64
+		if bilateral {
+			n0, n1, n2 = p.blocks[a].solveBilateral(dn, dt1, dt2)
+			p.States[a] = Held
+		} else {
+			n0, n1, n2, p.States[a] = p.blocks[a].solveLocal(mu, dn, dt1, dt2)
+		}
 		l2 += n0*n0 + n1*n1 + n2*n2
 		D0, D1, D2 := n0-lambda[i], n1-lambda[i+1], n2-lambda[i+2]
 		dl2 += D0*D0 + D1*D1 + D2*D2
