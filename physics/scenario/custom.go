@@ -233,6 +233,9 @@ type BodyResult struct {
 	// contact), N; SoftForce the soft bodies' (Σλn of their pairs), N.
 	FloorForce float64 `json:"floor_force"`
 	SoftForce  float64 `json:"soft_force"`
+	// AttachForce is the pull of the soft nodes attached to a dynamic body
+	// on it at the last step (world axes), N; absent without any.
+	AttachForce *[3]float64 `json:"attach_force,omitempty"`
 }
 
 // customResult lists the rigid bodies at the end: each one's pose and
@@ -242,9 +245,20 @@ func (sc *Scene) customResult() []BodyResult {
 	st := sc.Sim.Stats()
 	bodies := sc.Sim.Bodies()
 	floor := make([]float64, len(bodies))
+	held := make([]*[3]float64, len(bodies))
 	for _, c := range sc.Sim.AppendContacts(nil) {
-		if c.Kind == collide.RigidRigid && c.Other == FloorBody {
+		switch {
+		case c.Kind == collide.RigidRigid && c.Other == FloorBody:
 			floor[c.Body] += c.NormalForce
+		case c.Kind == collide.Attached:
+			// The force on the soft node, C·λ in world axes; the body
+			// gets the opposite.
+			if held[c.Body] == nil {
+				held[c.Body] = new([3]float64)
+			}
+			f := r3.Add(r3.Scale(c.NormalForce, c.Normal), c.Friction)
+			h := held[c.Body]
+			h[0], h[1], h[2] = h[0]-f.X, h[1]-f.Y, h[2]-f.Z
 		}
 	}
 	out := []BodyResult{}
@@ -257,6 +271,7 @@ func (sc *Scene) customResult() []BodyResult {
 		if k < len(st.BodyNormalForce) {
 			r.SoftForce = st.BodyNormalForce[k]
 		}
+		r.AttachForce = held[k]
 		out = append(out, r)
 	}
 	return out
