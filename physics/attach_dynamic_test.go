@@ -152,6 +152,24 @@ func TestDynamicBodyHangsFromSoftBox(t *testing.T) {
 			if g := heldGap(s); g > 1e-6 {
 				t.Fatalf("held nodes %.3g m off their points on the cube", g)
 			}
+			// The records users read out say the same: held, their gap
+			// against the cube's pose at the end of the step, their
+			// forces summing to the weight.
+			var sum r3.Vec
+			held := 0
+			for _, rec := range s.AppendContacts(nil) {
+				if rec.Kind != collide.Attached {
+					continue
+				}
+				held++
+				if rec.State.String() != "held" || rec.Gap > 1e-6 {
+					t.Fatalf("attached record: state %v, gap %.3g m", rec.State, rec.Gap)
+				}
+				sum = r3.Add(sum, r3.Add(r3.Scale(rec.NormalForce, rec.Normal), rec.Friction))
+			}
+			if held == 0 || r3.Norm(r3.Sub(sum, f)) > 1e-12 {
+				t.Fatalf("%d attached records summing to %v N, the body force is %v N", held, sum, f)
+			}
 		})
 	}
 }
