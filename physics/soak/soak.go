@@ -403,6 +403,9 @@ func (g *generator) scene() (string, frame.Command) {
 		cfg.TargetDOFs = g.base.TargetDOFs
 	}
 	if cfg.Kind == settings.Custom && g.rng.IntN(2) == 0 {
+		if g.rng.IntN(3) == 0 {
+			return g.hangingScene(cfg.WithKind(settings.Custom))
+		}
 		return g.pathScene(cfg.WithKind(settings.Custom))
 	}
 	if g.rng.IntN(4) == 0 {
@@ -445,6 +448,32 @@ func (g *generator) pathScene(cfg settings.Scenario) (string, frame.Command) {
 		return "path scene (bad)", frame.SetScene{Config: cfg}
 	}
 	return "path scene", frame.SetScene{Config: cfg}
+}
+
+// hangingScene returns a custom scene of a dynamic rigid bob of random
+// mass and velocity hung from a soft cord by attachments to the world and
+// to the bob (bilateral pairs), with the gripper one time in two; one
+// time in eight the bob's mass is out of range (refused by the scene).
+func (g *generator) hangingScene(cfg settings.Scenario) (string, frame.Command) {
+	cfg.Gripper = g.rng.IntN(2) == 0
+	cfg.Soft = []settings.SoftSpec{{Shape: settings.BoxShape, Size: [3]float64{0.01, 0.01, 0.04}, DOFs: max(settings.MinSoftDOFs, cfg.TargetDOFs/2),
+		Position: [3]float64{0, 0, 0.03}}}
+	bob := settings.RigidSpec{Name: "bob", Shape: settings.BoxShape, Size: [3]float64{0.02, 0.02, 0.02}, Position: [3]float64{0, 0, 0.02},
+		Mass:            g.between(0.002, 0.2),
+		Velocity:        [3]float64{g.between(-0.5, 0.5), g.between(-0.5, 0.5), g.between(-0.2, 0.2)},
+		AngularVelocity: [3]float64{g.between(-5, 5), g.between(-5, 5), g.between(-5, 5)}}
+	name := "hanging scene"
+	if g.rng.IntN(8) == 0 {
+		bob.Mass, name = g.bad(), "hanging scene (bad)"
+	}
+	cfg.Rigid = []settings.RigidSpec{bob}
+	// The cord's top to the world, its bottom to the bob: the half-spaces
+	// −z ≤ −0.0699 and z ≤ 0.0301 (`above:z=0.0699`, `below:z=0.0301@bob`).
+	cfg.Attach = []settings.AttachSpec{
+		{Plane: &settings.AttachPlane{Normal: r3.Vec{Z: -1}, Offset: -0.0699}},
+		{Plane: &settings.AttachPlane{Normal: r3.Vec{Z: 1}, Offset: 0.0301}, Body: "bob"},
+	}
+	return name, frame.SetScene{Config: cfg}
 }
 
 // gripper returns a hand-driven gripper command, out of range one time in
