@@ -144,7 +144,9 @@ func (c *step) heldPairs() {
 	kept := 0
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
-		if pr.Kind != collide.RigidRigid && at.allHeldTo(pr, pr.Body) {
+		// A contact with a rigid body (soft–soft pairs have none, Body −1;
+		// rigid–rigid ones no soft node).
+		if pr.Body >= 0 && pr.Kind != collide.RigidRigid && at.allHeldTo(pr, pr.Body) {
 			continue
 		}
 		ct.pairs[kept] = *pr

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/collide"
+	"softgrasp/physics/rigid"
 	"softgrasp/physics/settings"
 )
 
@@ -210,5 +211,35 @@ func TestHeldNodesStepOnHostWithoutBilateralBackend(t *testing.T) {
 		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 			t.Fatalf("q[%d] = %v on the host stand-in, %v on the CPU backend", i, got[i], want[i])
 		}
+	}
+}
+
+// TestHeldNodesKeepSoftSoftPairs: holding a node to a dynamic body drops
+// only the contacts between that body and points all on nodes held to it;
+// the pairs between two soft parts (no rigid body) stay.
+func TestHeldNodesKeepSoftSoftPairs(t *testing.T) {
+	set := settings.Default()
+	set.Gravity = r3.Vec{}
+	far := rigid.Translation(r3.Vec{X: 0.2})
+	cube := rigid.Body{Name: "cube", Shape: rigid.Box{HalfExtents: r3.Vec{X: 0.005, Y: 0.005, Z: 0.005}}, Start: far, End: far}
+	s := twoCubes(t, set, 0.3e-3, 0, false, cube)
+	defer s.Close()
+	d := cubeDynamics(r3.Vec{})
+	if err := s.SetDynamic(0, &d); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetAttachments([]Attachment{{Nodes: []int{0}, Body: 0}}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[collide.Kind]int{}
+	for _, pr := range s.ws.ct.pairs {
+		kinds[pr.Kind]++
+	}
+	if kinds[collide.SoftSoft] == 0 || kinds[collide.Attached] != 1 || st.Contacts != len(s.ws.ct.pairs) {
+		t.Fatalf("pairs by kind %v (%d in the stats): want the soft–soft pairs and one attached", kinds, st.Contacts)
 	}
 }

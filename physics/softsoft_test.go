@@ -15,7 +15,7 @@ import (
 // twoCubes builds one soft body of two 20 mm cubes (4×4×4 nodes each),
 // the lower one with its bottom at z = 0 and the upper one gap above it,
 // the upper one shifted by dx in x; with the floor when floor is set.
-func twoCubes(t *testing.T, set settings.Settings, gap, dx float64, floor bool) *Simulation {
+func twoCubes(t *testing.T, set settings.Settings, gap, dx float64, floor bool, extra ...rigid.Body) *Simulation {
 	t.Helper()
 	const a = 0.02
 	both := &mesh.TetMesh{}
@@ -37,7 +37,7 @@ func twoCubes(t *testing.T, set settings.Settings, gap, dx float64, floor bool) 
 	if floor {
 		bodies = append(bodies, rigid.Body{Name: "floor", Shape: rigid.Plane{}, Start: rigid.IdentityPose(), End: rigid.IdentityPose()})
 	}
-	s, err := New(both, bodies, set)
+	s, err := New(both, append(bodies, extra...), set)
 	if err != nil {
 		t.Fatal(err)
 	}
