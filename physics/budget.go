@@ -333,23 +333,26 @@ const closingFloor = 1e-4
 // over it (the relative motion of its soft point, h·v with v mapped from
 // the nodes, and of its rigid material point, from the body's start to
 // its end pose, along the normal; 0 when they separate) and reach, the
-// length of the relative motion with gravity's h²·g: a pair can reach
-// contact within the step when its distance is at most alarmMargin·reach
-// plus the contact distance.
+// length of that relative motion plus the part of gravity's h²·g that
+// points against the normal: a pair can reach contact within the step
+// when its distance is at most alarmMargin·reach plus the contact
+// distance. Gravity counts only where it drives the point towards the
+// body (a face over the floor), not where it slides it along the body
+// (the sides of an object held between jaws, whose support cancels it):
+// docs/method.md, "Contact budget", "Gravity along the normal".
 func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 	h := c.set.TimeStep
 	var v r3.Vec
 	for i := 0; i < pr.Count; i++ {
 		v = r3.Add(v, r3.Scale(pr.Weights[i], c.model.surfacePoint(c.state.v, pr.Nodes[i])))
 	}
-	soft := r3.Add(r3.Scale(h, v), r3.Scale(h*h, c.set.Gravity))
 	// A soft–soft pair's weights already make v the relative velocity.
 	var rigid r3.Vec
 	if pr.Body >= 0 {
 		b := &c.bodies[pr.Body]
 		rigid = r3.Sub(b.End.Apply(pr.RigidLocal), b.Start.Apply(pr.RigidLocal))
 	}
-	rel := r3.Sub(soft, rigid)
 	move := r3.Sub(r3.Scale(h, v), rigid)
-	return math.Max(0, -r3.Dot(pr.Normal, move)), r3.Norm(rel)
+	fall := math.Max(0, -r3.Dot(pr.Normal, r3.Scale(h*h, c.set.Gravity)))
+	return math.Max(0, -r3.Dot(pr.Normal, move)), r3.Norm(move) + fall
 }
