@@ -16,6 +16,7 @@ const (
 	stateSeparated = 0
 	stateStick     = 1
 	stateSlip      = 2
+	stateHeld      = 3 // a node attached to a dynamic body (contact.Held)
 )
 
 // Colours of the contact overlay. Force arrows use hues the deviation
@@ -26,6 +27,7 @@ var (
 	colourStick         = [4]float32{1.00, 1.00, 1.00, 1}
 	colourSlip          = [4]float32{1.00, 0.55, 0.10, 1}
 	colourSeparated     = [4]float32{0.55, 0.55, 0.55, 1}
+	colourHeld          = [4]float32{0.30, 0.90, 0.90, 1}
 )
 
 // lineFloats is the size of one overlay vertex: position (3) and RGBA (4).
@@ -147,6 +149,8 @@ func stateColour(s uint8) [4]float32 {
 		return colourStick
 	case stateSlip:
 		return colourSlip
+	case stateHeld:
+		return colourHeld
 	}
 	return colourSeparated
 }
