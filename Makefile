@@ -128,7 +128,9 @@ cuda-build:
 # the NVRTC compile checks; the backend suite again with every CUDA thread
 # an OS thread), then a headless run of bin/softgrasp-cuda on
 # -backend gpu against the same run on -backend cpu, and fails on any
-# difference above 1e-9 relative; then that without a device -backend gpu
+# difference above 1e-9 relative, and the same for the hanging scene (its
+# attachments to a dynamic body solved as bilateral rows in the kernel);
+# then that without a device -backend gpu
 # falls back to the CPU instead of exiting; last, the viewer under Xvfb on
 # -backend gpu, whose summary must report the device's kernel and transfer
 # times (CPU emulation on the stand-in, not GPU timings). The headers and stubs are found through
@@ -137,6 +139,7 @@ cuda-build:
 # GLFW and ImGui for nothing.
 STANDIN    ?= .cache/standin
 E2E_ARGS   := headless -json -lambda -scenario grasp-rotate -steps 150
+E2E_HELD   := headless -json -lambda -scene assets/scenes/hanging.toml -steps 100
 
 .PHONY: cuda-test run-cuda
 cuda-test:
@@ -153,6 +156,9 @@ cuda-test:
 	./$(BIN)-cuda $(E2E_ARGS) -backend cpu >"$$standin/e2e-cpu.json" && \
 	./$(BIN)-cuda $(E2E_ARGS) -backend gpu >"$$standin/e2e-gpu.json" && \
 	$(GO) run cuda/scripts/compare-runs.go -tol 1e-9 "$$standin/e2e-cpu.json" "$$standin/e2e-gpu.json" && \
+	./$(BIN)-cuda $(E2E_HELD) -backend cpu >"$$standin/held-cpu.json" && \
+	./$(BIN)-cuda $(E2E_HELD) -backend gpu >"$$standin/held-gpu.json" && \
+	$(GO) run cuda/scripts/compare-runs.go -tol 1e-9 "$$standin/held-cpu.json" "$$standin/held-gpu.json" && \
 	SOFTGRASP_STANDIN_NO_DEVICE=1 ./$(BIN)-cuda headless -backend gpu -steps 1 2>&1 >/dev/null | \
 		grep "falling back to the CPU" && \
 	xvfb-run -a -s "-screen 0 1280x800x24" ./$(BIN)-cuda -backend gpu -frames 30 >"$$standin/viewer.log" 2>&1 && \

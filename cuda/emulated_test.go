@@ -85,6 +85,10 @@ func (d *emulatedDevice) pgs(g *pgsArgs) error {
 	}
 	n := 3 * g.c
 	d.pgsRef.MaxIterations, d.pgsRef.Tolerance = g.maxIterations, g.tolerance
+	d.pgsRef.Bilateral = d.pgsRef.Bilateral[:0]
+	for _, f := range g.bilateral {
+		d.pgsRef.Bilateral = append(d.pgsRef.Bilateral, f != 0)
+	}
 	res, err := d.pgsRef.Solve(d.bufs[bufW][:n*n], g.c, g.s, d.bufs[bufDeltaFree][:n], g.mu, d.bufs[bufLambda][:n])
 	if err != nil {
 		return err

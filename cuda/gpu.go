@@ -61,7 +61,7 @@ type gpuDevice struct {
 
 	bufs   [numBuffers]cu.DevicePtr
 	caps   bufferLens   // float64 each buffer holds
-	states cu.DevicePtr // int32 per contact
+	states cu.DevicePtr // int32 per contact, then the bilateral flags, int32 per contact
 	nState int
 	status cu.DevicePtr // int32 {code, contact, sweeps}
 
@@ -203,15 +203,18 @@ func (d *gpuDevice) reserve(c, maxIterations int) error {
 				}
 				d.states = 0
 			}
-			p, err := cu.MemAlloc(int64(4 * c))
+			p, err := cu.MemAlloc(int64(8 * c))
 			if err != nil {
-				return fmt.Errorf("cuMemAlloc(states, %d bytes): %w", 4*c, err)
+				return fmt.Errorf("cuMemAlloc(states and flags, %d bytes): %w", 8*c, err)
 			}
 			d.states, d.nState = p, c
 		}
 		// The staging holds every O(c) copy that one backend call queues
-		// before it waits: the frames, three vectors, the error record.
-		return d.growPinned(8 * (9*c + 12*c + maxIterations + 8))
+		// before it waits: the frames, three vectors, the error record;
+		// and one copy below largeCopy, which an O(c²) array of a few
+		// dozen contacts is (W_H of 28 contacts, 56 kB, once failed
+		// against a staging area sized for the O(c) copies alone).
+		return d.growPinned(8*(9*c+12*c+maxIterations+8) + largeCopy)
 	})
 }
 
@@ -460,13 +463,34 @@ func (d *gpuDevice) pgs(g *pgsArgs) error {
 	states, status := d.states, d.status
 	c, maxIter := int64(g.c), int64(g.maxIterations)
 	s, mu, tol := g.s, g.mu, g.tolerance
+	// The bilateral flags after the states, or a null pointer for none.
+	var flags cu.DevicePtr
+	if len(g.bilateral) > 0 {
+		if len(g.bilateral) != g.c {
+			return fmt.Errorf("PGS launch for %d contacts with %d bilateral flags", g.c, len(g.bilateral))
+		}
+		flags = d.states + cu.DevicePtr(4*d.nState)
+	}
 	params := []unsafe.Pointer{
 		unsafe.Pointer(&W), unsafe.Pointer(&c), unsafe.Pointer(&s), unsafe.Pointer(&mu),
 		unsafe.Pointer(&deltaFree), unsafe.Pointer(&lambda), unsafe.Pointer(&maxIter), unsafe.Pointer(&tol),
 		unsafe.Pointer(&v), unsafe.Pointer(&rec), unsafe.Pointer(&states), unsafe.Pointer(&errs),
-		unsafe.Pointer(&status),
+		unsafe.Pointer(&status), unsafe.Pointer(&flags),
 	}
 	return d.ctx.Do(func() error {
+		if flags != 0 {
+			// No PGS launch is in flight (the last one's status was
+			// read back), so the flags can be replaced synchronously.
+			err := d.timed(true, func() error {
+				if err := cu.MemcpyHtoD(flags, unsafe.Pointer(&g.bilateral[0]), int64(4*g.c)); err != nil {
+					return fmt.Errorf("cuMemcpyHtoD(bilateral flags, %d bytes): %w", 4*g.c, err)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
 		return d.timed(false, func() error {
 			if err := d.pgsFn.Launch(1, 1, 1, d.threads, 1, 1, 0, d.stream, params); err != nil {
 				return fmt.Errorf("cuLaunchKernel(%s, 1 block of %d threads): %w", kernels.PGSEntry, d.threads, err)

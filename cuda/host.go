@@ -60,7 +60,13 @@ type backend struct {
 	states    []contact.State // valid when fresh
 	fresh     bool            // states copied back since the last SolvePGS
 	status    [3]int32
+	bilateral []bool  // SetBilateral's flags (the caller's), nil for none
+	flags     []int32 // the flags as the kernel reads them
 }
+
+// SetBilateral implements physics.BilateralBackend: the kernel solves the
+// marked contacts as equalities (pgs.cu, pgs_held).
+func (b *backend) SetBilateral(flags []bool) { b.bilateral = flags }
 
 // newBackend returns the backend named name on dev.
 func newBackend(name string, dev device) *backend {
@@ -165,6 +171,20 @@ func (b *backend) SolvePGS(deltaFree []float64, s, mu float64, lambda []float64)
 		return contact.Result{}, fmt.Errorf("%s backend: uploading λ: %w", b.name, err)
 	}
 	args := pgsArgs{c: b.c, s: s, mu: mu, maxIterations: b.maxIterations, tolerance: b.tolerance}
+	if b.bilateral != nil {
+		b.flags = b.flags[:0]
+		held := false
+		for a := 0; a < b.c; a++ {
+			f := int32(0)
+			if a < len(b.bilateral) && b.bilateral[a] {
+				f, held = 1, true
+			}
+			b.flags = append(b.flags, f)
+		}
+		if held {
+			args.bilateral = b.flags
+		}
+	}
 	if err := b.dev.pgs(&args); err != nil {
 		return contact.Result{}, fmt.Errorf("%s backend: PGS kernel: %w", b.name, err)
 	}

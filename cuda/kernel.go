@@ -46,6 +46,7 @@ type pgsArgs struct {
 	s, mu         float64 // s = h², friction coefficient
 	maxIterations int     // sweeps at most
 	tolerance     float64 // stop once ε ≤ tolerance (if > 0)
+	bilateral     []int32 // 1 marks a bilateral contact (contact.PGS.Bilateral); nil: none
 }
 
 // checkThreads reports a block size the kernel cannot run with: whole warps

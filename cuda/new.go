@@ -44,8 +44,12 @@ type GPU struct {
 // Device names the GPU and the PTX architecture its kernel was compiled for.
 func (g *GPU) Device() string { return g.dev.describe() }
 
-// GPU measures its device's work for the Stats panel.
-var _ physics.DeviceTimer = (*GPU)(nil)
+// GPU measures its device's work for the Stats panel, and solves the
+// attachments to a dynamic body (bilateral contacts) in its kernel.
+var (
+	_ physics.DeviceTimer      = (*GPU)(nil)
+	_ physics.BilateralBackend = (*GPU)(nil)
+)
 
 // DeviceTimes returns the time the device has spent in kernels (cuBLAS and
 // PGS) and in host↔device copies since it was opened, measured by events

@@ -61,8 +61,12 @@
 // below (every integer is a 64-bit long long so that each parameter slot is
 // 8 bytes), c ≥ 1. v (3c) and rec (PGS_RECORD·c) are work arrays.
 //
+// bilateral (c ints, or a null pointer for none) marks the contacts whose three rows
+// are equalities (attachments, contact.PGS.Bilateral): their force solves
+// δ_a = 0 whatever its sign and direction (pgs_held), state 3.
+//
 // Output: lambda (the solution, warm start on entry), states[a] (0
-// separated, 1 stick, 2 slip: contact.State), errors[k] = ε of sweep k, and
+// separated, 1 stick, 2 slip, 3 held: contact.State), errors[k] = ε of sweep k, and
 // status = {code, contact, sweeps}: code PGS_OK or the reason the contact
 // named by status[1] (the first in order) could not be solved.
 
@@ -84,6 +88,7 @@
 #define PGS_SEPARATED 0
 #define PGS_STICK 1
 #define PGS_SLIP 2
+#define PGS_HELD 3
 
 // Slots of a contact's record: the factored diagonal block G = s·W_aa
 // (1/G_nn, k = G_tn/G_nn, the Schur complement S = G_tt − G_tn·G_ntᵀ/G_nn
@@ -263,6 +268,21 @@ __device__ int pgs_local(double* r, double mu, double dn, double dt1, double dt2
     return PGS_SLIP;
 }
 
+// pgs_held solves a bilateral contact: its three rows are equalities,
+// δ = G·λ + d = 0, so λ = −G⁻¹·d, the stick formula of pgs_local without
+// its tests (contact's solveBilateral).
+__device__ int pgs_held(const double* r, double dn, double dt1, double dt2, double* l)
+{
+    double e1 = dt1 - r[R_K1] * dn;
+    double e2 = dt2 - r[R_K2] * dn;
+    double x1 = -(r[R_I11] * e1 + r[R_I12] * e2);
+    double x2 = -(r[R_I12] * e1 + r[R_I22] * e2);
+    l[0] = -dn * r[R_INV_GNN] - (r[R_K1] * x1 + r[R_K2] * x2);
+    l[1] = x1;
+    l[2] = x2;
+    return PGS_HELD;
+}
+
 // pgs_prepare factors every diagonal block (threads share the contacts) and
 // returns 0 when all are usable; otherwise thread 0 records the first
 // failing contact's reason and it returns 1.
@@ -397,7 +417,7 @@ __device__ void pgs_stage(const double* W, long long n, long long a0, long long 
 // i0 = 3q …): the gap the others leave, the local solve, λ_a and Δλ_a into
 // the shared rows, and the sweep sums ‖Δλ‖² and ‖λ‖². It returns 0, or 1
 // when the gap is not finite (W, δ_free or the products overflowed).
-__device__ int pgs_contact(long long q, double s, double mu, int* states, pgs_rows* b,
+__device__ int pgs_contact(long long q, double s, double mu, int* states, const int* bilateral, pgs_rows* b,
     const pgs_shared* sh, double* dl2, double* l2)
 {
     long long i0 = 3 * q;
@@ -413,7 +433,11 @@ __device__ int pgs_contact(long long q, double s, double mu, int* states, pgs_ro
         return 1;
     }
     double l[3];
-    states[b->a0 + q] = pgs_local(b->rec + PGS_RECORD * q, mu, g[0], g[1], g[2], l);
+    if (bilateral != 0 && bilateral[b->a0 + q]) {
+        states[b->a0 + q] = pgs_held(b->rec + PGS_RECORD * q, g[0], g[1], g[2], l);
+    } else {
+        states[b->a0 + q] = pgs_local(b->rec + PGS_RECORD * q, mu, g[0], g[1], g[2], l);
+    }
     double D0 = l[0] - l0, D1 = l[1] - l1, D2 = l[2] - l2o;
     *l2 += l[0] * l[0] + l[1] * l[1] + l[2] * l[2];
     *dl2 += D0 * D0 + D1 * D1 + D2 * D2;
@@ -430,14 +454,14 @@ __device__ int pgs_contact(long long q, double s, double mu, int* states, pgs_ro
 // contact's local solve by lane 0, then y of the block's rows updated by
 // the contact's column block, lane l owning rows l and l+32. Only shared
 // memory and registers are on this path (and the store of the state).
-__device__ void pgs_diagonal(double s, double mu, int* states, int* status, pgs_rows* b,
+__device__ void pgs_diagonal(double s, double mu, int* states, const int* bilateral, int* status, pgs_rows* b,
     pgs_shared* sh, double* dl2, double* l2)
 {
     int lane = threadIdx.x % PGS_WARP;
     long long m = 3 * b->k;
     for (long long q = 0; q < b->k; q++) {
         long long i0 = 3 * q;
-        if (lane == 0 && pgs_contact(q, s, mu, states, b, sh, dl2, l2)) {
+        if (lane == 0 && pgs_contact(q, s, mu, states, bilateral, b, sh, dl2, l2)) {
             status[0] = PGS_ROW_NOT_FINITE;
             status[1] = (int)(b->a0 + q);
             sh->halt = 1;
@@ -503,7 +527,7 @@ __device__ void pgs_off_diagonal(const double* W, long long n, double* y, double
 // shared buffer). Thread 0 accumulates ‖Δλ‖² and ‖λ‖²; it returns 1 when
 // the solve must stop on a non-finite gap (status set by thread 0).
 __device__ int pgs_sweep(const double* W, long long c, double s, double mu, const double* deltaFree,
-    double* lambda, double* y, double* rec, int* states, int* status,
+    double* lambda, double* y, double* rec, int* states, const int* bilateral, int* status,
     pgs_shared* sh, long long* step, double* dl2, double* l2)
 {
     long long n = 3 * c;
@@ -516,7 +540,7 @@ __device__ int pgs_sweep(const double* W, long long c, double s, double mu, cons
         pgs_stage(W, n, a0, k, y, lambda, deltaFree, rec, prev, cur, sh);
         __syncthreads();
         if (threadIdx.x < PGS_WARP) {
-            pgs_diagonal(s, mu, states, status, cur, sh, dl2, l2);
+            pgs_diagonal(s, mu, states, bilateral, status, cur, sh, dl2, l2);
             if (T == PGS_WARP && !sh->halt) {
                 // One warp: it updates the rest of y itself, after.
                 pgs_off_diagonal(W, n, y, lambda, rec, prev, cur, threadIdx.x, PGS_WARP);
@@ -534,7 +558,7 @@ __device__ int pgs_sweep(const double* W, long long c, double s, double mu, cons
 
 extern "C" __global__ void pgs_solve(const double* W, long long c, double s, double mu,
     const double* deltaFree, double* lambda, long long maxIter, double tol,
-    double* v, double* rec, int* states, double* errors, int* status)
+    double* v, double* rec, int* states, double* errors, int* status, const int* bilateral)
 {
     __shared__ pgs_shared sh;
     __shared__ int stop;
@@ -558,7 +582,7 @@ extern "C" __global__ void pgs_solve(const double* W, long long c, double s, dou
     for (long long it = 0; it < maxIter; it++) {
         dl2 = 0.0;
         l2 = 0.0;
-        if (pgs_sweep(W, c, s, mu, deltaFree, lambda, v, rec, states, status, &sh, &step, &dl2, &l2)) {
+        if (pgs_sweep(W, c, s, mu, deltaFree, lambda, v, rec, states, bilateral, status, &sh, &step, &dl2, &l2)) {
             return;
         }
         if (threadIdx.x == 0) {

@@ -78,7 +78,9 @@ func NewProblem(c int, seed int64) *Problem {
 func Run(t *testing.T, b physics.Backend) {
 	t.Helper()
 	defer b.Close()
-	for _, c := range []int{1, 7, 40} {
+	// 28 contacts: W_H (56 kB) is below a device backend's direct-copy
+	// size but above its O(c) copies.
+	for _, c := range []int{1, 7, 28, 40} {
 		p := NewProblem(c, int64(c))
 		if err := b.Load(upperPoisoned(p.WH, c), c, 500, 1e-12); err != nil {
 			t.Fatalf("%s: Load(%d contacts): %v", b.Name(), c, err)
@@ -88,6 +90,60 @@ func Run(t *testing.T, b physics.Backend) {
 		checkCorrection(t, b, p)
 		checkPGSIterates(t, b, p)
 		checkPGSTolerance(t, b, p)
+		checkPGSBilateral(t, b, p)
+	}
+}
+
+// checkPGSBilateral: a backend that solves bilateral contacts
+// (physics.BilateralBackend) gives, with every third contact marked, the
+// reference's iterates after two sweeps and its converged forces, those
+// contacts in state Held; with the flags cleared the next solve is
+// unilateral again. Other backends are not asked.
+func checkPGSBilateral(t *testing.T, b physics.Backend, p *Problem) {
+	t.Helper()
+	bb, ok := b.(physics.BilateralBackend)
+	if !ok {
+		return
+	}
+	flags := make([]bool, p.C)
+	for a := 0; a < p.C; a += 3 {
+		flags[a] = true
+	}
+	n := 3 * p.C
+	for _, tc := range []struct {
+		sweeps int
+		tol    float64
+		rel    float64
+	}{{2, 0, 1e-10}, {500, 1e-12, 1e-8}} {
+		if err := b.Load(upperPoisoned(p.WH, p.C), p.C, tc.sweeps, tc.tol); err != nil {
+			t.Fatalf("%s: Load: %v", b.Name(), err)
+		}
+		if err := b.RebuildW(p.Frames); err != nil {
+			t.Fatalf("%s: RebuildW: %v", b.Name(), err)
+		}
+		bb.SetBilateral(flags)
+		lambda := make([]float64, n)
+		if _, err := b.SolvePGS(p.DeltaFree, p.S, p.Mu, lambda); err != nil {
+			t.Fatalf("%s: SolvePGS with bilateral contacts: %v", b.Name(), err)
+		}
+		ref := contact.PGS{MaxIterations: tc.sweeps, Tolerance: tc.tol, Bilateral: flags}
+		if i, got, want, ok := matchReference(t, p, lambda, ref, tc.rel); !ok {
+			t.Fatalf("%s: %d contacts, every third bilateral, %d sweeps: λ[%d] = %.17g, reference %.17g", b.Name(), p.C, tc.sweeps, i, got, want)
+		}
+		for a, st := range b.States() {
+			if flags[a] != (st == contact.Held) {
+				t.Fatalf("%s: contact %d (bilateral %v) in state %v", b.Name(), a, flags[a], st)
+			}
+		}
+		bb.SetBilateral(nil)
+		clear(lambda)
+		if _, err := b.SolvePGS(p.DeltaFree, p.S, p.Mu, lambda); err != nil {
+			t.Fatalf("%s: SolvePGS: %v", b.Name(), err)
+		}
+		ref.Bilateral = nil
+		if i, got, want, ok := matchReference(t, p, lambda, ref, tc.rel); !ok {
+			t.Fatalf("%s: flags cleared, %d sweeps: λ[%d] = %.17g, reference %.17g", b.Name(), tc.sweeps, i, got, want)
+		}
 	}
 }
 
