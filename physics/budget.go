@@ -322,6 +322,18 @@ func (b *budgetScratch) size(c int) {
 	}
 }
 
+// towardBody returns the part of gravity's one-step fall gh2 that drives a
+// point towards a body whose outward normal there is n: its component
+// along −n, zero when it points away or along the surface. A point held
+// beside a jaw does not fall into it, while one over the floor does
+// (docs/method.md, "Contact budget", "Gravity along the normal").
+func towardBody(n, gh2 r3.Vec) r3.Vec {
+	if g := r3.Dot(n, gh2); g < 0 {
+		return r3.Scale(g, n)
+	}
+	return r3.Vec{}
+}
+
 // closingFloor is the least closing motion over a step that makes a pair
 // count as deeper by it in the selection, m: ten contact distances, a
 // closing speed of 10 mm/s at h = 10 ms. Below it, the motion of points
@@ -333,8 +345,8 @@ const closingFloor = 1e-4
 // over it (the relative motion of its soft point, h·v with v mapped from
 // the nodes, and of its rigid material point, from the body's start to
 // its end pose, along the normal; 0 when they separate) and reach, the
-// length of that relative motion plus the part of gravity's h²·g that
-// points against the normal: a pair can reach contact within the step
+// length of that relative motion with the part of gravity's h²·g that
+// points against the normal (towardBody): a pair can reach contact within the step
 // when its distance is at most alarmMargin·reach plus the contact
 // distance. Gravity counts only where it drives the point towards the
 // body (a face over the floor), not where it slides it along the body
@@ -353,6 +365,6 @@ func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 		rigid = r3.Sub(b.End.Apply(pr.RigidLocal), b.Start.Apply(pr.RigidLocal))
 	}
 	move := r3.Sub(r3.Scale(h, v), rigid)
-	fall := math.Max(0, -r3.Dot(pr.Normal, r3.Scale(h*h, c.set.Gravity)))
-	return math.Max(0, -r3.Dot(pr.Normal, move)), r3.Norm(move) + fall
+	reach = r3.Norm(r3.Add(move, towardBody(pr.Normal, r3.Scale(h*h, c.set.Gravity))))
+	return math.Max(0, -r3.Dot(pr.Normal, move)), reach
 }
