@@ -77,7 +77,8 @@ func (o *contactOverlay) build(contacts []frame.ContactView, p overlayParams) {
 			o.arrow(pt, r3.Scale(float64(p.forceScale), vec3(c.ForceN)), p.view, colourNormalForce)
 			o.arrow(pt, r3.Scale(float64(p.forceScale), vec3(c.ForceT)), p.view, colourFrictionForce)
 		}
-		if p.deviations {
+		if p.deviations && c.State != stateHeld {
+			// A held node's frame is the world's axes, not a normal.
 			o.directionPair(c, pt, float64(p.directionLength))
 		}
 	}
