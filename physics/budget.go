@@ -346,10 +346,10 @@ const closingFloor = 1e-4
 // the nodes, and of its rigid material point, from the body's start to
 // its end pose, along the normal; 0 when they separate) and reach, the
 // length of that relative motion with the part of gravity's h²·g that
-// points against the normal (towardBody): a pair can reach contact within the step
-// when its distance is at most alarmMargin·reach plus the contact
-// distance. Gravity counts only where it drives the point towards the
-// body (a face over the floor), not where it slides it along the body
+// points against the normal (towardBody): a pair can reach contact within
+// the step when its distance is at most alarmMargin·reach plus the
+// contact distance. Gravity counts only where it drives the point towards
+// the body (a face over the floor), not where it slides it along the body
 // (the sides of an object held between jaws, whose support cancels it):
 // docs/method.md, "Contact budget", "Gravity along the normal".
 func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
