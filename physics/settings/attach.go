@@ -133,7 +133,7 @@ func ParseAttachList(text string) ([]AttachSpec, error) {
 // AttachSyntax is ParseAttach's syntax, for flag usage and messages.
 const AttachSyntax = "below:AXIS=V, above:AXIS=V (AXIS x, y or z: the nodes at or below or above V m), " +
 	"box:X0,Y0,Z0,X1,Y1,Z1, plane:NX,NY,NZ,D (the nodes with n·x ≤ D) or nodes:I,J,...; " +
-	"then @BODY to follow a rigid body (\"@left jaw\") instead of the world"
+	"then @BODY to follow a rigid body (\"@left jaw\") instead of the world (a dynamic body is tied to them both ways)"
 
 // ParseAttach reads one attachment in AttachSyntax.
 func ParseAttach(s string) (AttachSpec, error) {
