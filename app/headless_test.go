@@ -340,3 +340,63 @@ func readCSV(t *testing.T, path string) [][]string {
 	}
 	return rows
 }
+
+// TestHeadlessContactsCSVAttached checks -contacts on a scene with nodes
+// attached to a dynamic body (hanging.toml): every step has its held
+// nodes as rows of kind "attached", state "held", their gap within
+// 10 µm, and the last step's forces (x in normal_force_n, y and z in the
+// friction columns) summing, with the sign on the body, to the summary's
+// attach_force.
+func TestHeadlessContactsCSVAttached(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "contacts.csv")
+	const steps = 20
+	code, out, errs := headless("-scene", "../assets/scenes/hanging.toml", "-steps", strconv.Itoa(steps), "-json", "-contacts", path)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var rep struct {
+		Bodies []struct {
+			AttachForce *[3]float64 `json:"attach_force"`
+		} `json:"bodies"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Bodies) != 1 || rep.Bodies[0].AttachForce == nil {
+		t.Fatalf("bodies %+v: want the bob with its attach_force", rep.Bodies)
+	}
+	rows := readCSV(t, path)
+	col := func(name string) int { return slices.Index(contactsHeader, name) }
+	num := func(r []string, name string) float64 {
+		x, err := strconv.ParseFloat(r[col(name)], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	held := map[string]int{}
+	var sum [3]float64
+	for _, r := range rows[1:] {
+		if r[col("kind")] != "attached" {
+			continue
+		}
+		held[r[col("step")]]++
+		if r[col("state")] != "held" || r[col("body_b")] != "bob" || num(r, "gap_m") > 1e-5 {
+			t.Fatalf("attached row %v: want state held against the bob, gap ≤ 10 µm", r)
+		}
+		if r[col("step")] == strconv.Itoa(steps-1) {
+			sum[0] -= num(r, "normal_force_n") + num(r, "friction_x_n")
+			sum[1] -= num(r, "friction_y_n")
+			sum[2] -= num(r, "friction_z_n")
+		}
+	}
+	if len(held) != steps || held["0"] == 0 {
+		t.Fatalf("attached rows in %d of %d steps (%d in the first)", len(held), steps, held["0"])
+	}
+	want := *rep.Bodies[0].AttachForce
+	for i := range sum {
+		if math.Abs(sum[i]-want[i]) > 1e-9*(1+math.Abs(want[i])) {
+			t.Fatalf("attached rows sum to %v N on the bob, the summary says %v", sum, want)
+		}
+	}
+}
