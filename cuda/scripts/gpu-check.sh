@@ -33,6 +33,12 @@ cpu=$!
 wait $cpu || fail=1
 "$bin/compare-runs" -tol 1e-9 "$out/e2e-cpu.json" "$out/e2e-gpu.json" || fail=1
 
+step "hanging.toml, 100 steps (attachments to a dynamic body: bilateral rows in the kernel), -backend cpu against -backend gpu"
+held="headless -json -lambda -scene assets/scenes/hanging.toml -steps 100"
+"$bin/softgrasp-cuda" $held -backend cpu >"$out/held-cpu.json" || fail=1
+"$bin/softgrasp-cuda" $held -backend gpu >"$out/held-gpu.json" || fail=1
+"$bin/compare-runs" -tol 1e-9 "$out/held-cpu.json" "$out/held-gpu.json" || fail=1
+
 step "no visible device: the app falls back to the CPU"
 CUDA_VISIBLE_DEVICES= "$bin/softgrasp-cuda" headless -backend gpu -steps 1 2>&1 >/dev/null |
 	grep "falling back to the CPU" || fail=1
