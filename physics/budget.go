@@ -326,7 +326,9 @@ func (b *budgetScratch) size(c int) {
 // point towards a body whose outward normal there is n: its component
 // along −n, zero when it points away or along the surface. A point held
 // beside a jaw does not fall into it, while one over the floor does
-// (docs/method.md, "Contact budget", "Gravity along the normal").
+// (docs/method.md, "Contact budget", "Gravity along the normal"). The
+// budget's reach and, with AlarmFallMargin below 1.5, the alarm
+// (stepAlarm) use it.
 func towardBody(n, gh2 r3.Vec) r3.Vec {
 	if g := r3.Dot(n, gh2); g < 0 {
 		return r3.Scale(g, n)

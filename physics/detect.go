@@ -151,8 +151,12 @@ const alarmMargin = 1.5
 // pairing every soft point within the jaws' whole sweep (docs/method.md).
 // Only vertices that could reach the body within the step count: those
 // closer than AlarmDistance plus alarmMargin times their relative motion.
-// The alarm is alarmMargin times the largest such motion. p holds the
-// surface positions at q_t (mapSurface).
+// The alarm is alarmMargin times the largest such motion. With
+// AlarmFallMargin below alarmMargin, gravity's fall h²·g enters the motion
+// only by its part towards the body (towardBody: none for a vertex that
+// would slide down a jaw's side), and that part with AlarmFallMargin
+// instead of alarmMargin: it is known, not predicted. p holds the surface
+// positions at q_t (mapSurface).
 func (c *step) stepAlarm(p []float64) float64 {
 	h := c.set.TimeStep
 	base := c.set.AlarmDistance
@@ -169,7 +173,11 @@ func (c *step) stepAlarm(p []float64) float64 {
 		moves[i] = bodyMove{start: b.Start.RotationMatrix(), move: m3.Sub(T.RotationMatrix(), m3.Identity()), t: T.Position}
 	}
 	state := c.state
-	worst := 0.0
+	// Below its default (1.5, alarmMargin), AlarmFallMargin counts gravity's
+	// fall only by its part towards the body, and with that margin.
+	fallCut := alarmMargin - c.set.AlarmFallMargin
+	fall := r3.Norm(gh2)
+	worst := 0.0 // the largest alarm the vertices ask for so far
 	for _, n := range c.model.surf.Vertices {
 		x := point(p, n)
 		soft := r3.Add(r3.Scale(h, c.model.surfacePoint(state.v, n)), gh2)
@@ -177,18 +185,28 @@ func (c *step) stepAlarm(p []float64) float64 {
 			mv := &moves[i]
 			d := r3.Sub(soft, r3.Add(mv.move.MulVec(x), mv.t))
 			rel := math.Sqrt(r3.Dot(d, d))
-			if alarmMargin*rel <= math.Max(base, alarmMargin*worst) {
+			bound := rel
+			if fallCut > 0 {
+				bound = r3.Norm(r3.Sub(d, gh2)) + fall // ≥ ‖d − gh2 + g_n‖
+			}
+			if alarmMargin*bound <= math.Max(base, worst) {
 				continue
 			}
 			b := &c.bodies[i]
 			local := mv.start.MulVecT(r3.Sub(x, b.Start.Position))
-			if _, _, d := b.Shape.Closest(local); d > base+alarmMargin*rel {
+			_, normal, dist := b.Shape.Closest(local)
+			need := alarmMargin * rel
+			if fallCut > 0 {
+				gn := towardBody(mv.start.MulVec(normal), gh2)
+				need = alarmMargin*r3.Norm(r3.Add(r3.Sub(d, gh2), gn)) - fallCut*r3.Norm(gn)
+			}
+			if dist > base+need || need <= worst {
 				continue
 			}
-			worst = rel
+			worst = need
 		}
 	}
-	return math.Max(base, alarmMargin*worst)
+	return math.Max(base, worst)
 }
 
 // bodyMove is one rigid body's motion over a step for stepAlarm: the

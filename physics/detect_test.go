@@ -62,3 +62,67 @@ func TestStepAlarm(t *testing.T) {
 		})
 	}
 }
+
+// TestAlarmFallMargin checks AlarmFallMargin at h = 20 ms, where gravity's
+// one-step fall is 3.92 mm: a box at rest on the floor widens the alarm to
+// 1.5 × 3.92 mm at the default margin and leaves it at the 4 mm base with
+// margin 1 (the fall as it is); a box at rest beside a wall (a box body
+// whose face is vertical), where gravity slides its side along the wall,
+// widens it at the default and not with margin 1; a box falling at 0.5 m/s
+// onto the floor gets 1.5 × its 10 mm move plus 1 × the fall with margin
+// 1 (1.5 × both at the default).
+func TestAlarmFallMargin(t *testing.T) {
+	soft, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, 3, 3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall, err := rigid.NewBox(r3.Vec{X: 0.01, Y: 0.05, Z: 0.05}, 0.005)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const h, g = 0.02, 9.81
+	fall := h * h * g
+	floor := rigid.Body{Name: "floor", Shape: rigid.Plane{}, Start: rigid.IdentityPose(), End: rigid.IdentityPose()}
+	beside := rigid.Translation(r3.Vec{X: 0.01 + 1e-3 + 0.01, Z: 0.01})
+	side := rigid.Body{Name: "wall", Shape: wall, Start: beside, End: beside}
+	for _, tc := range []struct {
+		name   string
+		body   rigid.Body
+		lift   float64 // the soft box's bottom above z = 0, m
+		vz     float64 // its velocity, m/s
+		margin float64
+		want   float64
+	}{
+		{"resting on the floor, default", floor, 0, 0, 1.5, 1.5 * fall},
+		{"resting on the floor, margin 1", floor, 0, 0, 1, 4e-3},
+		{"beside a wall, default", side, 0.001, 0, 1.5, 1.5 * fall},
+		{"beside a wall, margin 1", side, 0.001, 0, 1, 4e-3},
+		{"falling onto the floor, default", floor, 0.005, -0.5, 1.5, 1.5 * (0.5*h + fall)},
+		{"falling onto the floor, margin 1", floor, 0.005, -0.5, 1, 1.5*0.5*h + fall},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set := settings.Default()
+			set.TimeStep, set.Gravity, set.AlarmFallMargin = h, r3.Vec{Z: -g}, tc.margin
+			s, err := New(soft, []rigid.Body{tc.body}, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			q, v := s.Positions(), make([]float64, len(s.Velocities()))
+			lo := math.Inf(1)
+			for i := 2; i < len(q); i += 3 {
+				lo = math.Min(lo, q[i])
+			}
+			for i := 2; i < len(q); i += 3 {
+				q[i] += tc.lift - lo
+				v[i] = tc.vz
+			}
+			if err := s.SetState(q, v); err != nil {
+				t.Fatal(err)
+			}
+			if got := s.stepper().stepAlarm(s.Positions()); math.Abs(got-tc.want) > 1e-12 {
+				t.Fatalf("alarm %.6g m, want %.6g m", got, tc.want)
+			}
+		})
+	}
+}

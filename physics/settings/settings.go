@@ -245,6 +245,14 @@ type Settings struct {
 	// AlarmDistance is the proximity within which collision detection
 	// creates a pair (m). It must cover the relative motion of one step.
 	AlarmDistance float64
+	// AlarmFallMargin is the margin of the alarm distance on gravity's
+	// one-step fall h²·g towards a body (the step's alarm covers 1.5 times
+	// the rest of the predicted relative motion): 1.5, the default, covers
+	// the whole predicted motion alike; 1 counts the fall as it is, a
+	// known acceleration, so that an object resting on or held over the
+	// floor does not widen the alarm at large steps (docs/method.md, "The
+	// alarm distance follows the relative motion").
+	AlarmFallMargin float64
 	// ContactDistance is the gap that the contact law keeps between the
 	// surfaces (m): δn = n·(p − r) − ContactDistance.
 	ContactDistance float64
@@ -306,6 +314,7 @@ func Default() Settings {
 		},
 		Gravity:             r3.Vec{Z: -9.81},
 		AlarmDistance:       4e-3,
+		AlarmFallMargin:     1.5,
 		ContactDistance:     1e-5,
 		MaxSpeed:            50,
 		MaxInvertedFraction: 0.05,
