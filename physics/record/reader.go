@@ -162,6 +162,7 @@ func (p *parser) config(l line) error {
 	if p.hasCfg {
 		return p.errorf("a second configuration")
 	}
+	fillAdded(&l.Config.Physics)
 	if err := l.Config.Validate(); err != nil {
 		return p.errorf("configuration: %v", err)
 	}
@@ -173,6 +174,14 @@ func (p *parser) command(l line) error {
 	c, err := decodeCommand(l.Command, l.Args)
 	if err != nil {
 		return p.errorf("%v", err)
+	}
+	switch cmd := c.(type) {
+	case frame.SetSettings:
+		fillAdded(&cmd.Settings)
+		c = cmd
+	case frame.SetScene:
+		fillAdded(&cmd.Config.Physics)
+		c = cmd
 	}
 	if err := c.Validate(); err != nil {
 		return p.errorf("command %s: %v", l.Command, err)
@@ -225,6 +234,16 @@ func (r *Recording) EndChecksum() (sum uint64, ok bool) {
 	}
 	sum, err := parseChecksum(r.End.Checksum)
 	return sum, err == nil
+}
+
+// fillAdded gives the settings that a recording made before they existed
+// does not carry the value that keeps its run as it was, where their zero
+// value would be refused: AlarmFallMargin (absent before it was added)
+// becomes 1.5, the alarm of those builds.
+func fillAdded(s *settings.Settings) {
+	if s.AlarmFallMargin == 0 {
+		s.AlarmFallMargin = settings.Default().AlarmFallMargin
+	}
 }
 
 // strictUnmarshal decodes one JSON value, refusing unknown fields and

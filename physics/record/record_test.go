@@ -210,3 +210,25 @@ func TestDampingRoundTrips(t *testing.T) {
 		t.Fatalf("settings read back with material %+v, want %+v", got.Material, set.Material)
 	}
 }
+
+// TestRecordingWithoutAddedSettings reads a recording written before
+// AlarmFallMargin existed (the key taken out of its configuration and of
+// its set-settings and set-scene commands): the field reads back as 1.5,
+// the alarm of those builds, instead of a zero the settings refuse.
+func TestRecordingWithoutAddedSettings(t *testing.T) {
+	text := written(t)
+	old := strings.ReplaceAll(text, `"AlarmFallMargin":1.5,`, "")
+	if old == text {
+		t.Fatalf("no AlarmFallMargin key in the recording:\n%s", text)
+	}
+	rec, err := Read(strings.NewReader(old), "rec")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, old)
+	}
+	if m := rec.Config.Physics.AlarmFallMargin; m != 1.5 {
+		t.Errorf("configuration's AlarmFallMargin %g, want 1.5", m)
+	}
+	if m := rec.Commands[1].Command.(frame.SetSettings).Settings.AlarmFallMargin; m != 1.5 {
+		t.Errorf("set-settings' AlarmFallMargin %g, want 1.5", m)
+	}
+}
