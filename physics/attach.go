@@ -130,48 +130,36 @@ func (s *Simulation) Attached(n int) bool {
 	return s.attach != nil && n >= 0 && n < len(s.attach.fixed) && (s.attach.fixed[n] || s.attach.heldTo[n] >= 0)
 }
 
-// heldPairs drops the contact pairs between a dynamic body and soft points
-// whose nodes are all held to that body, then appends one bilateral pair
-// per held node (collide.Attached), after detection, the contact budget and
-// the mapping: they are never thinned. It marks the bilateral pairs for PGS
-// (contactState.bilateral; nil when there are none).
+// heldPairs appends one bilateral pair per node held to a dynamic body
+// (collide.Attached), after detection, the contact budget, the mapping and
+// splitPairs (which dropped the contacts on held nodes only): they are
+// never thinned. It marks the bilateral pairs for PGS
+// (contactState.bilateral; empty when there are none).
 func (c *step) heldPairs() {
 	at, ct := c.attach, &c.ws.ct
 	ct.bilateral = ct.bilateral[:0]
 	if at == nil || len(at.held) == 0 {
 		return
 	}
-	kept := 0
-	for a := range ct.pairs {
-		pr := &ct.pairs[a]
-		// A contact with a rigid body (soft–soft pairs have none, Body −1;
-		// rigid–rigid ones no soft node).
-		if pr.Body >= 0 && pr.Kind != collide.RigidRigid && at.allHeldTo(pr, pr.Body) {
-			continue
-		}
-		ct.pairs[kept] = *pr
-		if len(ct.fix) > 0 {
-			ct.fix[kept] = ct.fix[a]
-		}
-		kept++
-	}
-	ct.pairs = ct.pairs[:kept]
-	if len(ct.fix) > 0 {
-		ct.fix = ct.fix[:kept]
-	}
 	for _, hn := range at.held {
 		pr := collide.Pair{Kind: collide.Attached, Body: hn.body, Count: 1, Point: -1, Tri: -1, Vertex: -1,
 			Other: -1, RigidLocal: hn.local, Normal: r3.Vec{X: 1}}
 		pr.Nodes[0], pr.Weights[0] = hn.node, 1
 		ct.pairs = append(ct.pairs, pr)
-		if len(ct.fix) > 0 {
-			ct.fix = append(ct.fix, fixedPart{})
-		}
+		ct.fix = append(ct.fix, fixedPart{}) // splitPairs sized it to the pairs
 	}
 	ct.bilateral = grow(ct.bilateral, len(ct.pairs))
 	for a := range ct.pairs {
 		ct.bilateral[a] = ct.pairs[a].Kind == collide.Attached
 	}
+}
+
+// heldOnly reports whether pair pr is a contact with a rigid body all of
+// whose weight (what splitFixed left of it) lies on nodes held to that
+// body: such a pair is dropped (soft–soft pairs have no body, Body −1;
+// rigid–rigid ones no soft node).
+func (at *attachments) heldOnly(pr *collide.Pair) bool {
+	return pr.Body >= 0 && pr.Kind != collide.RigidRigid && len(at.held) > 0 && at.allHeldTo(pr, pr.Body)
 }
 
 // allHeldTo reports whether every node that carries weight in pair pr is
@@ -281,8 +269,9 @@ func (at *attachments) splitFixed(pr *collide.Pair, part *fixedPart) bool {
 }
 
 // splitPairs splits every pair's attached weights (splitFixed) and drops
-// the pairs left without a free node, keeping the order (and the
-// rigid–rigid pairs, which have no soft node).
+// the pairs left without a free node, and the contacts left on nodes held
+// to their body only (heldOnly), keeping the order (and the rigid–rigid
+// pairs, which have no soft node).
 func (c *step) splitPairs() {
 	at, ct := c.attach, &c.ws.ct
 	if at == nil {
@@ -292,7 +281,7 @@ func (c *step) splitPairs() {
 	ct.fix = grow(ct.fix, len(ct.pairs))
 	kept := 0
 	for a := range ct.pairs {
-		if at.splitFixed(&ct.pairs[a], &ct.fix[kept]) {
+		if at.splitFixed(&ct.pairs[a], &ct.fix[kept]) && !at.heldOnly(&ct.pairs[a]) {
 			ct.pairs[kept] = ct.pairs[a]
 			kept++
 		}
