@@ -237,6 +237,18 @@ __device__ void pgs_slip(double* r, double mu, double dn, double e1, double e2, 
     pgs_on_cone(r, mu, dn, x[0], x[1], l);
 }
 
+// pgs_stick writes into l the force −G⁻¹·d that closes all three rows,
+// from d_n and e = d_t − k·d_n (contact's stick): pgs_local's stick
+// candidate and a bilateral contact's force.
+__device__ void pgs_stick(const double* r, double dn, double e1, double e2, double* l)
+{
+    double x1 = -(r[R_I11] * e1 + r[R_I12] * e2);
+    double x2 = -(r[R_I12] * e1 + r[R_I22] * e2);
+    l[0] = -dn * r[R_INV_GNN] - (r[R_K1] * x1 + r[R_K2] * x2);
+    l[1] = x1;
+    l[2] = x2;
+}
+
 // pgs_local solves the local problem of one contact for the gap d that the
 // others leave, writes λ_a into l and returns the contact's state.
 __device__ int pgs_local(double* r, double mu, double dn, double dt1, double dt2, double* l)
@@ -255,13 +267,8 @@ __device__ int pgs_local(double* r, double mu, double dn, double dt1, double dt2
     }
     double e1 = dt1 - r[R_K1] * dn;
     double e2 = dt2 - r[R_K2] * dn;
-    double x1 = -(r[R_I11] * e1 + r[R_I12] * e2);
-    double x2 = -(r[R_I12] * e1 + r[R_I22] * e2);
-    double ln = -dn * r[R_INV_GNN] - (r[R_K1] * x1 + r[R_K2] * x2);
-    if (ln > 0.0 && x1 * x1 + x2 * x2 <= mu * mu * ln * ln) {
-        l[0] = ln;
-        l[1] = x1;
-        l[2] = x2;
+    pgs_stick(r, dn, e1, e2, l);
+    if (l[0] > 0.0 && l[1] * l[1] + l[2] * l[2] <= mu * mu * l[0] * l[0]) {
         return PGS_STICK;
     }
     pgs_slip(r, mu, dn, e1, e2, l);
@@ -269,17 +276,11 @@ __device__ int pgs_local(double* r, double mu, double dn, double dt1, double dt2
 }
 
 // pgs_held solves a bilateral contact: its three rows are equalities,
-// δ = G·λ + d = 0, so λ = −G⁻¹·d, the stick formula of pgs_local without
-// its tests (contact's solveBilateral).
+// δ = G·λ + d = 0, so λ = −G⁻¹·d whatever its sign and direction
+// (pgs_stick, without pgs_local's tests; contact's solveBilateral).
 __device__ int pgs_held(const double* r, double dn, double dt1, double dt2, double* l)
 {
-    double e1 = dt1 - r[R_K1] * dn;
-    double e2 = dt2 - r[R_K2] * dn;
-    double x1 = -(r[R_I11] * e1 + r[R_I12] * e2);
-    double x2 = -(r[R_I12] * e1 + r[R_I22] * e2);
-    l[0] = -dn * r[R_INV_GNN] - (r[R_K1] * x1 + r[R_K2] * x2);
-    l[1] = x1;
-    l[2] = x2;
+    pgs_stick(r, dn, dt1 - r[R_K1] * dn, dt2 - r[R_K2] * dn, l);
     return PGS_HELD;
 }
 

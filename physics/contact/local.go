@@ -161,9 +161,7 @@ func (b *localBlock) solveLocal(mu, dn, dt1, dt2 float64) (ln, lt1, lt2 float64,
 	}
 	e1 := dt1 - b.k1*dn
 	e2 := dt2 - b.k2*dn
-	x1 := -(b.i11*e1 + b.i12*e2)
-	x2 := -(b.i12*e1 + b.i22*e2)
-	ln = -dn*b.invGnn - (b.k1*x1 + b.k2*x2)
+	ln, x1, x2 := b.stick(dn, e1, e2)
 	if ln > 0 && x1*x1+x2*x2 <= mu*mu*ln*ln {
 		return ln, x1, x2, Stick
 	}
@@ -171,16 +169,22 @@ func (b *localBlock) solveLocal(mu, dn, dt1, dt2 float64) (ln, lt1, lt2 float64,
 	return ln, lt1, lt2, Slip
 }
 
+// stick returns −G⁻¹·d, the force that closes all three rows, from d_n and
+// e = d_t − k·d_n: x₀ = −S⁻¹·e and λn = −d_n/G_nn − kᵀ·x₀ (the derivation
+// above). It is solveLocal's stick candidate and a bilateral contact's
+// force.
+func (b *localBlock) stick(dn, e1, e2 float64) (ln, x1, x2 float64) {
+	x1 = -(b.i11*e1 + b.i12*e2)
+	x2 = -(b.i12*e1 + b.i22*e2)
+	ln = -dn*b.invGnn - (b.k1*x1 + b.k2*x2)
+	return ln, x1, x2
+}
+
 // solveBilateral returns the force of a bilateral contact: the three rows
 // are equalities, δ = G·λ + d = 0, so λ = −G⁻¹·d whatever its sign and
-// direction, which is the stick formula of solveLocal without its tests.
+// direction (stick, without solveLocal's tests).
 func (b *localBlock) solveBilateral(dn, dt1, dt2 float64) (ln, lt1, lt2 float64) {
-	e1 := dt1 - b.k1*dn
-	e2 := dt2 - b.k2*dn
-	lt1 = -(b.i11*e1 + b.i12*e2)
-	lt2 = -(b.i12*e1 + b.i22*e2)
-	ln = -dn*b.invGnn - (b.k1*lt1 + b.k2*lt2)
-	return ln, lt1, lt2
+	return b.stick(dn, dt1-b.k1*dn, dt2-b.k2*dn)
 }
 
 // maxSlipIterations bounds the safeguarded Newton iterations of slip. Pure
