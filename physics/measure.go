@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/collide"
+	"softgrasp/physics/m3"
 	"softgrasp/physics/rigid"
 )
 
@@ -116,14 +117,14 @@ func (c *step) measureOverlap() error {
 	for i := range c.bodies {
 		b := &c.bodies[i]
 		// Only points closer than dc to the body change either maximum; a
-		// point outside the body's world box widened by dc is farther
-		// (the box holds the body), and so is one higher than dc over a
-		// plane: both are passed over.
-		near, bounded := worldBounds(b, dc+1e-9)
-		n, top, plane := planeBound(b, dc+1e-9)
+		// point outside the body's bounds widened by dc is farther (the
+		// bounds hold the body), and so is one higher than dc over a
+		// plane: both are passed over, tested in the body frame, where the
+		// bounds are tight however the body is turned.
+		near := bodyNear(b, dc+1e-9)
 		for _, v := range c.model.surf.Vertices {
 			x := point(p, v)
-			if bounded && !near.Contains(x) || plane && r3.Dot(n, x) > top {
+			if !near.holds(x) {
 				continue
 			}
 			d, _, _ := collide.SignedDistance(b, x)
@@ -190,30 +191,53 @@ func (c *step) diverged(reason string) error {
 	return &DivergenceError{Step: c.state.steps, Time: c.state.time, Reason: reason}
 }
 
-// planeBound returns, for a body whose shape is a plane, the world normal
-// n of the plane at the body's end pose and the height top such that a
-// point x with n·x > top lies farther than margin above it; ok is false
-// for the other shapes.
-func planeBound(b *rigid.Body, margin float64) (n r3.Vec, top float64, ok bool) {
-	if _, ok := b.Shape.(rigid.Plane); !ok {
-		return n, 0, false
-	}
-	n = b.End.Rotate(r3.Vec{Z: 1})
-	return n, r3.Dot(n, b.End.Position) + margin, true
+// nearBody tells the points within a margin of one body at its end pose:
+// those in its world box widened by the margin and in its bounds widened
+// by the margin in the body frame (tight however the body is turned; the
+// world box is the cheaper first test), or below the margin over a plane;
+// every point for another unbounded shape.
+type nearBody struct {
+	R       m3.Mat3 // the end pose's rotation
+	t       r3.Vec  // and position
+	world   r3.Box  // the widened world box
+	local   r3.Box  // the widened bounds, body frame
+	bounded bool
+	plane   bool
+	n       r3.Vec  // the plane's world normal
+	top     float64 // and the height of the margin over it
 }
 
-// worldBounds returns the axis-aligned world box of body b at its end pose,
-// widened by margin on every side; ok is false for an unbounded shape (a
-// plane) or a body without one.
-func worldBounds(b *rigid.Body, margin float64) (box r3.Box, ok bool) {
+// bodyNear returns the nearBody of b with the margin.
+func bodyNear(b *rigid.Body, margin float64) nearBody {
+	nb := nearBody{R: b.End.RotationMatrix(), t: b.End.Position}
 	if b.Shape == nil {
-		return box, false
+		return nb
 	}
-	local, ok := b.Shape.Bounds()
+	if _, ok := b.Shape.(rigid.Plane); ok {
+		nb.plane = true
+		nb.n = b.End.Rotate(r3.Vec{Z: 1})
+		nb.top = r3.Dot(nb.n, b.End.Position) + margin
+		return nb
+	}
+	bounds, ok := b.Shape.Bounds()
 	if !ok {
-		return box, false
+		return nb
 	}
-	box = rigid.TransformBox(b.End, local)
 	m := r3.Vec{X: margin, Y: margin, Z: margin}
-	return r3.Box{Min: r3.Sub(box.Min, m), Max: r3.Add(box.Max, m)}, true
+	nb.local = r3.Box{Min: r3.Sub(bounds.Min, m), Max: r3.Add(bounds.Max, m)}
+	w := rigid.TransformBox(b.End, bounds)
+	nb.world = r3.Box{Min: r3.Sub(w.Min, m), Max: r3.Add(w.Max, m)}
+	nb.bounded = true
+	return nb
+}
+
+// holds reports whether world point x may lie within the margin.
+func (nb *nearBody) holds(x r3.Vec) bool {
+	switch {
+	case nb.plane:
+		return r3.Dot(nb.n, x) <= nb.top
+	case !nb.bounded:
+		return true
+	}
+	return nb.world.Contains(x) && nb.local.Contains(nb.R.MulVecT(r3.Sub(x, nb.t)))
 }

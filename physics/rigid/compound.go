@@ -105,7 +105,8 @@ func (c Compound) Closest(x r3.Vec) (point, normal r3.Vec, dist float64) {
 	dist = math.Inf(1)
 	for i := range c.Parts {
 		p := &c.Parts[i]
-		if i < len(c.partBounds) && outsideBy(x, &c.partBounds[i]) > max(dist, 0)*(1+1e-9)+1e-12 {
+		// (The first part has no best to beat: its test could not pass.)
+		if i > 0 && i < len(c.partBounds) && outsideBy(x, &c.partBounds[i]) > max(dist, 0)*(1+1e-9)+1e-12 {
 			// x lies outside the part's box, farther from it than the
 			// best so far (or outside it at all, when x is inside an
 			// earlier part) by more than round-off: the part's distance,
