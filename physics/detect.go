@@ -96,7 +96,7 @@ func (c *step) thinning() {
 // on the positions detect used.
 func (c *step) nearNodes() []int {
 	d := &c.ws.detection
-	d.wide = d.det.Detect(d.p, c.bodies, c.nearAlarms()*d.alarm, d.wide[:0])
+	d.wide = d.det.DetectSupports(d.p, c.bodies, c.nearAlarms()*d.alarm, d.wide[:0])
 	d.wideNodes = d.wideNodes[:0]
 	for a := range d.wide {
 		pr := &d.wide[a]

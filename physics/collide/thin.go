@@ -86,6 +86,10 @@ func (t *Thinning) depth(v, body int, dist float64) float64 {
 	return dist
 }
 
+// has reports whether the support of surface position v holds a pair of
+// the body being selected.
+func (t *Thinning) has(v int) bool { return t.gen[t.Support[v]] == t.cur }
+
 // keep offers pr, the pair of surface position v with body: it joins its
 // support's pairs when the support has fewer than PerSupport or it is
 // deeper than the shallowest of them (the first on ties), in depth order.

@@ -111,3 +111,56 @@ func TestThinningOff(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectSupportsReachesDetectsSupports checks that DetectSupports,
+// with a Thinning, gives per body one soft-vertex pair for each support
+// that Detect's pairs reach, the first in vertex order, and Detect's
+// rigid-vertex pairs unchanged; without one, Detect's pairs.
+func TestDetectSupportsReachesDetectsSupports(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		s := perturbedRoundScene(seed)
+		rng := rand.New(rand.NewPCG(seed, 9))
+		n := len(s.q) / 3
+		support := make([]int32, n)
+		g := int32(0)
+		for i := 0; i < n; {
+			for k, size := 0, 1+rng.IntN(6); k < size && i < n; k++ {
+				support[i] = g
+				i++
+			}
+			g++
+		}
+		const alarm = 1.5 * mm
+		all := NewDetector(s.surf).Detect(s.q, s.bodies, alarm, nil)
+		if got := NewDetector(s.surf).DetectSupports(s.q, s.bodies, alarm, nil); !slices.Equal(got, all) {
+			t.Fatalf("seed %d: without a Thinning DetectSupports differs from Detect", seed)
+		}
+		// The first pair of each body and support, by hand, from all.
+		var want []Pair
+		seen := map[[2]int]bool{}
+		for _, pr := range all {
+			if pr.Kind == SoftVertex {
+				key := [2]int{pr.Body, int(support[pr.Point])}
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+			}
+			want = append(want, pr)
+		}
+		det := NewDetector(s.surf)
+		det.SetThinning(&Thinning{Support: support, Pushed: make([]uint64, n), PerSupport: 2})
+		thinned := det.Detect(s.q, s.bodies, alarm, nil)
+		got := det.DetectSupports(s.q, s.bodies, alarm, nil)
+		if !slices.Equal(got, want) {
+			t.Fatalf("seed %d: DetectSupports gave %d pairs, the first per support by hand %d (or they differ)", seed, len(got), len(want))
+		}
+		if len(got) >= len(thinned) {
+			t.Fatalf("seed %d: %d pairs against the thinning's %d: the supports do not group", seed, len(got), len(thinned))
+		}
+		// Detect afterwards is as before (the mode does not stick).
+		if again := det.Detect(s.q, s.bodies, alarm, nil); !slices.Equal(again, thinned) {
+			t.Fatalf("seed %d: Detect after DetectSupports differs", seed)
+		}
+	}
+}
