@@ -45,6 +45,20 @@ func thinByHand(all []Pair, support []int32, pushed []uint64, bonus float64, k i
 	return out
 }
 
+// randomSupports groups n consecutive positions into supports of 1 to 6.
+func randomSupports(rng *rand.Rand, n int) []int32 {
+	support := make([]int32, n)
+	g := int32(0)
+	for i := 0; i < n; {
+		for k, size := 0, 1+rng.IntN(6); k < size && i < n; k++ {
+			support[i] = g
+			i++
+		}
+		g++
+	}
+	return support
+}
+
 // TestThinningKeepsDeepestPerSupport checks the detector's thinning
 // against a selection from every pair, on the perturbed round-jaw scenes
 // with random supports (groups of 1 to 6 vertices) and random pushed
@@ -54,16 +68,7 @@ func TestThinningKeepsDeepestPerSupport(t *testing.T) {
 		s := perturbedRoundScene(seed)
 		rng := rand.New(rand.NewPCG(seed, 7))
 		n := len(s.q) / 3
-		support := make([]int32, n)
-		g := int32(0)
-		for i := 0; i < n; {
-			size := 1 + rng.IntN(6)
-			for k := 0; k < size && i < n; k++ {
-				support[i] = g
-				i++
-			}
-			g++
-		}
+		support := randomSupports(rng, n)
 		pushed := make([]uint64, n)
 		for i := range pushed {
 			if rng.IntN(4) == 0 {
@@ -119,17 +124,8 @@ func TestThinningOff(t *testing.T) {
 func TestDetectSupportsReachesDetectsSupports(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		s := perturbedRoundScene(seed)
-		rng := rand.New(rand.NewPCG(seed, 9))
 		n := len(s.q) / 3
-		support := make([]int32, n)
-		g := int32(0)
-		for i := 0; i < n; {
-			for k, size := 0, 1+rng.IntN(6); k < size && i < n; k++ {
-				support[i] = g
-				i++
-			}
-			g++
-		}
+		support := randomSupports(rand.New(rand.NewPCG(seed, 9)), n)
 		const alarm = 1.5 * mm
 		all := NewDetector(s.surf).Detect(s.q, s.bodies, alarm, nil)
 		if got := NewDetector(s.surf).DetectSupports(s.q, s.bodies, alarm, nil); !slices.Equal(got, all) {
