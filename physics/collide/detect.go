@@ -31,10 +31,6 @@ type Detector struct {
 	// there are several (SetParts); nil otherwise.
 	pointPart, triPart []int32
 	thin               *Thinning // nil: every soft-vertex pair (SetThinning)
-	// firstOnly (DetectSupports) keeps, with a Thinning, the first
-	// soft-vertex pair of each body and support, and asks the body about
-	// no later vertex of a support that has one.
-	firstOnly bool
 }
 
 // SetParts tells the detector which part of the soft body each position
@@ -185,6 +181,12 @@ func (d *Detector) BVH() *BVH {
 // enough, Detect allocates nothing. When Validate would fail, Detect
 // returns out unchanged.
 func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out []Pair) []Pair {
+	return d.detect(q, bodies, alarm, false, out)
+}
+
+// detect is Detect; with firstOnly and a Thinning, each body keeps the
+// first soft-vertex pair of each support (DetectSupports).
+func (d *Detector) detect(q []float64, bodies []rigid.Body, alarm float64, firstOnly bool, out []Pair) []Pair {
 	if d.err != nil || len(q) < 3*d.nNodes || !(alarm >= 0) || math.IsInf(alarm, 0) {
 		return out
 	}
@@ -203,7 +205,7 @@ func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out [
 			continue
 		}
 		f := frame{R: b.Start.RotationMatrix(), t: b.Start.Position}
-		out = d.softVertexPairs(q, i, b.Shape, f, alarm, out)
+		out = d.softVertexPairs(q, i, b.Shape, f, alarm, firstOnly, out)
 		out = d.rigidVertexPairs(q, i, b.Shape, f, alarm, out)
 	}
 	if d.triPart != nil {
@@ -221,10 +223,7 @@ func (d *Detector) Detect(q []float64, bodies []rigid.Body, alarm float64, out [
 // arguments, for a fraction of the closest-point queries on a fine
 // surface. Without a Thinning it is Detect.
 func (d *Detector) DetectSupports(q []float64, bodies []rigid.Body, alarm float64, out []Pair) []Pair {
-	d.firstOnly = true
-	out = d.Detect(q, bodies, alarm, out)
-	d.firstOnly = false
-	return out
+	return d.detect(q, bodies, alarm, true, out)
 }
 
 // nearestFace returns the soft triangle nearest to x within the alarm
@@ -357,14 +356,16 @@ func (z *alarmZone) closest(x r3.Vec) (pt, n r3.Vec, d float64, ok bool) {
 }
 
 // softVertexPairs appends the SoftVertex pairs of one body (frame f):
-// one per support with a Thinning (SetThinning), else one per vertex
+// the thinning's selection per support with a Thinning (SetThinning), and
+// with firstOnly as well the first pair of each support only, the later
+// vertices of a support that has one not asked about; else one per vertex
 // within the alarm distance.
-func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f frame, alarm float64, out []Pair) []Pair {
+func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f frame, alarm float64, firstOnly bool, out []Pair) []Pair {
 	zone := newAlarmZone(shape, alarm)
 	if d.thin != nil {
 		d.thin.begin()
 	}
-	first := d.firstOnly && d.thin != nil
+	first := firstOnly && d.thin != nil
 	for _, v := range d.surf.Vertices {
 		if first && d.thin.has(v) {
 			continue
