@@ -35,7 +35,7 @@ func TestNearBodyHoldsEveryNearPoint(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := &rigid.Body{Shape: tc.shape, Start: tc.pose, End: tc.pose}
 			nb := bodyNear(b, margin)
-			near, held, farHeld, far := 0, 0, 0, 0
+			near, farHeld, far := 0, 0, 0
 			for i := 0; i < 20000; i++ {
 				// Points spread over 6 cm around the body, and points
 				// placed just off its surface (within ±2 margins).
@@ -51,9 +51,6 @@ func TestNearBodyHoldsEveryNearPoint(t *testing.T) {
 					if !h {
 						t.Fatalf("point %v at distance %g < %g passed over", x, d, margin)
 					}
-					if h {
-						held++
-					}
 				} else if d > 1e-3 {
 					far++
 					if h {
@@ -61,8 +58,8 @@ func TestNearBodyHoldsEveryNearPoint(t *testing.T) {
 					}
 				}
 			}
-			if near < 1000 || held != near {
-				t.Fatalf("%d near points, %d held", near, held)
+			if near < 1000 {
+				t.Fatalf("%d near points: too few to check the margin", near)
 			}
 			if float64(farHeld) > 0.5*float64(far) {
 				t.Errorf("%d of %d points farther than 1 mm held: the test passes too few over", farHeld, far)
