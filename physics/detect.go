@@ -7,6 +7,7 @@ import (
 
 	"softgrasp/physics/collide"
 	"softgrasp/physics/m3"
+	"softgrasp/physics/rigid"
 )
 
 // detection finds the proximity pairs of each step (docs/method.md, "Collision detection"):
@@ -14,12 +15,11 @@ import (
 // linear solver to precompute their compliance, within a few alarm
 // distances (nearAlarms).
 type detection struct {
-	det       *collide.Detector
-	alarm     float64        // the step's alarm distance (stepAlarm)
-	p         []float64      // the surface positions at q_t the step detected on
-	wide      []collide.Pair // pairs within nearAlarms alarm distances
-	wideNodes []int          // their soft nodes
-	budget    budgetScratch  // the contact budget's selection
+	det    *collide.Detector
+	alarm  float64       // the step's alarm distance (stepAlarm)
+	p      []float64     // the surface positions at q_t the step detected on
+	near   nearJob       // the nodes for the solver's next factor (nearNodes)
+	budget budgetScratch // the contact budget's selection
 	// thin keeps pointsPerSupport soft-vertex pairs per body and support
 	// on a mapped surface while the contact budget is on
 	// (collide.Thinning); pushed
@@ -89,26 +89,82 @@ func (c *step) thinning() {
 	}
 }
 
-// nearNodes returns the soft nodes of the proximity pairs within three
-// alarm distances of the rigid bodies: the nodes whose compliance the
-// next steps will likely need, for the linear solver to precompute with
-// its next factor. It runs in the step's refactorisation, after detect,
-// on the positions detect used.
-func (c *step) nearNodes() []int {
+// nearNodes is the linear solver's Near (linsolve.Near): the soft nodes
+// of the proximity pairs within nearAlarms alarm distances of the rigid
+// bodies, the nodes whose compliance the next steps will likely need, for
+// the solver to precompute with its next factor. It runs in the step's
+// refactorisation, after detect, and takes a copy of what detect saw: the
+// positions q_t, the bodies at their start poses, the alarm distance and
+// the held nodes. The detection itself (nearJob.nodes) runs on the
+// solver's worker, with a detector of its own over the same surface, so
+// that the step does not wait for it.
+func (c *step) nearNodes() func() []int {
 	d := &c.ws.detection
-	d.wide = d.det.DetectSupports(d.p, c.bodies, c.nearAlarms()*d.alarm, d.wide[:0])
-	d.wideNodes = d.wideNodes[:0]
-	for a := range d.wide {
-		pr := &d.wide[a]
-		c.model.mapPair(pr)
-		d.wideNodes = append(d.wideNodes, pr.Nodes[:pr.Count]...)
+	j := &d.near
+	if j.det == nil {
+		j.det = collide.NewDetector(c.model.surf)
+		if c.model.nparts > 1 {
+			j.det.SetParts(c.model.part)
+		}
+		if c.model.emb != nil {
+			j.pSurf = make([]float64, 3*c.model.SurfacePoints())
+			j.thin = collide.Thinning{Support: c.model.support, Pushed: make([]uint64, c.model.SurfacePoints()), PerSupport: pointsPerSupport}
+		}
+		j.run = j.nodes // a method value allocates: taken once
 	}
+	if j.thinning != d.thinning { // as detect's detector (SetThinning allocates)
+		if d.thinning {
+			j.det.SetThinning(&j.thin)
+		} else {
+			j.det.SetThinning(nil)
+		}
+		j.thinning = d.thinning
+	}
+	j.model = c.model
+	j.q = append(j.q[:0], c.state.q...)
+	j.bodies = append(j.bodies[:0], c.bodies...)
+	j.alarm = c.nearAlarms() * d.alarm
+	j.held = j.held[:0]
 	if at := c.attach; at != nil {
 		for _, hn := range at.held {
-			d.wideNodes = append(d.wideNodes, hn.node)
+			j.held = append(j.held, hn.node)
 		}
 	}
-	return d.wideNodes
+	return j.run
+}
+
+// nearJob is the detection of nearNodes, run on the linear solver's
+// worker from the copies nearNodes took. Only the worker touches it
+// between a job's start and its end.
+type nearJob struct {
+	det      *collide.Detector // over the model's surface, its own BVH
+	thin     collide.Thinning  // its thinning (firstOnly needs no Pushed bits)
+	thinning bool              // whether det holds thin
+	model    *Model
+	q        []float64
+	pSurf    []float64 // the surface positions at q, for a mapped surface
+	bodies   []rigid.Body
+	alarm    float64
+	held     []int
+	wide     []collide.Pair // the pairs found
+	found    []int          // their soft nodes and the held nodes
+	run      func() []int   // nodes, the function handed to the worker
+}
+
+// nodes detects the pairs within the job's alarm distance
+// (Detector.DetectSupports: the first pair per support reaches the nodes
+// of every pair) and returns their soft nodes and the held nodes.
+func (j *nearJob) nodes() []int {
+	p := j.model.mapSurface(j.pSurf, j.q)
+	j.wide = j.det.DetectSupports(p, j.bodies, j.alarm, j.wide[:0])
+	j.found = j.found[:0]
+	for a := range j.wide {
+		pr := &j.wide[a]
+		j.model.mapPair(pr)
+		j.found = append(j.found, pr.Nodes[:pr.Count]...)
+	}
+	j.found = append(j.found, j.held...)
+	return j.found
 }
 
 // nearAlarms is how many alarm distances nearNodes reaches: three, and

@@ -239,5 +239,5 @@ func (nb *nearBody) holds(x r3.Vec) bool {
 	case !nb.bounded:
 		return true
 	}
-	return nb.world.Contains(x) && nb.local.Contains(nb.R.MulVecT(r3.Sub(x, nb.t)))
+	return rigid.InBox(&nb.world, x) && rigid.InBox(&nb.local, nb.R.MulVecT(r3.Sub(x, nb.t)))
 }

@@ -348,7 +348,7 @@ func newAlarmZone(shape rigid.Shape, alarm float64) alarmZone {
 // closest is shape.Closest(x) when x lies nearer than the alarm distance
 // (ok), and nothing otherwise.
 func (z *alarmZone) closest(x r3.Vec) (pt, n r3.Vec, d float64, ok bool) {
-	if z.bounded && !z.box.Contains(x) {
+	if z.bounded && !rigid.InBox(&z.box, x) {
 		return pt, n, d, false
 	}
 	pt, n, d = z.shape.Closest(x)

@@ -27,12 +27,12 @@ type background struct {
 	// qFactor those of current's A, for warping (warp.go).
 	qJob, qFactor []float64
 	// gCur is G for current (nodecompliance.go), computed by the worker
-	// right after the factorisation for the job's nodes jobNodes; gSpare
-	// is the worker's.
+	// right after the factorisation for the job's nodes jobNodes (the
+	// worker's, filled from the job's Near); gSpare is the worker's.
 	gCur, gSpare *nodeCompliance
 	jobNodes     []int
 	nNodes       int
-	jobs         chan struct{}
+	jobs         chan func() []int // a job: the worker's half of its Near
 	done         chan error
 	busy         bool
 	// primed is set once current holds a factor of an A this worker saw
@@ -64,7 +64,7 @@ func newBackground(A *sparse.SymCSC, first *sparse.Factor) (*background, error) 
 	af := &background{
 		current: first, spare: spare,
 		pattern: sparse.SymCSC{N: A.N, ColPtr: A.ColPtr, RowIdx: A.RowIdx, Val: make([]float64, len(A.Val))},
-		jobs:    make(chan struct{}),
+		jobs:    make(chan func() []int),
 		done:    make(chan error, 1),
 		qJob:    make([]float64, A.N),
 		qFactor: make([]float64, A.N),
@@ -76,12 +76,13 @@ func newBackground(A *sparse.SymCSC, first *sparse.Factor) (*background, error) 
 	return af, nil
 }
 
-// work factors the spare factor with the job's values and computes G for
-// the job's nodes, one job at a time.
+// work factors the spare factor with the job's values, then asks the
+// job for its nodes and computes G for them, one job at a time.
 func (af *background) work() {
-	for range af.jobs {
+	for nodes := range af.jobs {
 		err := af.spare.Factorize(&af.pattern)
 		if err == nil {
+			af.jobNodes = append(af.jobNodes[:0], nodes()...)
 			err = af.gSpare.build(af.spare, af.jobNodes, af.nNodes)
 		}
 		af.done <- err
@@ -95,7 +96,7 @@ func (af *background) work() {
 // when the worker is idle. The very first call factors synchronously. It
 // returns the error of a failed background factorisation (A was not
 // positive definite), after which the old factor stays in use.
-func (af *background) begin(A *sparse.SymCSC, q []float64, nodes func() []int) error {
+func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 	af.primedBefore = af.primed
 	if !af.primed {
 		af.primed = true
@@ -123,9 +124,9 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, nodes func() []int) e
 	if !af.busy && af.age >= af.refresh {
 		copy(af.pattern.Val, A.Val)
 		copy(af.qJob, q)
-		af.jobNodes = append(af.jobNodes[:0], nodes()...)
+		nodes := near()
 		af.busy, af.pending = true, 0
-		af.jobs <- struct{}{}
+		af.jobs <- nodes
 	}
 	return failed
 }

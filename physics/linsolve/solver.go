@@ -136,16 +136,25 @@ func (s *Solver) Async() bool { return s.bg != nil }
 // before Refactor.
 func (s *Solver) Matrix() *sparse.SymCSC { return s.matA }
 
+// Near tells a background job the nodes whose compliance the next steps
+// will likely need. It is called when a job starts, on the goroutine that
+// called Refactor, to take what it needs from the step; the function it
+// returns is called once, on the worker, after the factorisation, and
+// gives the nodes. What that function reads must stay unchanged until the
+// next call of Near: a job starts only once the previous one is done, so
+// the two calls of one job never overlap with those of another.
+type Near func() func() []int
+
 // Refactor takes the step's freshly assembled A (Matrix), assembled at the
 // node positions q. In exact mode it factors A; in asynchronous mode it swaps in
 // a finished background factorisation, if any, and starts the next one
-// from A, for which near lists the nodes whose compliance the next steps
+// from A, for which near gives the nodes whose compliance the next steps
 // will likely need (it is called only when a job starts). The first call
 // after the worker started factors synchronously. An error means A is not
 // positive definite: this step's (exact mode, or the first asynchronous
 // step), or that of a failed background job, reported here wrapping
 // ErrBackgroundFactor, after which the old factor stays in use.
-func (s *Solver) Refactor(q []float64, near func() []int) error {
+func (s *Solver) Refactor(q []float64, near Near) error {
 	if s.bg == nil {
 		s.warped = false
 		s.qExact = append(s.qExact[:0], q...)

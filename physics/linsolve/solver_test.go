@@ -102,7 +102,7 @@ func TestSolveExactAndAsync(t *testing.T) {
 			for i := range b {
 				q[i], b[i] = rng.Float64(), rng.NormFloat64()
 			}
-			near := func() []int { return []int{0, 1, 2} }
+			near := nearNodes(0, 1, 2)
 			x := make([]float64, 3*n)
 			for step := 0; step < 4; step++ {
 				assembleChain(s.Matrix(), rng, 100*float64(step+1))
@@ -159,7 +159,7 @@ func TestSolveReportsTheIterationCap(t *testing.T) {
 	defer s.Close()
 	for step := 0; step < 4; step++ {
 		assembleChain(s.Matrix(), rng, 100*float64(step+1))
-		if err := s.Refactor(q, func() []int { return nil }); err != nil {
+		if err := s.Refactor(q, nearNodes()); err != nil {
 			t.Fatal(err)
 		}
 		it, converged, err := s.Solve(x, b)
@@ -185,7 +185,7 @@ func TestPairComplianceFromNodeCompliance(t *testing.T) {
 	}
 	defer s.Close()
 	q := make([]float64, 3*n)
-	near := func() []int { return []int{3, 4, 5, 6, 7} }
+	near := nearNodes(3, 4, 5, 6, 7)
 	for step := 0; step < 3; step++ { // prime, start a job, swap it in
 		assembleChain(s.Matrix(), rng, 50)
 		if err := s.Refactor(q, near); err != nil {
@@ -235,7 +235,7 @@ func TestFailedBackgroundFactorKeepsTheOldOne(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	s, q, b, x := asyncChain(t, 20, rng, Options{Async: true, Lag: 1, PCGTolerance: 1e-12, PCGMaxIterations: 200})
 	defer s.Close()
-	near := func() []int { return nil }
+	near := nearNodes()
 	assembleChain(s.Matrix(), rng, 100)
 	if err := s.Refactor(q, near); err != nil { // the first factor, synchronous
 		t.Fatal(err)
@@ -284,7 +284,7 @@ func TestAsyncRefreshAgesTheFactor(t *testing.T) {
 		var got []int
 		for range tc.want {
 			assembleChain(s.Matrix(), rng, 100)
-			if err := s.Refactor(q, func() []int { return nil }); err != nil {
+			if err := s.Refactor(q, nearNodes()); err != nil {
 				t.Fatal(err)
 			}
 			got = append(got, s.Age())
@@ -317,7 +317,7 @@ func TestSolveRotated(t *testing.T) {
 		}
 		for step := 0; step < 3; step++ {
 			assembleChain(s.Matrix(), rng, 100*float64(step+1))
-			if err := s.Refactor(q, func() []int { return []int{0} }); err != nil {
+			if err := s.Refactor(q, nearNodes(0)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -342,4 +342,9 @@ func TestSolveRotated(t *testing.T) {
 		}
 		s.Close()
 	}
+}
+
+// nearNodes is a Near of a fixed node list.
+func nearNodes(nodes ...int) Near {
+	return func() func() []int { return func() []int { return nodes } }
 }

@@ -89,6 +89,17 @@ func TransformBox(p Pose, box r3.Box) r3.Box {
 	return out
 }
 
+// InBox reports whether x lies in the closed box (on its faces included;
+// a box flat along an axis holds the points on it). It takes the box by
+// pointer and tests the six bounds only: the hot loops that pass over
+// every surface point with it cannot afford r3.Box.Contains's copy and
+// its test for an empty box first.
+func InBox(box *r3.Box, x r3.Vec) bool {
+	return box.Min.X <= x.X && x.X <= box.Max.X &&
+		box.Min.Y <= x.Y && x.Y <= box.Max.Y &&
+		box.Min.Z <= x.Z && x.Z <= box.Max.Z
+}
+
 // BoxCorner returns corner i (0…7) of box: bit 0 of i selects Max.X over
 // Min.X, bit 1 Max.Y, bit 2 Max.Z.
 func BoxCorner(box r3.Box, i int) r3.Vec {
