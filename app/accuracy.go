@@ -29,6 +29,7 @@ type accuracyFlags struct {
 	refScheme             string
 	refElastic, elastic   float64
 	refCheck              bool
+	fallMargin            float64
 	json                  bool
 	csv, plot, cpuProfile string
 }
@@ -49,6 +50,7 @@ func (f *accuracyFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.refElastic, "ref-elastic-tol", full.RefElastic, "reference: Newton on the whole residual to this tolerance, m (0 = internal forces linearised once per step)")
 	fs.Float64Var(&f.elastic, "elastic-tol", full.ElasticRows, "rows with Newton on the whole residual (fast, every K > 1) to this tolerance, m; 0 = none")
 	fs.BoolVar(&f.refCheck, "ref-check", full.RefCheck, "also run the reference at twice its step and report the difference")
+	fs.Float64Var(&f.fallMargin, "alarm-fall-margin", full.Base().Physics.AlarmFallMargin, "the alarm distance's margin on gravity's fall, 1 to 1.5, for the reference and every row (as headless -alarm-fall-margin)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the table")
 	fs.StringVar(&f.csv, "csv", "", "write the rows as CSV to this file")
 	fs.StringVar(&f.plot, "plot", "", "write penetration and slip error against K and h to this PNG")
@@ -89,6 +91,7 @@ func (f *accuracyFlags) options(set map[string]bool) (accuracy.Options, error) {
 	apply("ref-elastic-tol", func() error { o.RefElastic = f.refElastic; return nil })
 	apply("elastic-tol", func() error { o.ElasticRows = f.elastic; return nil })
 	apply("ref-check", func() error { o.RefCheck = f.refCheck; return nil })
+	apply("alarm-fall-margin", func() error { o.AlarmFallMargin = f.fallMargin; return nil })
 	if err != nil {
 		return o, err
 	}
@@ -266,8 +269,8 @@ func writeAccuracyCSV(w io.Writer, res accuracy.Result) error {
 // lengths in mm.
 func writeAccuracyMarkdown(w io.Writer, res accuracy.Result) {
 	ref := res.Reference
-	fmt.Fprintf(w, "Reference: %s scheme, Newton on the whole residual to %g m (0: off) in every step from A⁻¹·b (the linearised start), h = %g ms, K ≤ %d, PGS ≤ %d sweeps (tolerance %g), %d DOFs, μ = %g.\n",
-		ref.Scheme, ref.Elastic, 1e3*ref.DT, ref.Newton, ref.PGS, ref.PGSTol, ref.DOFs, ref.Mu)
+	fmt.Fprintf(w, "Reference: %s scheme, Newton on the whole residual to %g m (0: off) in every step from A⁻¹·b (the linearised start), h = %g ms, K ≤ %d, PGS ≤ %d sweeps (tolerance %g), %d DOFs, μ = %g; alarm fall margin %g (reference and rows).\n",
+		ref.Scheme, ref.Elastic, 1e3*ref.DT, ref.Newton, ref.PGS, ref.PGSTol, ref.DOFs, ref.Mu, ref.AlarmFallMargin)
 	for k, s := range ref.Slip {
 		fmt.Fprintf(w, "  ω = %s: reference slip %.3f mm", k, 1e3*s)
 		if e, ok := ref.SelfError[k]; ok {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"math"
 	"strings"
 	"testing"
@@ -25,12 +26,39 @@ func TestAccuracyFlags(t *testing.T) {
 		{[]string{"-ref-scheme", "slow"}, "-ref-scheme"},
 		{[]string{"-ref-elastic-tol", "-1"}, "Newton on the whole residual"},
 		{[]string{"-elastic-tol", "NaN"}, "Newton on the whole residual"},
+		{[]string{"-alarm-fall-margin", "2"}, "alarm fall margin 2"},
+		{[]string{"-alarm-fall-margin", "NaN"}, "alarm fall margin NaN"},
 	} {
 		out.Reset()
 		errOut.Reset()
 		code := run(append([]string{"accuracy"}, tc.args...), &out, &errOut)
 		if code != 2 || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tc.args, code, errOut.String(), tc.want)
+		}
+	}
+	// The margin reaches the scene of the reference and of every row;
+	// left out, the scene keeps its default.
+	for _, tc := range []struct {
+		args []string
+		want float64
+	}{
+		{[]string{"-quick", "-alarm-fall-margin", "1"}, 1},
+		{[]string{"-quick"}, accuracy.Quick().Base().Physics.AlarmFallMargin},
+	} {
+		var f accuracyFlags
+		fs := flag.NewFlagSet("accuracy", flag.ContinueOnError)
+		f.register(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		set := map[string]bool{}
+		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		o, err := f.options(set)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if got := o.Base().Physics.AlarmFallMargin; got != tc.want {
+			t.Errorf("%v: the scene's alarm fall margin is %g, want %g", tc.args, got, tc.want)
 		}
 	}
 	w, err := parseFloats("2π, 4pi,3.5")

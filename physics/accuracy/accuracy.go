@@ -118,6 +118,8 @@ type Reference struct {
 	PGSTol  float64 `json:"pgs_tolerance"`
 	DOFs    int     `json:"dofs"`
 	Mu      float64 `json:"mu"`
+	// AlarmFallMargin is the scene's, for the reference and every row.
+	AlarmFallMargin float64 `json:"alarm_fall_margin"`
 	// SelfError is, per ω, the largest distance between the reference's
 	// object track and that of a run at twice its step (m): how far the
 	// reference itself is from converged in h.

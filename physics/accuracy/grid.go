@@ -40,6 +40,10 @@ type Options struct {
 	RefPGS     int
 	RefPGSTol  float64
 	RefCheck   bool
+
+	// AlarmFallMargin is the scene's Physics.AlarmFallMargin for the
+	// reference and every row (settings.Physics; 0 keeps the default).
+	AlarmFallMargin float64
 }
 
 // Full is the grid of the README's table.
@@ -79,6 +83,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("reference step %g s: must be positive", o.RefDT)
 	case !(o.RefElastic >= 0) || !(o.ElasticRows >= 0):
 		return fmt.Errorf("Newton on the whole residual: tolerances %g (reference) and %g (rows) must be ≥ 0", o.RefElastic, o.ElasticRows)
+	case o.AlarmFallMargin != 0 && !(o.AlarmFallMargin >= 1 && o.AlarmFallMargin <= 1.5):
+		return fmt.Errorf("alarm fall margin %g: must be in [1, 1.5] (0 keeps the default)", o.AlarmFallMargin)
 	}
 	for _, h := range o.DTs {
 		if r := h / o.RefDT; !(h > 0) || math.Abs(r-math.Round(r)) > 1e-6 || r < 1 {
@@ -154,6 +160,9 @@ func (o Options) Base() settings.Scenario {
 	cfg := settings.DefaultScenario(settings.GraspRotate)
 	cfg.TargetDOFs = o.DOFs
 	cfg.Physics.Friction = o.Mu
+	if o.AlarmFallMargin != 0 {
+		cfg.Physics.AlarmFallMargin = o.AlarmFallMargin
+	}
 	return cfg
 }
 
@@ -184,7 +193,8 @@ func Run(o Options, tick func()) (Result, error) {
 	res := Result{Reference: Reference{
 		Scheme: o.RefScheme.String(), Elastic: o.RefElastic,
 		DT: o.RefDT, Newton: o.RefNewton, PGS: o.RefPGS, PGSTol: o.RefPGSTol, DOFs: o.DOFs, Mu: o.Mu,
-		Slip: map[string]float64{},
+		AlarmFallMargin: base.Physics.AlarmFallMargin,
+		Slip:            map[string]float64{},
 	}}
 	refs := map[float64]*Track{}
 	for _, w := range o.Omegas {
