@@ -11,7 +11,11 @@
 // long_yup.stl: the same stretched along +y (a Y-up long body).
 // cylinder4k.msh: the procedural cylinder of about 4300 DOFs, 9:2 tall,
 // as Gmsh 4.1. box9k.vtk: the procedural box of about 9000 DOFs as legacy
-// VTK.
+// VTK. finebox20k.stl: a closed cube surface of 20172 triangles (each face
+// a 41×41 grid of squares), the procedural box's shape with a fine
+// surface: it tells the cost of a surface's detail apart from that of a
+// shape that moves otherwise (the blob stands on its long axis and tips
+// over before the jaws reach it).
 package main
 
 import (
@@ -56,6 +60,9 @@ func main() {
 	}
 	writeSTL(path("long_yup.stl"), long, f)
 
+	bv, bf := fineCube(41)
+	writeSTL(path("finebox20k.stl"), bv, bf)
+
 	c, err := mesh.CylinderForDOFs(0.01, 0.09, 4300)
 	check(err)
 	writeMesh(path("cylinder4k.msh"), c, meshfile.WriteGmsh41)
@@ -74,6 +81,38 @@ func icosphere(level int, bump float64) ([]r3.Vec, [][3]int) {
 		s.Nodes[i] = r3.Vec{X: 0.7 * r * p.X, Y: r * p.Y, Z: 1.3 * r * p.Z}
 	}
 	return s.Nodes, s.Tris
+}
+
+// fineCube returns the surface of the cube [−1, 1]³ with each face a
+// grid of n×n squares, two triangles each, wound outwards.
+func fineCube(n int) ([]r3.Vec, [][3]int) {
+	var v []r3.Vec
+	var f [][3]int
+	// Each face: a corner o and two edge vectors u, w with u × w outwards.
+	faces := [6][3]r3.Vec{
+		{{X: 1, Y: -1, Z: -1}, {Y: 2}, {Z: 2}},
+		{{X: -1, Y: -1, Z: -1}, {Z: 2}, {Y: 2}},
+		{{X: -1, Y: 1, Z: -1}, {Z: 2}, {X: 2}},
+		{{X: -1, Y: -1, Z: -1}, {X: 2}, {Z: 2}},
+		{{X: -1, Y: -1, Z: 1}, {X: 2}, {Y: 2}},
+		{{X: -1, Y: -1, Z: -1}, {Y: 2}, {X: 2}},
+	}
+	for _, fc := range faces {
+		base := len(v)
+		for i := 0; i <= n; i++ {
+			for j := 0; j <= n; j++ {
+				a, b := float64(i)/float64(n), float64(j)/float64(n)
+				v = append(v, r3.Add(fc[0], r3.Add(r3.Scale(a, fc[1]), r3.Scale(b, fc[2]))))
+			}
+		}
+		at := func(i, j int) int { return base + i*(n+1) + j }
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				f = append(f, [3]int{at(i, j), at(i+1, j), at(i+1, j+1)}, [3]int{at(i, j), at(i+1, j+1), at(i, j+1)})
+			}
+		}
+	}
+	return v, f
 }
 
 // writeSTL writes the triangles as binary STL (zero normals).
