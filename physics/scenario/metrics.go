@@ -35,6 +35,7 @@ type metrics struct {
 	elasticBacktracks   int
 	elasticSteps        int     // steps that iterated on the whole residual
 	turnMax             float64 // largest turn per step, rad
+	invertedMax         int     // most inverted elements at a step's start
 
 	// Grasp: the centre of mass in the gripper frame when the grasp
 	// closed, the slip since, and the grip forces during the spin.
@@ -83,6 +84,7 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 		m.elasticSteps++
 	}
 	m.turnMax = math.Max(m.turnMax, st.Turn)
+	m.invertedMax = max(m.invertedMax, st.Inverted)
 	for k := len(st.Newton) - 1; k >= 0; k-- {
 		if r := st.Newton[k].ElasticResidual; r > 0 {
 			m.elasticMax = math.Max(m.elasticMax, r)

@@ -72,8 +72,12 @@ type Summary struct {
 	// ElasticSteps counts the steps that iterated on the whole residual
 	// (physics.StepStats.ElasticOn) and TurnMax is the largest turn per
 	// step of a part of the soft body (physics.StepStats.Turn, rad).
-	ElasticSteps     int     `json:"elastic_steps"`
-	TurnMax          float64 `json:"turn_max"`
+	ElasticSteps int     `json:"elastic_steps"`
+	TurnMax      float64 `json:"turn_max"`
+	// InvertedMax is the most elements found inverted at the start of a
+	// step (physics.StepStats.Inverted; a step with more than
+	// Settings.MaxInvertedFraction of them diverges).
+	InvertedMax      int     `json:"inverted_max"`
 	MaxSlip          float64 `json:"max_slip"`
 	GripForceMean    float64 `json:"grip_force_mean"` // N, from the grasp closing on
 	FinalPenetration float64 `json:"final_penetration"`
@@ -173,7 +177,7 @@ func (sc *Scene) Summary() Summary {
 		MaxRigidPenetration: m.maxRigidPen, MaxViolation: m.maxViolation, Slip: m.slip, MaxSlip: m.maxSlip,
 		PCGCappedSteps: m.unconvergedSteps, FactorFailures: m.factorFailures,
 		ElasticResidualMax: m.elasticMax, ElasticBacktracks: m.elasticBacktracks, ContactResidualMax: m.contactMax,
-		ElasticSteps: m.elasticSteps, TurnMax: m.turnMax,
+		ElasticSteps: m.elasticSteps, TurnMax: m.turnMax, InvertedMax: m.invertedMax,
 		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshInfo.name,
 		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen, Solver: set.Solver.String(),
 		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),
