@@ -1,14 +1,6 @@
 package physics
 
-import (
-	"testing"
-
-	"gonum.org/v1/gonum/spatial/r3"
-
-	"softgrasp/physics/mesh/meshtest"
-	"softgrasp/physics/rigid"
-	"softgrasp/physics/settings"
-)
+import "testing"
 
 // TestNearNodesCoverTheStepsPairs checks the node set that the solver's
 // worker computes for its next factor (nearNodes): at the state the step
@@ -18,20 +10,7 @@ import (
 // positions moved a metre away between the two halves of the Near do not
 // change it.
 func TestNearNodesCoverTheStepsPairs(t *testing.T) {
-	const size = 0.04
-	coarse, emb, err := meshtest.BoxWithFineSurface(size, 300, 3000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shape, err := rigid.NewBox(r3.Vec{X: 0.006, Y: 0.006, Z: 0.006}, 0.002)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pose := rigid.Translation(r3.Vec{X: 0.0013, Y: -0.0021, Z: size + 0.006 - 0.0005})
-	s, err := NewEmbedded(coarse, emb, []rigid.Body{{Name: "press", Shape: shape, Start: pose, End: pose}}, settings.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := pressedFineBox(t)
 	defer s.Close()
 	c := s.stepper()
 	c.detect()
