@@ -200,12 +200,7 @@ func TestScriptFollowsARollingBall(t *testing.T) {
 // aims again nor waits, so the script and its length are those of the
 // first aim.
 func TestScriptKeepsItsTimelineOnAStillObject(t *testing.T) {
-	cfg := settings.DefaultScenario(settings.GraspRotate)
-	cfg.TargetDOFs = 300
-	sc, err := Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := smallGrasp(t)
 	defer sc.Close()
 	first, steps := *sc.script, sc.DefaultSteps()
 	for sc.Sim.Time() < sc.script.closedAt() {

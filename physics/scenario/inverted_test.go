@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/spatial/r3"
-
-	"softgrasp/physics/settings"
 )
 
 // TestSummaryCountsInvertedElements: one element turned inside out by
@@ -13,12 +11,7 @@ import (
 // start of the next step, and the summary's InvertedMax is the most any
 // step counted.
 func TestSummaryCountsInvertedElements(t *testing.T) {
-	cfg := settings.DefaultScenario(settings.GraspRotate)
-	cfg.TargetDOFs = 300
-	sc, err := Build(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := smallGrasp(t)
 	defer sc.Close()
 	if _, err := sc.Step(); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"softgrasp/physics/settings"
 	"softgrasp/physics/sparse"
 )
 
@@ -14,4 +15,17 @@ import (
 func TestMain(m *testing.M) {
 	sparse.SetBLASThreads(1)
 	os.Exit(m.Run())
+}
+
+// smallGrasp builds the default grasp-and-rotate scene at about 300 DOFs;
+// the caller closes it.
+func smallGrasp(t *testing.T) *Scene {
+	t.Helper()
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.TargetDOFs = 300
+	sc, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }
