@@ -102,13 +102,10 @@ func (c *step) nearNodes() func() []int {
 	d := &c.ws.detection
 	j := &d.near
 	if j.det == nil {
-		j.det = collide.NewDetector(c.model.surf)
-		if c.model.nparts > 1 {
-			j.det.SetParts(c.model.part)
-		}
+		j.model, j.det = c.model, c.model.newDetector()
 		if c.model.emb != nil {
 			j.pSurf = make([]float64, 3*c.model.SurfacePoints())
-			j.thin = collide.Thinning{Support: c.model.support, Pushed: make([]uint64, c.model.SurfacePoints()), PerSupport: pointsPerSupport}
+			j.thin = c.model.newThinning()
 		}
 		j.run = j.nodes // a method value allocates: taken once
 	}
@@ -120,7 +117,6 @@ func (c *step) nearNodes() func() []int {
 		}
 		j.thinning = d.thinning
 	}
-	j.model = c.model
 	j.q = append(j.q[:0], c.state.q...)
 	j.bodies = append(j.bodies[:0], c.bodies...)
 	j.alarm = c.nearAlarms() * d.alarm
@@ -140,7 +136,7 @@ type nearJob struct {
 	det      *collide.Detector // over the model's surface, its own BVH
 	thin     collide.Thinning  // its thinning (firstOnly needs no Pushed bits)
 	thinning bool              // whether det holds thin
-	model    *Model
+	model    *Model            // the step's, which never changes
 	q        []float64
 	pSurf    []float64 // the surface positions at q, for a mapped surface
 	bodies   []rigid.Body
@@ -165,6 +161,22 @@ func (j *nearJob) nodes() []int {
 	}
 	j.found = append(j.found, j.held...)
 	return j.found
+}
+
+// newDetector returns a detector over the model's surface that knows its
+// parts (SoftSoft pairs between them).
+func (m *Model) newDetector() *collide.Detector {
+	det := collide.NewDetector(m.surf)
+	if m.nparts > 1 {
+		det.SetParts(m.part)
+	}
+	return det
+}
+
+// newThinning returns the thinning of a mapped surface's soft-vertex
+// pairs: pointsPerSupport per body and support (detection.thin).
+func (m *Model) newThinning() collide.Thinning {
+	return collide.Thinning{Support: m.support, Pushed: make([]uint64, m.SurfacePoints()), PerSupport: pointsPerSupport}
 }
 
 // nearAlarms is how many alarm distances nearNodes reaches: three, and

@@ -66,11 +66,8 @@ func newWorkspace(m *Model) *workspace {
 	n := m.DOFs()
 	ws := &workspace{
 		fem:       m.fem.NewWorkspace(),
-		detection: detection{det: collide.NewDetector(m.surf)},
+		detection: detection{det: m.newDetector()},
 		newtonLog: make([]NewtonRecord, 0, settings.MaxNewton),
-	}
-	if m.nparts > 1 {
-		ws.detection.det.SetParts(m.part)
 	}
 	ws.turn = make([]partMotion, m.nparts)
 	ws.depth = ws.detection.det.SurfaceDepth()
@@ -80,7 +77,7 @@ func newWorkspace(m *Model) *workspace {
 	if m.emb != nil {
 		ws.pSurf = make([]float64, 3*m.SurfacePoints())
 		ws.pShow = make([]float64, 3*m.SurfacePoints())
-		ws.detection.thin = collide.Thinning{Support: m.support, Pushed: make([]uint64, m.SurfacePoints()), PerSupport: pointsPerSupport}
+		ws.detection.thin = m.newThinning()
 	}
 	return ws
 }

@@ -93,10 +93,12 @@ func (s *SurfaceDepth) inside(x r3.Vec, box r3.Box) bool {
 	// meets fewer of the BVH's boxes and triangles.
 	votes := 0
 	for i, dir := range rayDirs {
-		if back := r3.Scale(-1, dir); exitTime(x, back, box) < exitTime(x, dir, box) {
-			dir = back
+		tExit := exitTime(x, dir, box)
+		back := r3.Scale(-1, dir)
+		if tBack := exitTime(x, back, box); tBack < tExit {
+			dir, tExit = back, tBack
 		}
-		if s.crossings(x, dir, box)%2 == 1 {
+		if s.crossings(x, dir, tExit)%2 == 1 {
 			votes++
 		}
 		if i == 1 && votes != 1 {
@@ -122,10 +124,9 @@ func exitTime(x, dir r3.Vec, box r3.Box) float64 {
 	return tExit
 }
 
-// crossings counts the surface triangles the ray x + t·dir (t > 0) crosses
-// before it leaves box.
-func (s *SurfaceDepth) crossings(x, dir r3.Vec, box r3.Box) int {
-	tExit := exitTime(x, dir, box)
+// crossings counts the surface triangles the ray x + t·dir (0 < t) crosses
+// before tExit, where it leaves the surface's box (exitTime).
+func (s *SurfaceDepth) crossings(x, dir r3.Vec, tExit float64) int {
 	end := r3.Add(x, r3.Scale(tExit, dir))
 	seg := r3.Box{
 		Min: r3.Vec{X: math.Min(x.X, end.X), Y: math.Min(x.Y, end.Y), Z: math.Min(x.Z, end.Z)},
