@@ -5,6 +5,10 @@
 # compare-runs, built with -tags cuda against link-stubs.sh's stubs (make
 # gpu-check builds them); every output is written under OUT. The CPU-only
 # reference benchmarks run beside the device ones, on other cores.
+# Environment: GPU_CHECK_MESH, a surface mesh to compare on both backends
+# (none: that check is left out); GPU_CHECK_SIZES, the Table-1 sizes
+# (3000,18000); GPU_CHECK_BENCHTIME, each stage benchmark's time (1s);
+# GPU_CHECK_NCU=0 leaves out Nsight Compute.
 set -u
 bin=$(cd "${1:?usage: gpu-check.sh BIN OUT}" && pwd)
 out=${2:?usage: gpu-check.sh BIN OUT}
@@ -39,14 +43,32 @@ held="headless -json -lambda -scene assets/scenes/hanging.toml -steps 100"
 "$bin/softgrasp-cuda" $held -backend gpu >"$out/held-gpu.json" || fail=1
 "$bin/compare-runs" -tol 1e-9 "$out/held-cpu.json" "$out/held-gpu.json" || fail=1
 
+step "the asynchronous solver (-async-lag 3: the same steps get the same factor), grasp-rotate, 150 steps, -backend cpu against -backend gpu"
+async="headless -json -lambda -scenario grasp-rotate -steps 150 -solver async -async-lag 3"
+"$bin/softgrasp-cuda" $async -backend cpu >"$out/async-cpu.json" &
+cpu=$!
+"$bin/softgrasp-cuda" $async -backend gpu >"$out/async-gpu.json" || fail=1
+wait $cpu || fail=1
+"$bin/compare-runs" -tol 1e-9 "$out/async-cpu.json" "$out/async-gpu.json" || fail=1
+
+if [ -n "${GPU_CHECK_MESH:-}" ]; then
+	step "a surface mesh mapped onto the coarse FE mesh ($GPU_CHECK_MESH: four nodes per pair in H), 150 steps, -backend cpu against -backend gpu"
+	mesh="headless -json -lambda -mesh $GPU_CHECK_MESH -steps 150"
+	"$bin/softgrasp-cuda" $mesh -backend cpu >"$out/mesh-cpu.json" &
+	cpu=$!
+	"$bin/softgrasp-cuda" $mesh -backend gpu >"$out/mesh-gpu.json" || fail=1
+	wait $cpu || fail=1
+	"$bin/compare-runs" -tol 1e-9 "$out/mesh-cpu.json" "$out/mesh-gpu.json" || fail=1
+fi
+
 step "no visible device: the app falls back to the CPU"
 CUDA_VISIBLE_DEVICES= "$bin/softgrasp-cuda" headless -backend gpu -steps 1 2>&1 >/dev/null |
 	grep "falling back to the CPU" || fail=1
 
 step "stage benchmarks on the same problems: CPU reference and device"
-(cd physics && "$bin/physics.test" -test.run '^$' -test.bench CPUBackend -test.benchtime 1s >"$out/stages-cpu.txt" 2>&1) &
+(cd physics && "$bin/physics.test" -test.run '^$' -test.bench CPUBackend -test.benchtime ${GPU_CHECK_BENCHTIME:-1s} >"$out/stages-cpu.txt" 2>&1) &
 cpu=$!
-(cd cuda && "$bin/cuda.test" -test.run '^$' -test.bench GPUBackend -test.benchtime 1s >"$out/stages-gpu.txt" 2>&1) || fail=1
+(cd cuda && "$bin/cuda.test" -test.run '^$' -test.bench GPUBackend -test.benchtime ${GPU_CHECK_BENCHTIME:-1s} >"$out/stages-gpu.txt" 2>&1) || fail=1
 wait $cpu || fail=1
 grep -h '^Benchmark' "$out"/stages-*.txt | sort
 
@@ -58,7 +80,7 @@ cpu=$!
 wait $cpu || fail=1
 cat "$out/bench-cpu.md" "$out/bench-gpu.md"
 
-if command -v ncu >/dev/null; then
+if [ "${GPU_CHECK_NCU:-1}" != 0 ] && command -v ncu >/dev/null; then
 	step "Nsight Compute on pgs_solve"
 	ncu --clock-control none -k pgs_solve -s 50 -c 3 "$bin/softgrasp-cuda" headless -backend gpu \
 		-scenario grasp-rotate -steps 80 >"$out/ncu.txt" 2>&1 || fail=1
