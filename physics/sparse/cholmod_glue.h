@@ -84,6 +84,7 @@ void sg_free(sg_factor *f);
 int sg_cholmod_status(const sg_factor *f);
 void sg_set_blas_threads(int n);
 int sg_blas_threads(void);
+const char *sg_blas_core(void);
 
 /* Compliance W = X·A⁻¹·Xᵀ with X in CSR form, W row-major m×m (compliance.c). */
 int sg_compliance(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,

@@ -190,3 +190,8 @@ int sg_blas_threads(void)
 {
 	return openblas_get_num_threads();
 }
+
+const char *sg_blas_core(void)
+{
+	return openblas_get_corename();
+}
