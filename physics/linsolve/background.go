@@ -30,11 +30,15 @@ type background struct {
 	// right after the factorisation for the job's nodes jobNodes (the
 	// worker's, filled from the job's Near); gSpare is the worker's.
 	gCur, gSpare *nodeCompliance
-	jobNodes     []int
-	nNodes       int
-	jobs         chan func() []int // a job: the worker's half of its Near
-	done         chan error
-	busy         bool
+	// gen counts the changes of current's values (a swap, a synchronous
+	// factorisation): what was computed with current is valid while gen
+	// stays.
+	gen      int
+	jobNodes []int
+	nNodes   int
+	jobs     chan func() []int // a job: the worker's half of its Near
+	done     chan error
+	busy     bool
 	// primed is set once current holds a factor of an A this worker saw
 	// (the first begin factors synchronously).
 	primed bool
@@ -103,6 +107,7 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 		af.age = 0
 		copy(af.qFactor, q)
 		af.gCur.valid = false
+		af.gen++
 		return af.current.Factorize(A)
 	}
 	af.age++
@@ -143,6 +148,7 @@ func (af *background) swap(err error) error {
 	af.qFactor, af.qJob = af.qJob, af.qFactor
 	af.gCur, af.gSpare = af.gSpare, af.gCur
 	af.age = af.pending
+	af.gen++
 	return nil
 }
 
@@ -159,6 +165,7 @@ func (af *background) exact(A *sparse.SymCSC, q []float64) error {
 	af.age = 0
 	copy(af.qFactor, q)
 	af.gCur.valid = false
+	af.gen++
 	return af.current.Factorize(A)
 }
 

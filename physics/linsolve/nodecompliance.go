@@ -35,10 +35,12 @@ type nodeCompliance struct {
 	wt            []float64
 	X             sparse.CSR
 	valid         bool
+	builds        int // calls of build, for tests and statistics
 }
 
 // build computes G for the given nodes with the factor f.
 func (g *nodeCompliance) build(f *sparse.Factor, nodes []int, nNodes int) error {
+	g.builds++
 	if len(g.slot) != nNodes {
 		g.slot = make([]int, nNodes)
 	}

@@ -71,9 +71,16 @@ type Solver struct {
 	qExact []float64
 	pcg    pcgWork
 	gRows  []float64 // scratch of nodeCompliance.assemble
-	frames []m3.Mat3 // C·R (FrameDirections)
-	points []float64 // Rᵀ·p (PointsToFactor)
-	turned []float64 // Qᵀ·b (SolveRotated)
+	// gExt is G for the nodes of recent steps' pairs that the worker's G
+	// did not cover, computed on this goroutine with the factor of
+	// background generation gExtGen (PairCompliance); gExtNodes is the
+	// scratch of its node list.
+	gExt      nodeCompliance
+	gExtGen   int
+	gExtNodes []int
+	frames    []m3.Mat3 // C·R (FrameDirections)
+	points    []float64 // Rᵀ·p (PointsToFactor)
+	turned    []float64 // Qᵀ·b (SolveRotated)
 }
 
 // New analyses the pattern of A (the fill-reducing ordering and the
@@ -301,17 +308,49 @@ func (s *Solver) Compliance(X *sparse.CSR, W []float64) error {
 }
 
 // PairCompliance computes the lower block triangle of W_H = H·P⁻¹·Hᵀ for
-// the pairs whose mapping Jacobian is H (Eq. schur reformulated): from the
-// node compliance G that the worker computed with the factor when it
-// covers every pair's nodes (an O(c²) gather), else by the sparse
-// compliance kernel. It is the compliance of the factor's A, not warped:
-// the caller applies the warp R to the directions (Warp).
+// the pairs whose mapping Jacobian is H (Eq. schur reformulated). In
+// exact mode it runs the sparse compliance kernel on H. In asynchronous
+// mode it gathers W_H (O(c²)) from the node compliance G that the worker
+// computed with the factor, when G covers every pair's nodes, else from
+// the step's own node compliance of the pairs' nodes (missedCompliance).
+// It is the compliance of the factor's A, not warped: the caller applies
+// the warp R to the directions (Warp).
 func (s *Solver) PairCompliance(WH []float64, pairs []collide.Pair, H *sparse.CSR) error {
-	if s.bg != nil && s.bg.gCur.covers(pairs) {
+	if s.bg == nil {
+		return s.factor.Compliance(H, WH)
+	}
+	if s.bg.gCur.covers(pairs) {
 		s.bg.gCur.assemble(WH, pairs, &s.gRows)
 		return nil
 	}
-	return s.factor.Compliance(H, WH)
+	return s.missedCompliance(WH, pairs)
+}
+
+// missedCompliance gathers W_H from gExt, the node compliance of the nodes
+// of this step's pairs and of those since the factor was swapped in,
+// building it first with the step's factor unless it covers the pairs
+// already. The steps whose pairs reach nodes outside the worker's set
+// come in runs while the contact set moves faster than the background
+// (the jaws closing, a body tipping over): the pairs of consecutive
+// steps share most of their nodes, so one build often serves several
+// steps, where the sparse compliance of the pairs (about as costly as a
+// build) served one.
+func (s *Solver) missedCompliance(WH []float64, pairs []collide.Pair) error {
+	ext := &s.gExt
+	same := ext.valid && s.gExtGen == s.bg.gen
+	if !same || !ext.covers(pairs) {
+		nodes := s.gExtNodes[:0]
+		for a := range pairs {
+			nodes = append(nodes, pairs[a].Nodes[:pairs[a].Count]...)
+		}
+		s.gExtNodes = nodes
+		if err := ext.build(s.factor, nodes, s.bg.nNodes); err != nil {
+			return err
+		}
+		s.gExtGen = s.bg.gen
+	}
+	ext.assemble(WH, pairs, &s.gRows)
+	return nil
 }
 
 // Close stops the worker and releases the factors' native memory.

@@ -172,9 +172,12 @@ func TestSolveReportsTheIterationCap(t *testing.T) {
 	}
 }
 
-// TestPairComplianceFromNodeCompliance checks that W_H gathered from the
-// worker's node compliance G equals the sparse kernel's H·P⁻¹·Hᵀ on the
-// lower block triangle, for pairs on the nodes the worker was asked for.
+// TestPairComplianceFromNodeCompliance checks that W_H gathered from a
+// node compliance equals the sparse kernel's H·P⁻¹·Hᵀ on the lower block
+// triangle: from the worker's G for pairs on the nodes it was asked for,
+// and from the step's own (gExt) for pairs that reach other nodes, built
+// once for them, served again while it covers the pairs and the factor
+// stays, and built anew with the factor swapped in after.
 func TestPairComplianceFromNodeCompliance(t *testing.T) {
 	const n = 20
 	rng := rand.New(rand.NewSource(2))
@@ -186,22 +189,54 @@ func TestPairComplianceFromNodeCompliance(t *testing.T) {
 	defer s.Close()
 	q := make([]float64, 3*n)
 	near := nearNodes(3, 4, 5, 6, 7)
-	for step := 0; step < 3; step++ { // prime, start a job, swap it in
+	step := func() {
 		assembleChain(s.Matrix(), rng, 50)
 		if err := s.Refactor(q, near); err != nil {
 			t.Fatal(err)
 		}
 	}
-	pairs := []collide.Pair{
+	for range 3 { // prime, start a job, swap it in
+		step()
+	}
+	covered := []collide.Pair{
 		{Count: 1, Nodes: [collide.MaxNodes]int{4}, Weights: [collide.MaxNodes]float64{1}},
 		{Count: 3, Nodes: [collide.MaxNodes]int{3, 5, 7}, Weights: [collide.MaxNodes]float64{0.2, 0.5, 0.3}},
 	}
-	if !s.bg.gCur.covers(pairs) {
-		t.Fatal("the node compliance does not cover the pairs: the gather is not tested")
+	missed := append(covered[:2:2],
+		collide.Pair{Count: 2, Nodes: [collide.MaxNodes]int{7, 12}, Weights: [collide.MaxNodes]float64{0.6, 0.4}},
+		collide.Pair{Count: 1, Nodes: [collide.MaxNodes]int{15}, Weights: [collide.MaxNodes]float64{1}})
+	if !s.bg.gCur.covers(covered) || s.bg.gCur.covers(missed) {
+		t.Fatal("the worker's node compliance does not split the pair sets as the test needs")
 	}
+	for _, tc := range []struct {
+		name   string
+		pairs  []collide.Pair
+		swap   bool // a step first, which swaps a new factor in
+		builds int  // builds of gExt so far
+	}{
+		{"covered by the worker's G", covered, false, 0},
+		{"two nodes outside it", missed, false, 1},
+		{"the same pairs again", missed, false, 1},
+		{"a part of them", missed[2:], false, 1},
+		{"after a swap", missed, true, 2},
+	} {
+		if tc.swap {
+			step()
+		}
+		checkPairCompliance(t, tc.name, s, tc.pairs, n)
+		if s.gExt.builds != tc.builds {
+			t.Fatalf("%s: gExt built %d times, want %d", tc.name, s.gExt.builds, tc.builds)
+		}
+	}
+}
+
+// checkPairCompliance compares PairCompliance with the sparse kernel on
+// the pairs' H, on the lower block triangle.
+func checkPairCompliance(t *testing.T, name string, s *Solver, pairs []collide.Pair, n int) {
+	t.Helper()
 	var H sparse.CSR
 	H.Reset(3*len(pairs), 3*n)
-	var cols [3]int
+	var cols [collide.MaxNodes]int
 	for _, pr := range pairs {
 		for d := 0; d < 3; d++ {
 			for i := 0; i < pr.Count; i++ {
@@ -221,7 +256,7 @@ func TestPairComplianceFromNodeCompliance(t *testing.T) {
 	for i := 0; i < c; i++ {
 		for j := 0; j < 3*(i/3+1); j++ { // lower block triangle
 			if d := math.Abs(got[i*c+j] - want[i*c+j]); d > 1e-12 {
-				t.Fatalf("W_H(%d,%d) = %g from G, %g from the kernel", i, j, got[i*c+j], want[i*c+j])
+				t.Fatalf("%s: W_H(%d,%d) = %g gathered, %g from the kernel", name, i, j, got[i*c+j], want[i*c+j])
 			}
 		}
 	}
