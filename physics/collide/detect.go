@@ -31,6 +31,7 @@ type Detector struct {
 	// there are several (SetParts); nil otherwise.
 	pointPart, triPart []int32
 	thin               *Thinning // nil: every soft-vertex pair (SetThinning)
+	scratch            Pair      // softVertexPairs' pair without a Thinning
 }
 
 // SetParts tells the detector which part of the soft body each position
@@ -345,6 +346,24 @@ func newAlarmZone(shape rigid.Shape, alarm float64) alarmZone {
 	return alarmZone{shape: shape, box: box, bounded: bounded, alarm: alarm}
 }
 
+// worldBox returns a world box that holds the zone's bounds placed by f
+// (the box of their corners, widened by a nanometre against the rounding
+// of toLocal), so that a point outside it is passed over without being
+// brought into the body's frame. Meaningful only when the zone is
+// bounded.
+func (z *alarmZone) worldBox(f frame) r3.Box {
+	c := r3.Scale(0.5, r3.Add(z.box.Min, z.box.Max))
+	e := r3.Scale(0.5, r3.Sub(z.box.Max, z.box.Min))
+	cw := f.toWorld(c)
+	R := f.R // row-major
+	ew := r3.Vec{
+		X: math.Abs(R[0])*e.X + math.Abs(R[1])*e.Y + math.Abs(R[2])*e.Z + 1e-9,
+		Y: math.Abs(R[3])*e.X + math.Abs(R[4])*e.Y + math.Abs(R[5])*e.Z + 1e-9,
+		Z: math.Abs(R[6])*e.X + math.Abs(R[7])*e.Y + math.Abs(R[8])*e.Z + 1e-9,
+	}
+	return r3.Box{Min: r3.Sub(cw, ew), Max: r3.Add(cw, ew)}
+}
+
 // closest is shape.Closest(x) when x lies nearer than the alarm distance
 // (ok), and nothing otherwise.
 func (z *alarmZone) closest(x r3.Vec) (pt, n r3.Vec, d float64, ok bool) {
@@ -366,28 +385,39 @@ func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f f
 		d.thin.begin()
 	}
 	first := firstOnly && d.thin != nil
-	for _, v := range d.surf.Vertices {
+	world := zone.worldBox(f)
+	for i, v := range d.surf.Vertices {
 		if first && d.thin.has(v) {
 			continue
 		}
-		pt, n, dist, ok := zone.closest(f.toLocal(node(q, v)))
+		x := node(q, v)
+		if zone.bounded && !rigid.InBox(&world, x) {
+			continue
+		}
+		pt, n, dist, ok := zone.closest(f.toLocal(x))
 		if !ok {
 			continue
 		}
-		pr := Pair{
+		pr := &d.scratch
+		if d.thin != nil {
+			slot := d.thin.reserve(v, i, body, dist)
+			if slot < 0 {
+				continue
+			}
+			pr = &d.thin.pair[slot]
+		}
+		*pr = Pair{
 			Kind: SoftVertex, Body: body, Count: 1,
 			Nodes: [MaxNodes]int{v}, Weights: [MaxNodes]float64{1},
 			Point: v, Tri: -1, Vertex: -1,
 			RigidLocal: pt, Normal: f.R.MulVec(n), Distance: dist,
 		}
-		if d.thin != nil {
-			d.thin.keep(&pr, v, body)
-			continue
+		if d.thin == nil {
+			out = append(out, *pr)
 		}
-		out = append(out, pr)
 	}
 	if d.thin != nil {
-		out = d.thin.emit(out, d.surf.Vertices)
+		out = d.thin.emit(out)
 	}
 	return out
 }

@@ -448,3 +448,54 @@ func TestRigidPairsThinned(t *testing.T) {
 		}
 	}
 }
+
+// TestAlarmZoneWorldBox checks the world box that softVertexPairs passes
+// points over by: every point inside a box shape's alarm zone, in any
+// pose, lies inside it, and it is no larger than the box of the zone's
+// placed corners (so that it passes over points at all).
+func TestAlarmZoneWorldBox(t *testing.T) {
+	box, err := rigid.NewBox(r3.Vec{X: 0.004, Y: 0.01, Z: 0.02}, 0.002)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zone := newAlarmZone(box, 1*mm)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for pose := range 50 {
+		axis := r3.Unit(r3.Vec{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()})
+		rot := r3.NewRotation(rng.Float64()*2*math.Pi, axis)
+		f := frame{R: rigid.Pose{Rotation: rot}.RotationMatrix(), t: r3.Vec{X: rng.Float64(), Y: -rng.Float64(), Z: rng.Float64()}}
+		w := zone.worldBox(f)
+		corners := r3.Box{Min: r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}, Max: r3.Vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}}
+		for c := range 8 {
+			local := zone.box.Min
+			if c&1 != 0 {
+				local.X = zone.box.Max.X
+			}
+			if c&2 != 0 {
+				local.Y = zone.box.Max.Y
+			}
+			if c&4 != 0 {
+				local.Z = zone.box.Max.Z
+			}
+			x := f.toWorld(local)
+			corners.Min = r3.Vec{X: min(corners.Min.X, x.X), Y: min(corners.Min.Y, x.Y), Z: min(corners.Min.Z, x.Z)}
+			corners.Max = r3.Vec{X: max(corners.Max.X, x.X), Y: max(corners.Max.Y, x.Y), Z: max(corners.Max.Z, x.Z)}
+			if !rigid.InBox(&w, x) {
+				t.Fatalf("pose %d: corner %d of the zone at %v is outside the world box %v", pose, c, x, w)
+			}
+		}
+		if d := r3.Norm(r3.Sub(w.Max, corners.Max)) + r3.Norm(r3.Sub(w.Min, corners.Min)); d > 1e-8 {
+			t.Fatalf("pose %d: the world box %v is %g larger than its corners' %v", pose, w, d, corners)
+		}
+		for range 200 {
+			local := r3.Vec{
+				X: zone.box.Min.X + rng.Float64()*(zone.box.Max.X-zone.box.Min.X),
+				Y: zone.box.Min.Y + rng.Float64()*(zone.box.Max.Y-zone.box.Min.Y),
+				Z: zone.box.Min.Z + rng.Float64()*(zone.box.Max.Z-zone.box.Min.Z),
+			}
+			if x := f.toWorld(local); !rigid.InBox(&w, x) {
+				t.Fatalf("pose %d: a point of the zone at %v is outside the world box %v", pose, x, w)
+			}
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package collide
 
+import "slices"
+
 // Thinning makes Detect keep, on a surface mapped onto a coarser mesh,
 // the PerSupport deepest soft-vertex pairs of each body and support (the
 // set of mesh nodes a surface point follows): within a support the fine
@@ -33,12 +35,16 @@ type Thinning struct {
 	// per support g, its pairs so far, deepest first, at k·g … k·g+n[g]−1
 	// (k = PerSupport): the pair, its surface position and its depth.
 	pair []Pair
-	best []int32
+	best []int32 // the index of the pair's position in Surface.Vertices
 	dep  []float64
 	n    []uint8
 	gen  []uint32 // per support: cur when its pairs are this body's
 	cur  uint32
 	k    int // PerSupport as SetThinning read it
+	// touched lists the supports that hold this body's pairs, and kept is
+	// emit's scratch.
+	touched []int32
+	kept    []int32
 }
 
 // SetThinning turns the thinning of soft-vertex pairs on (t) or off
@@ -75,10 +81,11 @@ func (t *Thinning) begin() {
 		clear(t.gen)
 		t.cur = 1
 	}
+	t.touched = t.touched[:0]
 }
 
 // depth is the selection depth of surface position v's pair with body
-// body at distance dist.
+// at distance dist.
 func (t *Thinning) depth(v, body int, dist float64) float64 {
 	if body < 64 && t.Pushed[v]&(1<<uint(body)) != 0 {
 		return dist - t.Bonus
@@ -90,48 +97,53 @@ func (t *Thinning) depth(v, body int, dist float64) float64 {
 // the body being selected.
 func (t *Thinning) has(v int) bool { return t.gen[t.Support[v]] == t.cur }
 
-// keep offers pr, the pair of surface position v with body: it joins its
-// support's pairs when the support has fewer than PerSupport or it is
-// deeper than the shallowest of them (the first on ties), in depth order.
-func (t *Thinning) keep(pr *Pair, v, body int) {
+// reserve offers the pair of surface position v (Surface.Vertices[i])
+// with body at distance dist: it joins its support's pairs when the
+// support has fewer than PerSupport or it is deeper than the shallowest of
+// them (the first on ties), in depth order. It returns the slot of
+// t.pair where the caller writes the pair, or −1 when it is not kept, so
+// that the pair is built only for the positions kept so far.
+func (t *Thinning) reserve(v, i, body int, dist float64) int {
 	t.Dropped++ // until emit takes it
 	g := int(t.Support[v])
 	if t.gen[g] != t.cur {
 		t.gen[g], t.n[g] = t.cur, 0
+		t.touched = append(t.touched, int32(g))
 	}
 	k := t.k
-	base, n, d := k*g, int(t.n[g]), t.depth(v, body, pr.Distance)
-	i := n // the slot pr takes, then moved up past shallower ones
+	base, n, d := k*g, int(t.n[g]), t.depth(v, body, dist)
+	j := n // the slot the pair takes, then moved up past shallower ones
 	if n == k {
 		if !(d < t.dep[base+k-1]) {
-			return
+			return -1
 		}
-		i = k - 1
+		j = k - 1
 	} else {
 		t.n[g]++
 	}
-	for ; i > 0 && d < t.dep[base+i-1]; i-- {
-		t.pair[base+i], t.best[base+i], t.dep[base+i] = t.pair[base+i-1], t.best[base+i-1], t.dep[base+i-1]
+	for ; j > 0 && d < t.dep[base+j-1]; j-- {
+		t.pair[base+j], t.best[base+j], t.dep[base+j] = t.pair[base+j-1], t.best[base+j-1], t.dep[base+j-1]
 	}
-	t.pair[base+i], t.best[base+i], t.dep[base+i] = *pr, int32(v), d
+	t.best[base+j], t.dep[base+j] = int32(i), d
+	return base + j
 }
 
 // emit appends to out the pairs kept for the body, in the order of their
-// surface positions (vertices, increasing): each where it stands among
-// the pairs that every vertex would give.
-func (t *Thinning) emit(out []Pair, vertices []int) []Pair {
-	k := t.k
-	for _, v := range vertices {
-		g := int(t.Support[v])
-		if t.gen[g] != t.cur {
-			continue
-		}
-		for j := 0; j < int(t.n[g]); j++ {
-			if int(t.best[k*g+j]) == v {
-				out = append(out, t.pair[k*g+j])
-				t.Dropped--
-			}
+// surface positions in Surface.Vertices: each where it stands among the
+// pairs that every vertex would give. Only the supports that hold pairs
+// are visited.
+func (t *Thinning) emit(out []Pair) []Pair {
+	t.kept = t.kept[:0]
+	for _, g := range t.touched {
+		base := int32(t.k) * g
+		for j := int32(0); j < int32(t.n[g]); j++ {
+			t.kept = append(t.kept, base+j)
 		}
 	}
+	slices.SortFunc(t.kept, func(a, b int32) int { return int(t.best[a]) - int(t.best[b]) })
+	for _, s := range t.kept {
+		out = append(out, t.pair[s])
+	}
+	t.Dropped -= len(t.kept)
 	return out
 }
