@@ -60,13 +60,15 @@ run: build
 headless: build
 	./$(BIN) headless -scenario grasp-rotate
 
-# The tests run OpenBLAS on one thread (TEST_ENV): with its default of one
-# per core, its idle threads spin between the factorisations and take CPU
-# time from the package tests that go test runs beside each other
+# The tests run OpenBLAS's Haswell kernels (TEST_ENV), with which the
+# golden step logs were recorded, on any processor (physics/sparse/
+# blascore.go), and on one thread: with its default of one per core, its
+# idle threads spin between the factorisations and take CPU time from the
+# package tests that go test runs beside each other
 # (TestMappedSurfaceGrasp under the race detector: 17 s of system time
 # with two threads, 0.4 s with one, in 22 s). Tests that need more threads
 # set them (sparse.SetBLASThreads).
-TEST_ENV := OPENBLAS_NUM_THREADS=1
+TEST_ENV := OPENBLAS_CORETYPE=Haswell OPENBLAS_NUM_THREADS=1
 
 test: deps
 	$(GO) vet ./...
