@@ -18,6 +18,7 @@ import (
 
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
+	"softgrasp/physics/sparse"
 	"softgrasp/physics/stage"
 )
 
@@ -72,6 +73,7 @@ type scaleReport struct {
 	Scenario  string                        `json:"scenario"`
 	Solver    string                        `json:"solver"`
 	Backend   string                        `json:"backend"`
+	BLASCore  string                        `json:"blas_core"` // OpenBLAS's kernels (sparse.BLASCore)
 	Rows      []scaleRow                    `json:"rows"`
 	Exponents map[string]map[string]float64 `json:"exponents"` // dt → stage → α
 }
@@ -103,7 +105,7 @@ func scaleConfig(dofs int, dt float64) settings.Scenario {
 // a GPU that cannot be opened leaves a row on the CPU, and the report's
 // Backend says "cpu" once any row ran there.
 func measureScale(sizes []int, dts []float64, backend string, progress io.Writer) (*scaleReport, error) {
-	rep := &scaleReport{Scenario: string(settings.GraspRotate), Solver: settings.AsyncSolver.String(), Backend: backend, Exponents: map[string]map[string]float64{}}
+	rep := &scaleReport{Scenario: string(settings.GraspRotate), Solver: settings.AsyncSolver.String(), Backend: backend, BLASCore: sparse.BLASCore(), Exponents: map[string]map[string]float64{}}
 	for _, dt := range dts {
 		for _, dofs := range sizes {
 			cfg := scaleConfig(dofs, dt)
@@ -207,7 +209,7 @@ func (r *scaleReport) fit(dt float64) map[string]float64 {
 // writeMarkdown prints the table, one block per time step with its
 // exponents last.
 func (r *scaleReport) writeMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "%s, %s solver, %s backend; ms per step (Newton ite.: per iteration), over %.1f s of the spin\n\n", r.Scenario, r.Solver, r.Backend, scaleSpinSeconds)
+	fmt.Fprintf(w, "%s, %s solver, %s backend, OpenBLAS kernels %s; ms per step (Newton ite.: per iteration), over %.1f s of the spin\n\n", r.Scenario, r.Solver, r.Backend, r.BLASCore, scaleSpinSeconds)
 	head := "| DOFs | h | contacts | real-time factor | Newton it./step | PCG it./step |"
 	sep := "|---:|---:|---:|---:|---:|---:|"
 	for _, s := range scaleStages {

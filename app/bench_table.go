@@ -9,6 +9,7 @@ import (
 
 	"softgrasp/physics"
 	"softgrasp/physics/settings"
+	"softgrasp/physics/sparse"
 	"softgrasp/physics/stage"
 )
 
@@ -204,8 +205,8 @@ func cell(s spread, unit string, blank bool) string {
 
 // writeMarkdown prints the table and the ratios as Markdown.
 func (t *benchTable) writeMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "%s scene, K = %d Newton iterations × 30 PGS sweeps; medians (min–max) over %d measured steps per size.\n\n",
-		t.scenario, t.newton, t.steps)
+	fmt.Fprintf(w, "%s scene, K = %d Newton iterations × 30 PGS sweeps; medians (min–max) over %d measured steps per size; OpenBLAS kernels %s.\n\n",
+		t.scenario, t.newton, t.steps, sparse.BLASCore())
 	fmt.Fprint(w, "| DOFs | Cst. | Method |")
 	for c := column(0); c < numColumns; c++ {
 		fmt.Fprintf(w, " %s |", columnInfo[c].title)
