@@ -29,36 +29,31 @@ step "the shared backend suite on the device"
 (cd cuda && "$bin/cuda.test" -test.v -test.count=1 -test.run Conformance >"$out/conformance.txt" 2>&1) || fail=1
 grep -a -E -e 'device:|--- ' "$out/conformance.txt"
 
+# both NAME ARGS… runs softgrasp-cuda ARGS… on -backend cpu (beside, on
+# other cores) and on -backend gpu, writing NAME-cpu.json and
+# NAME-gpu.json, and compares the two (compare-runs -tol 1e-9).
+both() {
+	local name=$1 cpu
+	shift
+	"$bin/softgrasp-cuda" "$@" -backend cpu >"$out/$name-cpu.json" &
+	cpu=$!
+	"$bin/softgrasp-cuda" "$@" -backend gpu >"$out/$name-gpu.json" || fail=1
+	wait $cpu || fail=1
+	"$bin/compare-runs" -tol 1e-9 "$out/$name-cpu.json" "$out/$name-gpu.json" || fail=1
+}
+
 step "headless grasp-rotate, 150 steps, -backend cpu against -backend gpu"
-e2e="headless -json -lambda -scenario grasp-rotate -steps 150"
-"$bin/softgrasp-cuda" $e2e -backend cpu >"$out/e2e-cpu.json" &
-cpu=$!
-"$bin/softgrasp-cuda" $e2e -backend gpu >"$out/e2e-gpu.json" || fail=1
-wait $cpu || fail=1
-"$bin/compare-runs" -tol 1e-9 "$out/e2e-cpu.json" "$out/e2e-gpu.json" || fail=1
+both e2e headless -json -lambda -scenario grasp-rotate -steps 150
 
 step "hanging.toml, 100 steps (attachments to a dynamic body: bilateral rows in the kernel), -backend cpu against -backend gpu"
-held="headless -json -lambda -scene assets/scenes/hanging.toml -steps 100"
-"$bin/softgrasp-cuda" $held -backend cpu >"$out/held-cpu.json" || fail=1
-"$bin/softgrasp-cuda" $held -backend gpu >"$out/held-gpu.json" || fail=1
-"$bin/compare-runs" -tol 1e-9 "$out/held-cpu.json" "$out/held-gpu.json" || fail=1
+both held headless -json -lambda -scene assets/scenes/hanging.toml -steps 100
 
 step "the asynchronous solver (-async-lag 3: the same steps get the same factor), grasp-rotate, 150 steps, -backend cpu against -backend gpu"
-async="headless -json -lambda -scenario grasp-rotate -steps 150 -solver async -async-lag 3"
-"$bin/softgrasp-cuda" $async -backend cpu >"$out/async-cpu.json" &
-cpu=$!
-"$bin/softgrasp-cuda" $async -backend gpu >"$out/async-gpu.json" || fail=1
-wait $cpu || fail=1
-"$bin/compare-runs" -tol 1e-9 "$out/async-cpu.json" "$out/async-gpu.json" || fail=1
+both async headless -json -lambda -scenario grasp-rotate -steps 150 -solver async -async-lag 3
 
 if [ -n "${GPU_CHECK_MESH:-}" ]; then
 	step "a surface mesh mapped onto the coarse FE mesh ($GPU_CHECK_MESH: four nodes per pair in H), 150 steps, -backend cpu against -backend gpu"
-	mesh="headless -json -lambda -mesh $GPU_CHECK_MESH -steps 150"
-	"$bin/softgrasp-cuda" $mesh -backend cpu >"$out/mesh-cpu.json" &
-	cpu=$!
-	"$bin/softgrasp-cuda" $mesh -backend gpu >"$out/mesh-gpu.json" || fail=1
-	wait $cpu || fail=1
-	"$bin/compare-runs" -tol 1e-9 "$out/mesh-cpu.json" "$out/mesh-gpu.json" || fail=1
+	both mesh headless -json -lambda -mesh "$GPU_CHECK_MESH" -steps 150
 fi
 
 step "no visible device: the app falls back to the CPU"
