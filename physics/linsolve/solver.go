@@ -114,6 +114,7 @@ func (s *Solver) SetOptions(opt Options) error {
 			return err
 		}
 		s.bg = bg
+		s.gExt.valid = false // its generation counted another worker's factors
 	case !opt.Async && s.bg != nil:
 		s.factor = s.bg.stop()
 		s.bg = nil

@@ -228,6 +228,22 @@ func TestPairComplianceFromNodeCompliance(t *testing.T) {
 			t.Fatalf("%s: gExt built %d times, want %d", tc.name, s.gExt.builds, tc.builds)
 		}
 	}
+	// The asynchronous mode off and on again starts a new worker, whose
+	// generations count from zero: at the generation gExt was built in,
+	// with another factor, it must not be reused.
+	gen := s.bg.gen
+	for _, async := range []bool{false, true} {
+		if err := s.SetOptions(Options{Async: async, Lag: 1, PCGTolerance: 1e-10, PCGMaxIterations: 100}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; s.bg.gen < gen; i++ {
+		if i == 100 {
+			t.Fatalf("the new worker did not reach generation %d", gen)
+		}
+		step()
+	}
+	checkPairCompliance(t, "at the same generation of a new worker", s, missed, n)
 }
 
 // checkPairCompliance compares PairCompliance with the sparse kernel on
