@@ -86,6 +86,9 @@ func (af *background) work() {
 	for nodes := range af.jobs {
 		err := af.spare.Factorize(&af.pattern)
 		if err == nil {
+			err = af.spare.CopySingle()
+		}
+		if err == nil {
 			af.jobNodes = append(af.jobNodes[:0], nodes()...)
 			err = af.gSpare.build(af.spare, af.jobNodes, af.nNodes)
 		}
@@ -108,7 +111,7 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 		copy(af.qFactor, q)
 		af.gCur.valid = false
 		af.gen++
-		return af.current.Factorize(A)
+		return af.factorNow(A)
 	}
 	af.age++
 	var failed error
@@ -166,7 +169,16 @@ func (af *background) exact(A *sparse.SymCSC, q []float64) error {
 	copy(af.qFactor, q)
 	af.gCur.valid = false
 	af.gen++
-	return af.current.Factorize(A)
+	return af.factorNow(A)
+}
+
+// factorNow factors A into current on the step's goroutine, with the
+// single-precision copy that the conjugate gradient preconditions with.
+func (af *background) factorNow(A *sparse.SymCSC) error {
+	if err := af.current.Factorize(A); err != nil {
+		return err
+	}
+	return af.current.CopySingle()
 }
 
 // invalidate drops the factor in use and any job in flight (its A is no

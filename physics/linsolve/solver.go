@@ -237,7 +237,12 @@ func (s *Solver) SolveFrom(x, b, guess []float64) (iterations int, converged boo
 // FactorSolve computes x = Q·P⁻¹·Qᵀ·b, the inverse of A by the warped
 // factor alone: the exact A⁻¹ in exact mode, and in asynchronous mode the
 // operator that PairCompliance and Compliance are built with.
-func (s *Solver) FactorSolve(x, b []float64) error { return s.precondition(x, b) }
+func (s *Solver) FactorSolve(x, b []float64) error {
+	if !s.warped {
+		return s.factor.Solve(x, b)
+	}
+	return s.FactorSolveWarped(x, b, &s.warp)
+}
 
 // RotationTo returns the rotation R that best maps the configuration
 // the factor's A was assembled at onto q (warp.go), in either mode.

@@ -105,6 +105,28 @@ func BenchmarkSolve(b *testing.B) {
 	}
 }
 
+// BenchmarkSolveSingle: the solve with the single-precision copy of the
+// factor (SolveSingle), beside BenchmarkSolve's double one.
+func BenchmarkSolveSingle(b *testing.B) {
+	for _, dofs := range []int{3000, 18000, 36000} {
+		b.Run(fmt.Sprintf("dofs=%d", dofs), func(b *testing.B) {
+			f, _ := benchFactor(b, dofs, orderingMETIS)
+			if err := f.CopySingle(); err != nil {
+				b.Fatal(err)
+			}
+			x := randomVector(dofs, rand.New(rand.NewSource(1)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := f.SolveSingle(x, x); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportMS(b)
+		})
+	}
+}
+
 // complianceVariant selects the routine a compliance benchmark times.
 type complianceVariant int
 

@@ -74,6 +74,11 @@ typedef struct {
 	cholmod_dense *DB, *DX, *DY, *DE;
 	sg_tree tree;
 	sg_work work;
+	/* single-precision copy of L's values and the buffers of its solve
+	 * (single.c); single_valid once copied from the current numeric L */
+	float *sx, *sy, *st;
+	int64_t sx_cap, sy_cap, st_cap;
+	int single_valid;
 } sg_factor;
 
 /* Lifecycle and plain solves (factor.c). */
@@ -85,6 +90,10 @@ int sg_cholmod_status(const sg_factor *f);
 void sg_set_blas_threads(int n);
 int sg_blas_threads(void);
 const char *sg_blas_core(void);
+
+/* Single-precision copy of the factor and the solve with it (single.c). */
+int sg_single_copy(sg_factor *f);
+int sg_solve_single(sg_factor *f, double *x, const double *b);
 
 /* Compliance W = X·A⁻¹·Xᵀ with X in CSR form, W row-major m×m (compliance.c). */
 int sg_compliance(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,

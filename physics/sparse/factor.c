@@ -126,6 +126,7 @@ int sg_factorize(sg_factor *f, const int64_t *colptr, const int64_t *rowidx, dou
 	omp_set_dynamic(1);
 	omp_set_num_threads(1);
 	f->numeric = 0;
+	f->single_valid = 0;
 	int64_t j = pattern_mismatch(f, colptr, rowidx);
 	if (j >= 0) {
 		bad_col[0] = j;
@@ -178,6 +179,9 @@ void sg_free(sg_factor *f)
 	cholmod_finish(&f->c);
 	sg_tree_free(&f->tree);
 	sg_work_free(&f->work);
+	free(f->sx);
+	free(f->sy);
+	free(f->st);
 	free(f);
 }
 
