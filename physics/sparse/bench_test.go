@@ -88,37 +88,29 @@ func BenchmarkFactorize(b *testing.B) {
 	}
 }
 
-func BenchmarkSolve(b *testing.B) {
-	for _, dofs := range []int{3000, 18000, 36000} {
-		b.Run(fmt.Sprintf("dofs=%d", dofs), func(b *testing.B) {
-			f, _ := benchFactor(b, dofs, orderingMETIS)
-			x := randomVector(dofs, rand.New(rand.NewSource(1)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if err := f.Solve(x, x); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportMS(b)
-		})
-	}
-}
+func BenchmarkSolve(b *testing.B) { benchSolve(b, false) }
 
 // BenchmarkSolveSingle: the solve with the single-precision copy of the
 // factor (SolveSingle), beside BenchmarkSolve's double one.
-func BenchmarkSolveSingle(b *testing.B) {
+func BenchmarkSolveSingle(b *testing.B) { benchSolve(b, true) }
+
+// benchSolve times Solve, or SolveSingle with single, at each size.
+func benchSolve(b *testing.B, single bool) {
 	for _, dofs := range []int{3000, 18000, 36000} {
 		b.Run(fmt.Sprintf("dofs=%d", dofs), func(b *testing.B) {
 			f, _ := benchFactor(b, dofs, orderingMETIS)
-			if err := f.CopySingle(); err != nil {
-				b.Fatal(err)
+			solve := f.Solve
+			if single {
+				if err := f.CopySingle(); err != nil {
+					b.Fatal(err)
+				}
+				solve = f.SolveSingle
 			}
 			x := randomVector(dofs, rand.New(rand.NewSource(1)))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if err := f.SolveSingle(x, x); err != nil {
+				if err := solve(x, x); err != nil {
 					b.Fatal(err)
 				}
 			}
