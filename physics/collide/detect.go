@@ -206,7 +206,7 @@ func (d *Detector) detect(q []float64, bodies []rigid.Body, alarm float64, first
 			continue
 		}
 		f := frame{R: b.Start.RotationMatrix(), t: b.Start.Position}
-		out = d.softVertexPairs(q, i, b.Shape, f, alarm, firstOnly, out)
+		out = d.softVertexPairs(q, i, b, f, alarm, firstOnly, out)
 		out = d.rigidVertexPairs(q, i, b.Shape, f, alarm, out)
 	}
 	if d.triPart != nil {
@@ -346,22 +346,15 @@ func newAlarmZone(shape rigid.Shape, alarm float64) alarmZone {
 	return alarmZone{shape: shape, box: box, bounded: bounded, alarm: alarm}
 }
 
-// worldBox returns a world box that holds the zone's bounds placed by f
-// (the box of their corners, widened by a nanometre against the rounding
-// of toLocal), so that a point outside it is passed over without being
-// brought into the body's frame. Meaningful only when the zone is
-// bounded.
-func (z *alarmZone) worldBox(f frame) r3.Box {
-	c := r3.Scale(0.5, r3.Add(z.box.Min, z.box.Max))
-	e := r3.Scale(0.5, r3.Sub(z.box.Max, z.box.Min))
-	cw := f.toWorld(c)
-	R := f.R // row-major
-	ew := r3.Vec{
-		X: math.Abs(R[0])*e.X + math.Abs(R[1])*e.Y + math.Abs(R[2])*e.Z + 1e-9,
-		Y: math.Abs(R[3])*e.X + math.Abs(R[4])*e.Y + math.Abs(R[5])*e.Z + 1e-9,
-		Z: math.Abs(R[6])*e.X + math.Abs(R[7])*e.Y + math.Abs(R[8])*e.Z + 1e-9,
-	}
-	return r3.Box{Min: r3.Sub(cw, ew), Max: r3.Add(cw, ew)}
+// worldBox returns a world box that holds the zone's bounds placed by
+// pose p (rigid.TransformBox), widened by a nanometre against the rounding
+// between the pose and the frame by which toLocal brings points into the
+// zone, so that a point outside it is passed over without being brought
+// into the body's frame. Meaningful only when the zone is bounded.
+func (z *alarmZone) worldBox(p rigid.Pose) r3.Box {
+	w := rigid.TransformBox(p, z.box)
+	pad := r3.Vec{X: 1e-9, Y: 1e-9, Z: 1e-9}
+	return r3.Box{Min: r3.Sub(w.Min, pad), Max: r3.Add(w.Max, pad)}
 }
 
 // closest is shape.Closest(x) when x lies nearer than the alarm distance
@@ -374,18 +367,19 @@ func (z *alarmZone) closest(x r3.Vec) (pt, n r3.Vec, d float64, ok bool) {
 	return pt, n, d, d < z.alarm
 }
 
-// softVertexPairs appends the SoftVertex pairs of one body (frame f):
+// softVertexPairs appends the SoftVertex pairs of body b (number body, at
+// its start pose, whose frame is f):
 // the thinning's selection per support with a Thinning (SetThinning), and
 // with firstOnly as well the first pair of each support only, the later
 // vertices of a support that has one not asked about; else one per vertex
 // within the alarm distance.
-func (d *Detector) softVertexPairs(q []float64, body int, shape rigid.Shape, f frame, alarm float64, firstOnly bool, out []Pair) []Pair {
-	zone := newAlarmZone(shape, alarm)
+func (d *Detector) softVertexPairs(q []float64, body int, b *rigid.Body, f frame, alarm float64, firstOnly bool, out []Pair) []Pair {
+	zone := newAlarmZone(b.Shape, alarm)
 	if d.thin != nil {
 		d.thin.begin()
 	}
 	first := firstOnly && d.thin != nil
-	world := zone.worldBox(f)
+	world := zone.worldBox(b.Start)
 	for i, v := range d.surf.Vertices {
 		if first && d.thin.has(v) {
 			continue

@@ -463,8 +463,9 @@ func TestAlarmZoneWorldBox(t *testing.T) {
 	for pose := range 50 {
 		axis := r3.Unit(r3.Vec{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()})
 		rot := r3.NewRotation(rng.Float64()*2*math.Pi, axis)
-		f := frame{R: rigid.Pose{Rotation: rot}.RotationMatrix(), t: r3.Vec{X: rng.Float64(), Y: -rng.Float64(), Z: rng.Float64()}}
-		w := zone.worldBox(f)
+		p := rigid.Pose{Rotation: rot, Position: r3.Vec{X: rng.Float64(), Y: -rng.Float64(), Z: rng.Float64()}}
+		f := frame{R: p.RotationMatrix(), t: p.Position}
+		w := zone.worldBox(p)
 		corners := r3.Box{Min: r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}, Max: r3.Vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}}
 		for c := range 8 {
 			local := zone.box.Min
