@@ -30,10 +30,12 @@ type background struct {
 	// right after the factorisation for the job's nodes jobNodes (the
 	// worker's, filled from the job's Near); gSpare is the worker's.
 	gCur, gSpare *nodeCompliance
-	// gen counts the changes of current's values (a swap, a synchronous
-	// factorisation): what was computed with current is valid while gen
-	// stays.
-	gen      int
+	// gExt is the step's own G for the nodes of its pairs when gCur
+	// misses some (Solver.PairCompliance), computed with current: dropped
+	// whenever current changes, as gCur is. extNodes is the scratch of its
+	// node list. Only the step's goroutine touches them.
+	gExt     nodeCompliance
+	extNodes []int
 	jobNodes []int
 	nNodes   int
 	jobs     chan func() []int // a job: the worker's half of its Near
@@ -109,8 +111,7 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 		af.primed = true
 		af.age = 0
 		copy(af.qFactor, q)
-		af.gCur.valid = false
-		af.gen++
+		af.gCur.valid, af.gExt.valid = false, false
 		return af.factorNow(A)
 	}
 	af.age++
@@ -151,7 +152,7 @@ func (af *background) swap(err error) error {
 	af.qFactor, af.qJob = af.qJob, af.qFactor
 	af.gCur, af.gSpare = af.gSpare, af.gCur
 	af.age = af.pending
-	af.gen++
+	af.gExt.valid = false
 	return nil
 }
 
@@ -167,8 +168,7 @@ func (af *background) exact(A *sparse.SymCSC, q []float64) error {
 	af.primed = true
 	af.age = 0
 	copy(af.qFactor, q)
-	af.gCur.valid = false
-	af.gen++
+	af.gCur.valid, af.gExt.valid = false, false
 	return af.factorNow(A)
 }
 
@@ -191,7 +191,7 @@ func (af *background) invalidate() {
 		af.busy, af.pending = false, 0
 	}
 	af.primed = false
-	af.gCur.valid = false
+	af.gCur.valid, af.gExt.valid = false, false
 }
 
 // stop ends the worker, frees the spare factor and returns the current

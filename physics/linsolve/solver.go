@@ -71,16 +71,9 @@ type Solver struct {
 	qExact []float64
 	pcg    pcgWork
 	gRows  []float64 // scratch of nodeCompliance.assemble
-	// gExt is G for the nodes of recent steps' pairs that the worker's G
-	// did not cover, computed on this goroutine with the factor of
-	// background generation gExtGen (PairCompliance); gExtNodes is the
-	// scratch of its node list.
-	gExt      nodeCompliance
-	gExtGen   int
-	gExtNodes []int
-	frames    []m3.Mat3 // C·R (FrameDirections)
-	points    []float64 // Rᵀ·p (PointsToFactor)
-	turned    []float64 // Qᵀ·b (SolveRotated)
+	frames []m3.Mat3 // C·R (FrameDirections)
+	points []float64 // Rᵀ·p (PointsToFactor)
+	turned []float64 // Qᵀ·b (SolveRotated)
 }
 
 // New analyses the pattern of A (the fill-reducing ordering and the
@@ -114,7 +107,6 @@ func (s *Solver) SetOptions(opt Options) error {
 			return err
 		}
 		s.bg = bg
-		s.gExt.valid = false // its generation counted another worker's factors
 	case !opt.Async && s.bg != nil:
 		s.factor = s.bg.stop()
 		s.bg = nil
@@ -332,30 +324,28 @@ func (s *Solver) PairCompliance(WH []float64, pairs []collide.Pair, H *sparse.CS
 	return s.missedCompliance(WH, pairs)
 }
 
-// missedCompliance gathers W_H from gExt, the node compliance of the nodes
-// of this step's pairs and of those since the factor was swapped in,
-// building it first with the step's factor unless it covers the pairs
-// already. The steps whose pairs reach nodes outside the worker's set
-// come in runs while the contact set moves faster than the background
-// (the jaws closing, a body tipping over): the pairs of consecutive
-// steps share most of their nodes, so one build often serves several
-// steps, where the sparse compliance of the pairs (about as costly as a
-// build) served one.
+// missedCompliance gathers W_H from the background's gExt, the node
+// compliance of the nodes of a step's pairs, building it first with the
+// step's factor for this step's pairs unless it covers them already. The
+// steps whose pairs reach nodes outside the worker's set come in runs
+// while the contact set moves faster than the background (the jaws
+// closing, a body tipping over): the pairs of consecutive steps share
+// most of their nodes, so one build often serves several steps, where the
+// sparse compliance of the pairs (about as costly as a build) served one.
+// gExt is dropped whenever the factor changes (background.go).
 func (s *Solver) missedCompliance(WH []float64, pairs []collide.Pair) error {
-	ext := &s.gExt
-	same := ext.valid && s.gExtGen == s.bg.gen
-	if !same || !ext.covers(pairs) {
-		nodes := s.gExtNodes[:0]
+	bg := s.bg
+	if !bg.gExt.covers(pairs) {
+		nodes := bg.extNodes[:0]
 		for a := range pairs {
 			nodes = append(nodes, pairs[a].Nodes[:pairs[a].Count]...)
 		}
-		s.gExtNodes = nodes
-		if err := ext.build(s.factor, nodes, s.bg.nNodes); err != nil {
+		bg.extNodes = nodes
+		if err := bg.gExt.build(s.factor, nodes, bg.nNodes); err != nil {
 			return err
 		}
-		s.gExtGen = s.bg.gen
 	}
-	ext.assemble(WH, pairs, &s.gRows)
+	bg.gExt.assemble(WH, pairs, &s.gRows)
 	return nil
 }
 
