@@ -31,7 +31,6 @@ type Detector struct {
 	// there are several (SetParts); nil otherwise.
 	pointPart, triPart []int32
 	thin               *Thinning // nil: every soft-vertex pair (SetThinning)
-	scratch            Pair      // softVertexPairs' pair without a Thinning
 }
 
 // SetParts tells the detector which part of the soft body each position
@@ -380,6 +379,7 @@ func (d *Detector) softVertexPairs(q []float64, body int, b *rigid.Body, f frame
 	}
 	first := firstOnly && d.thin != nil
 	world := zone.worldBox(b.Start)
+	var own Pair // the pair without a Thinning, appended once built
 	for i, v := range d.surf.Vertices {
 		if first && d.thin.has(v) {
 			continue
@@ -392,7 +392,7 @@ func (d *Detector) softVertexPairs(q []float64, body int, b *rigid.Body, f frame
 		if !ok {
 			continue
 		}
-		pr := &d.scratch
+		pr := &own
 		if d.thin != nil {
 			slot := d.thin.reserve(v, i, body, dist)
 			if slot < 0 {
