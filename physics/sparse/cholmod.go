@@ -137,11 +137,8 @@ func (f *Factor) Factorize(A *SymCSC) error {
 // Solve computes x = A⁻¹·b with the current factor. x and b must have
 // length N and may be the same slice.
 func (f *Factor) Solve(x, b []float64) error {
-	if err := f.usable("solve", true); err != nil {
+	if err := f.checkSolve("solve", x, b); err != nil {
 		return err
-	}
-	if len(x) != f.n || len(b) != f.n {
-		return fmt.Errorf("sparse: solve: len(x) = %d, len(b) = %d, want N = %d", len(x), len(b), f.n)
 	}
 	st := C.sg_solve(f.native, (*C.double)(unsafe.Pointer(&x[0])), (*C.double)(unsafe.Pointer(&b[0])))
 	runtime.KeepAlive(f)
@@ -291,16 +288,25 @@ func (f *Factor) CopySingle() error {
 // condition of the triangular factors), for preconditioning. x and b must
 // have length N and may be the same slice.
 func (f *Factor) SolveSingle(x, b []float64) error {
-	if err := f.usable("single-precision solve", true); err != nil {
+	if err := f.checkSolve("single-precision solve", x, b); err != nil {
 		return err
-	}
-	if len(x) != f.n || len(b) != f.n {
-		return fmt.Errorf("sparse: single-precision solve: len(x) = %d, len(b) = %d, want N = %d", len(x), len(b), f.n)
 	}
 	if f.native.single_valid == 0 {
 		return fmt.Errorf("sparse: single-precision solve: no copy of the current factor (CopySingle)")
 	}
 	C.sg_solve_single(f.native, (*C.double)(unsafe.Pointer(&x[0])), (*C.double)(unsafe.Pointer(&b[0])))
 	runtime.KeepAlive(f)
+	return nil
+}
+
+// checkSolve reports why op cannot solve into x from b: no valid numeric
+// factor, or x or b not of length N.
+func (f *Factor) checkSolve(op string, x, b []float64) error {
+	if err := f.usable(op, true); err != nil {
+		return err
+	}
+	if len(x) != f.n || len(b) != f.n {
+		return fmt.Errorf("sparse: %s: len(x) = %d, len(b) = %d, want N = %d", op, len(x), len(b), f.n)
+	}
 	return nil
 }
