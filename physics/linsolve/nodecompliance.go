@@ -35,7 +35,7 @@ type nodeCompliance struct {
 	wt            []float64
 	X             sparse.CSR
 	valid         bool
-	builds        int // calls of build, for tests and statistics
+	builds        int // calls of build (the tests count them)
 }
 
 // build computes G for the given nodes with the factor f.
