@@ -2,6 +2,7 @@ package physics
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
@@ -36,7 +37,7 @@ type detection struct {
 // spread onto the mesh nodes).
 func (c *step) detect() {
 	ws := c.ws
-	p := c.model.mapSurface(ws.pSurf, c.state.q)
+	p := c.surfaceAt(c.state.q)
 	ws.detection.p = p
 	ws.detection.alarm = c.stepAlarm(p)
 	c.thinning()
@@ -53,6 +54,23 @@ func (c *step) detect() {
 	c.splitPairs()
 	c.heldPairs()
 	ws.stats.Contacts = len(ws.ct.pairs)
+}
+
+// surfaceAt returns the surface positions at node positions q, in the
+// workspace's pSurf for a mapped surface: the measures at the end of a
+// step map q_{t+h}, and the next step detects on the same positions, so a
+// map at the node positions pSurf already holds is not done again.
+func (c *step) surfaceAt(q []float64) []float64 {
+	ws := c.ws
+	if c.model.emb == nil {
+		return q
+	}
+	if slices.Equal(ws.pSurfOf, q) {
+		return ws.pSurf
+	}
+	c.model.emb.Map(ws.pSurf, q)
+	ws.pSurfOf = append(ws.pSurfOf[:0], q...)
+	return ws.pSurf
 }
 
 // thinning turns the detector's thinning of soft-vertex pairs on for a

@@ -113,7 +113,7 @@ func (c *step) measureOverlap() error {
 	st := &ws.stats
 	dc := c.set.ContactDistance
 	soft, viol := 0.0, 0.0
-	p := c.model.mapSurface(ws.pSurf, ws.qNew)
+	p := c.surfaceAt(ws.qNew)
 	for i := range c.bodies {
 		b := &c.bodies[i]
 		// Only points closer than dc to the body change either maximum; a

@@ -48,8 +48,9 @@ type workspace struct {
 	// point) at the start of the step for detection, then at its end for
 	// the measures; pShow those of the state for the caller
 	// (SurfacePositions). Both are empty for the mesh's boundary, whose
-	// positions are q.
-	pSurf, pShow []float64
+	// positions are q. pSurfOf holds the node positions pSurf was mapped
+	// from (surfaceAt).
+	pSurf, pShow, pSurfOf []float64
 
 	// The contact state of the step and the scratch of the two schemes
 	// that update it.
