@@ -193,3 +193,44 @@ func TestIdentityMappingKeepsPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectionFollowsTheState checks that a step detects on G(q) of the
+// state it starts from: after a step (whose measures mapped its end
+// positions, which the next detection reuses) and after the state was
+// set in place between steps (surfaceAt compares the positions, not the
+// slice, which SetState overwrites).
+func TestDetectionFollowsTheState(t *testing.T) {
+	s := pressedFineBox(t)
+	defer s.Close()
+	check := func(when string) {
+		t.Helper()
+		c := s.stepper()
+		c.detect()
+		want := make([]float64, 3*s.model.SurfacePoints())
+		s.model.emb.Map(want, s.state.q)
+		got := c.ws.detection.p
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d surface coordinates detected on, want %d", when, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: surface coordinate %d is %g, G(q) gives %g", when, i, got[i], want[i])
+			}
+		}
+	}
+	check("first step")
+	for i := 0; i < 2; i++ {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		check("after a step")
+	}
+	q := append([]float64(nil), s.Positions()...)
+	for i := range q {
+		q[i] += 1e-4 * float64(i%3+1)
+	}
+	if err := s.SetState(q, s.Velocities()); err != nil {
+		t.Fatal(err)
+	}
+	check("after SetState")
+}
