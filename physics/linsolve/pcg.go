@@ -23,16 +23,7 @@ func (w *pcgWork) alloc(n int) {
 // what they cost from about 3k DOFs on (docs/method.md, "Asynchronous
 // solver").
 func (s *Solver) precondition(z, r []float64) error {
-	if !s.warped {
-		return s.factor.SolveSingle(z, r)
-	}
-	t := s.pcg.t
-	rotateNodes(t, r, &s.warp, true)
-	if err := s.factor.SolveSingle(z, t); err != nil {
-		return err
-	}
-	rotateNodes(z, z, &s.warp, false)
-	return nil
+	return s.solveWarped(z, r, s.stepWarp(), true)
 }
 
 // solvePCG solves A·x = b by conjugate gradient preconditioned with the

@@ -230,10 +230,35 @@ func (s *Solver) SolveFrom(x, b, guess []float64) (iterations int, converged boo
 // factor alone: the exact A⁻¹ in exact mode, and in asynchronous mode the
 // operator that PairCompliance and Compliance are built with.
 func (s *Solver) FactorSolve(x, b []float64) error {
+	return s.solveWarped(x, b, s.stepWarp(), false)
+}
+
+// stepWarp returns the step's warp of the factor, nil when there is none.
+func (s *Solver) stepWarp() *m3.Mat3 {
 	if !s.warped {
-		return s.factor.Solve(x, b)
+		return nil
 	}
-	return s.FactorSolveWarped(x, b, &s.warp)
+	return &s.warp
+}
+
+// solveWarped computes x = Q·P⁻¹·Qᵀ·b with the factor warped by R (Q =
+// blockdiag(R); P⁻¹ alone when R is nil), by the factor's double solve,
+// or by its single-precision copy with single (sparse.Factor.SolveSingle).
+func (s *Solver) solveWarped(x, b []float64, R *m3.Mat3, single bool) error {
+	solve := s.factor.Solve
+	if single {
+		solve = s.factor.SolveSingle
+	}
+	if R == nil {
+		return solve(x, b)
+	}
+	t := s.pcg.t
+	rotateNodes(t, b, R, true)
+	if err := solve(x, t); err != nil {
+		return err
+	}
+	rotateNodes(x, x, R, false)
+	return nil
 }
 
 // RotationTo returns the rotation R that best maps the configuration
@@ -278,13 +303,7 @@ func (s *Solver) RotationBetween(ref, q []float64) m3.Mat3 { return globalRotati
 // configuration, which the current one resists (docs/method.md, "Newton
 // on the whole residual").
 func (s *Solver) FactorSolveWarped(x, b []float64, R *m3.Mat3) error {
-	t := s.pcg.t
-	rotateNodes(t, b, R, true)
-	if err := s.factor.Solve(x, t); err != nil {
-		return err
-	}
-	rotateNodes(x, x, R, false)
-	return nil
+	return s.solveWarped(x, b, R, false)
 }
 
 // SetWarp warps the factor by R for the rest of the step: FactorSolve,
