@@ -468,17 +468,7 @@ func TestAlarmZoneWorldBox(t *testing.T) {
 		w := zone.worldBox(p)
 		corners := r3.Box{Min: r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}, Max: r3.Vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}}
 		for c := range 8 {
-			local := zone.box.Min
-			if c&1 != 0 {
-				local.X = zone.box.Max.X
-			}
-			if c&2 != 0 {
-				local.Y = zone.box.Max.Y
-			}
-			if c&4 != 0 {
-				local.Z = zone.box.Max.Z
-			}
-			x := f.toWorld(local)
+			x := f.toWorld(rigid.BoxCorner(zone.box, c))
 			corners.Min = r3.Vec{X: min(corners.Min.X, x.X), Y: min(corners.Min.Y, x.Y), Z: min(corners.Min.Z, x.Z)}
 			corners.Max = r3.Vec{X: max(corners.Max.X, x.X), Y: max(corners.Max.Y, x.Y), Z: max(corners.Max.Z, x.Z)}
 			if !rigid.InBox(&w, x) {
