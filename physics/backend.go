@@ -62,6 +62,14 @@ type BilateralBackend interface {
 	SetBilateral(flags []bool)
 }
 
+// SingleBackend is a Backend that can keep W in single precision for PGS
+// (contact.PGS.SolveSingle). The simulation tells it before each Load
+// whether the step's W is to be kept so (Settings.PGSSingleFrom).
+type SingleBackend interface {
+	Backend
+	SetSingle(on bool)
+}
+
 // DeviceTimer is implemented by a Backend that runs on a device and
 // measures its work there by events on its stream: the time spent in
 // kernels and the time spent in host↔device copies, each summed since the
@@ -79,8 +87,12 @@ type CPUBackend struct {
 	c     int
 	w     []float64
 	work  []float64
-	lanes []float64 // the frames laid out for the vector rebuild, 9c
+	lanes []float64 // the frames laid out for the vector rebuild (9c), and a row block (9c more) with single
 	pgs   contact.PGS
+	// single keeps W in single precision from the next Load on (SetSingle):
+	// w32 holds it, and w its widening only when W() asks for it.
+	single, wide bool
+	w32          []float32
 }
 
 // NewCPUBackend returns the reference backend.
@@ -95,9 +107,14 @@ func (b *CPUBackend) Load(WH []float64, c, pgsIterations int, pgsTolerance float
 		return fmt.Errorf("cpu backend: W_H has %d entries, need %d for %d contacts", len(WH), 9*c*c, c)
 	}
 	b.wh, b.c = WH, c
-	b.w = grow(b.w, 9*c*c)
+	if b.single {
+		b.w32 = grow(b.w32, 9*c*c)
+		b.lanes = grow(b.lanes, 18*c)
+	} else {
+		b.w = grow(b.w, 9*c*c)
+		b.lanes = grow(b.lanes, 9*c)
+	}
 	b.work = grow(b.work, 3*c)
-	b.lanes = grow(b.lanes, 9*c)
 	b.pgs.MaxIterations = pgsIterations
 	b.pgs.Tolerance = pgsTolerance
 	return nil
@@ -111,8 +128,16 @@ func (b *CPUBackend) RebuildW(C []m3.Mat3) error {
 	// The lower block triangle only (PGS reads nothing else): half the
 	// products, and no transposed writes across the rows above; four
 	// blocks at a time with AVX2.
+	if b.single {
+		b.wide = false
+		return contact.RebuildWLowerSingle(b.w32, b.wh, C, b.lanes)
+	}
 	return contact.RebuildWLowerWork(b.w, b.wh, C, b.lanes)
 }
+
+// SetSingle implements SingleBackend: from the next Load on, W is kept in
+// single precision and PGS reads it so.
+func (b *CPUBackend) SetSingle(on bool) { b.single = on }
 
 // SetPGSTolerance implements Backend.
 func (b *CPUBackend) SetPGSTolerance(tol float64) { b.pgs.Tolerance = tol }
@@ -122,6 +147,9 @@ func (b *CPUBackend) SetBilateral(flags []bool) { b.pgs.Bilateral = flags }
 
 // SolvePGS implements Backend.
 func (b *CPUBackend) SolvePGS(deltaFree []float64, s, mu float64, lambda []float64) (contact.Result, error) {
+	if b.single {
+		return b.pgs.SolveSingle(b.w32, b.c, s, deltaFree, mu, lambda)
+	}
 	return b.pgs.Solve(b.w, b.c, s, deltaFree, mu, lambda)
 }
 
@@ -135,8 +163,18 @@ func (b *CPUBackend) CorrectP(p, pFree []float64, C []m3.Mat3, lambda []float64,
 	return nil
 }
 
-// W implements Backend.
-func (b *CPUBackend) W() []float64 { return b.w }
+// W implements Backend. A W kept in single precision is widened here
+// (for inspection: it allocates the first time).
+func (b *CPUBackend) W() []float64 {
+	if b.single && !b.wide {
+		b.w = grow(b.w, len(b.w32))
+		for i, v := range b.w32 {
+			b.w[i] = float64(v)
+		}
+		b.wide = true
+	}
+	return b.w
+}
 
 // PGSErrors implements Backend.
 func (b *CPUBackend) PGSErrors() []float64 { return b.pgs.Errors }

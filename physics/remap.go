@@ -1,7 +1,6 @@
 package physics
 
 import (
-	"fmt"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/spatial/r3"
@@ -224,8 +223,8 @@ func (r *fastRemap) remap(c *step, C []m3.Mat3, R m3.Mat3, warped bool) (int, er
 		r.setRow(ct.WH, n, a, n)
 	}
 	ct.buildH(c.model.DOFs())
-	if err := c.backend.Load(ct.WH, n, c.set.PGSIterations, c.set.PGSTolerance); err != nil {
-		return 0, fmt.Errorf("backend %s: %w", c.backend.Name(), err)
+	if err := c.loadBackend(); err != nil {
+		return 0, err
 	}
 	return len(r.changed), nil
 }

@@ -37,6 +37,23 @@ type fastScheme struct {
 	remap  fastRemap // the re-mapping of rigid-vertex pairs (remap.go), when on
 }
 
+// loadBackend hands the step's W_H to the backend, telling a
+// SingleBackend first whether to keep W in single precision: with the
+// asynchronous solver, from Settings.PGSSingleFrom contacts on (the exact
+// solver's results stay those of a double W).
+func (c *step) loadBackend() error {
+	ct := &c.ws.ct
+	n := len(ct.pairs)
+	if sb, ok := c.backend.(SingleBackend); ok {
+		from := c.set.PGSSingleFrom
+		sb.SetSingle(c.solver.Async() && from > 0 && n >= from)
+	}
+	if err := c.backend.Load(ct.WH, n, c.set.PGSIterations, c.set.PGSTolerance); err != nil {
+		return fmt.Errorf("backend %s: %w", c.backend.Name(), err)
+	}
+	return nil
+}
+
 // prepare builds W_H and loads it on the backend (Build W_H).
 func (f *fastScheme) prepare(c *step) (stage.Stage, error) {
 	ct := &c.ws.ct
@@ -51,8 +68,8 @@ func (f *fastScheme) prepare(c *step) (stage.Stage, error) {
 		return stage.BuildWH, c.diverged(fmt.Sprintf("building W_H failed: %v", err))
 	}
 	c.addRigidCompliance(ct.WH)
-	if err := c.backend.Load(ct.WH, n, c.set.PGSIterations, c.set.PGSTolerance); err != nil {
-		return stage.BuildWH, fmt.Errorf("backend %s: %w", c.backend.Name(), err)
+	if err := c.loadBackend(); err != nil {
+		return stage.BuildWH, err
 	}
 	copy(ct.p, ct.pFree)
 	return stage.BuildWH, nil

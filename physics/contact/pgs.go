@@ -82,16 +82,30 @@ type Result struct {
 // Solve does not allocate once its buffers have grown to c contacts and
 // MaxIterations sweeps.
 func (p *PGS) Solve(W []float64, c int, s float64, deltaFree []float64, mu float64, lambda []float64) (Result, error) {
-	if err := p.checkInput(W, c, s, deltaFree, lambda); err != nil {
+	return solve(p, W, c, s, deltaFree, mu, lambda)
+}
+
+// SolveSingle is Solve on a compliance kept in single precision (as
+// RebuildWLowerSingle writes it): the sweeps read half the bytes of Solve's
+// and widen each entry exactly, every sum is in double, so it solves, to
+// Solve's precision, the problem whose W is the double one rounded to
+// float32 (relative change 6e-8 per entry).
+func (p *PGS) SolveSingle(W []float32, c int, s float64, deltaFree []float64, mu float64, lambda []float64) (Result, error) {
+	return solve(p, W, c, s, deltaFree, mu, lambda)
+}
+
+// solve is Solve and SolveSingle.
+func solve[T elem](p *PGS, W []T, c int, s float64, deltaFree []float64, mu float64, lambda []float64) (Result, error) {
+	if err := p.checkInput(len(W), c, s, deltaFree, lambda); err != nil {
 		return Result{}, err
 	}
 	p.grow(c)
-	if err := p.prepare(W, c, s, lambda); err != nil {
+	if err := prepare(p, W, c, s, lambda); err != nil {
 		return Result{}, err
 	}
 	var res Result
 	for it := 0; it < p.MaxIterations; it++ {
-		dl2, l2 := p.sweep(W, c, s, deltaFree, mu, lambda)
+		dl2, l2 := sweep(p, W, c, s, deltaFree, mu, lambda)
 		eps := relativeChange(dl2, l2)
 		p.Errors = append(p.Errors, eps)
 		res = Result{Iterations: it + 1, Error: eps, Converged: eps <= p.Tolerance}
@@ -147,7 +161,7 @@ func (p *PGS) grow(c int) {
 // scatters every row block, zero forces included, so that a NaN or infinity
 // of the lower triangle shows in v (NaN·0 and ∞·0 are NaN), and the
 // diagonal blocks are checked when factored.
-func (p *PGS) prepare(W []float64, c int, s float64, lambda []float64) error {
+func prepare[T elem](p *PGS, W []T, c int, s float64, lambda []float64) error {
 	n := 3 * c
 	clear(p.v)
 	for a := 0; a < c; a++ {
@@ -155,7 +169,11 @@ func (p *PGS) prepare(W []float64, c int, s float64, lambda []float64) error {
 		r0, r1, r2 := W[i*n:(i+1)*n], W[(i+1)*n:(i+2)*n], W[(i+2)*n:(i+3)*n]
 		// The diagonal block from its lower triangle, mirrored: the
 		// strict upper block triangle of W is never read.
-		Waa := [9]float64{r0[i], r1[i], r2[i], r1[i], r1[i+1], r2[i+1], r2[i], r2[i+1], r2[i+2]}
+		Waa := [9]float64{
+			float64(r0[i]), float64(r1[i]), float64(r2[i]),
+			float64(r1[i]), float64(r1[i+1]), float64(r2[i+1]),
+			float64(r2[i]), float64(r2[i+1]), float64(r2[i+2]),
+		}
 		b, err := newLocalBlock(a, &Waa, s)
 		if err != nil {
 			return err
@@ -190,7 +208,7 @@ func (p *PGS) prepare(W []float64, c int, s float64, lambda []float64) error {
 //
 // A bilateral contact (Bilateral) is never tested for separation: its
 // force solves its three equalities (localBlock.solveBilateral).
-func (p *PGS) sweep(W []float64, c int, s float64, deltaFree []float64, mu float64, lambda []float64) (dl2, l2 float64) {
+func sweep[T elem](p *PGS, W []T, c int, s float64, deltaFree []float64, mu float64, lambda []float64) (dl2, l2 float64) {
 	n := 3 * c
 	v := p.v[:n]
 	deltaFree = deltaFree[:n]
@@ -255,7 +273,7 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // checkInput reports the first inconsistent argument of Solve. The O(c)
 // vectors are scanned here; W is checked for finiteness during the first
 // product (see prepare) and its diagonal blocks when they are factored.
-func (p *PGS) checkInput(W []float64, c int, s float64, deltaFree []float64, lambda []float64) error {
+func (p *PGS) checkInput(lenW int, c int, s float64, deltaFree []float64, lambda []float64) error {
 	if p.MaxIterations < 1 {
 		return fmt.Errorf("contact: PGS.MaxIterations = %d: must be at least 1", p.MaxIterations)
 	}
@@ -266,8 +284,8 @@ func (p *PGS) checkInput(W []float64, c int, s float64, deltaFree []float64, lam
 		return fmt.Errorf("contact: c = %d contacts: must be ≥ 0", c)
 	}
 	n := 3 * c
-	if len(W) != n*n {
-		return fmt.Errorf("contact: len(W) = %d: want (3c)² = %d for c = %d", len(W), n*n, c)
+	if lenW != n*n {
+		return fmt.Errorf("contact: len(W) = %d: want (3c)² = %d for c = %d", lenW, n*n, c)
 	}
 	if len(deltaFree) != n {
 		return fmt.Errorf("contact: len(deltaFree) = %d: want 3c = %d", len(deltaFree), n)
@@ -288,9 +306,9 @@ func (p *PGS) checkInput(W []float64, c int, s float64, deltaFree []float64, lam
 }
 
 // firstNonFinite returns the index of the first NaN or infinite entry, or −1.
-func firstNonFinite(x []float64) int {
+func firstNonFinite[T elem](x []T) int {
 	for i, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if !isFinite(float64(v)) {
 			return i
 		}
 	}
@@ -300,7 +318,7 @@ func firstNonFinite(x []float64) int {
 // nonFiniteLower names the first non-finite entry of the lower block
 // triangle of W, found after the gathered product came out non-finite at
 // row i; if there is none, finite but huge entries overflowed.
-func nonFiniteLower(W []float64, n, i int) error {
+func nonFiniteLower[T elem](W []T, n, i int) error {
 	for r := 0; r < n; r++ {
 		end := 3*(r/3) + 3
 		if j := firstNonFinite(W[r*n : r*n+end]); j >= 0 {

@@ -2,7 +2,11 @@
 
 package contact
 
-import "softgrasp/physics/m3"
+import (
+	"unsafe"
+
+	"softgrasp/physics/m3"
+)
 
 // The AVX2 kernels of simd_amd64.s, used when the processor has AVX2 and
 // FMA and the operating system saves the 256-bit registers. Elsewhere (and
@@ -16,6 +20,18 @@ func dot3AVX2(r0, r1, r2, x []float64) (s0, s1, s2 float64)
 
 //go:noescape
 func dot1AVX2(r, x []float64) float64
+
+//go:noescape
+func axpy3F32AVX2(y []float64, r0, r1, r2 []float32, a0, a1, a2 float64)
+
+//go:noescape
+func dot3F32AVX2(r0, r1, r2 []float32, x []float64) (s0, s1, s2 float64)
+
+//go:noescape
+func dot1F32AVX2(r []float32, x []float64) float64
+
+//go:noescape
+func narrowAVX2(dst []float32, src []float64)
 
 //go:noescape
 func sandwich4AVX2(w, h *float64, n int, m *float64, mstride int, ca *m3.Mat3, groups int)
@@ -44,32 +60,67 @@ var useAVX2 = func() bool {
 	return b7&(1<<5) != 0
 }()
 
+// single reports whether T is float32; the compiler decides it for each
+// instantiation.
+func single[T elem]() bool {
+	var z T
+	return unsafe.Sizeof(z) == 4
+}
+
+// as32 and as64 view rows of T as the float32 or float64 rows they are
+// (single says which), for the kernels of each precision.
+func as32[T elem](r []T) []float32 {
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(r))), len(r))
+}
+
+func as64[T elem](r []T) []float64 {
+	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(r))), len(r))
+}
+
 // axpy3 adds y += a0·r0 + a1·r1 + a2·r2 (see axpy3Go).
-func axpy3(y, r0, r1, r2 []float64, a0, a1, a2 float64) {
+func axpy3[T elem](y []float64, r0, r1, r2 []T, a0, a1, a2 float64) {
 	n := len(y)
-	if useAVX2 && len(r0) >= n && len(r1) >= n && len(r2) >= n {
-		axpy3AVX2(y, r0, r1, r2, a0, a1, a2)
-		return
+	switch {
+	case !useAVX2 || len(r0) < n || len(r1) < n || len(r2) < n:
+		axpy3Go(y, r0, r1, r2, a0, a1, a2)
+	case single[T]():
+		axpy3F32AVX2(y, as32(r0), as32(r1), as32(r2), a0, a1, a2)
+	default:
+		axpy3AVX2(y, as64(r0), as64(r1), as64(r2), a0, a1, a2)
 	}
-	axpy3Go(y, r0, r1, r2, a0, a1, a2)
 }
 
 // dot3 returns r0ᵀx, r1ᵀx, r2ᵀx (see dot3Go).
-func dot3(r0, r1, r2, x []float64) (s0, s1, s2 float64) {
+func dot3[T elem](r0, r1, r2 []T, x []float64) (s0, s1, s2 float64) {
 	n := len(x)
-	if useAVX2 && len(r0) >= n && len(r1) >= n && len(r2) >= n {
-		return dot3AVX2(r0, r1, r2, x)
+	switch {
+	case !useAVX2 || len(r0) < n || len(r1) < n || len(r2) < n:
+		return dot3Go(r0, r1, r2, x)
+	case single[T]():
+		return dot3F32AVX2(as32(r0), as32(r1), as32(r2), x)
 	}
-	return dot3Go(r0, r1, r2, x)
+	return dot3AVX2(as64(r0), as64(r1), as64(r2), x)
 }
 
 // dot1 returns rᵀx (see dot1Go): bit for bit the first sum of dot3 on the
 // same row.
-func dot1(r, x []float64) float64 {
-	if useAVX2 && len(r) >= len(x) {
-		return dot1AVX2(r, x)
+func dot1[T elem](r []T, x []float64) float64 {
+	switch {
+	case !useAVX2 || len(r) < len(x):
+		return dot1Go(r, x)
+	case single[T]():
+		return dot1F32AVX2(as32(r), x)
 	}
-	return dot1Go(r, x)
+	return dot1AVX2(as64(r), x)
+}
+
+// narrow stores src rounded to float32 in dst (see narrowGo).
+func narrow(dst []float32, src []float64) {
+	if useAVX2 && len(dst) >= len(src) {
+		narrowAVX2(dst, src)
+		return
+	}
+	narrowGo(dst, src)
 }
 
 // sandwichVector computes the blocks b < 4·⌊to/4⌋ of one row block of W

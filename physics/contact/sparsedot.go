@@ -26,13 +26,13 @@ import "math"
 func sparseWorthIt(k, n int) bool { return 12*k < n }
 
 // dot1Sparse returns dot1(r, x) from the entries of x listed in nz.
-func dot1Sparse(r, x []float64, nz []int32) float64 {
+func dot1Sparse[T elem](r []T, x []float64, nz []int32) float64 {
 	if useAVX2 && len(r) >= len(x) {
 		var p [16]float64
 		k, s := fmaLanes(&p, r, x, nz)
 		for ; k < len(nz) && int(nz[k]) < len(x); k++ {
 			j := nz[k]
-			s = math.FMA(x[j], r[j], s)
+			s = math.FMA(x[j], float64(r[j]), s)
 		}
 		return s
 	}
@@ -42,9 +42,9 @@ func dot1Sparse(r, x []float64, nz []int32) float64 {
 			break
 		}
 		if j&1 == 0 {
-			s += r[j] * x[j]
+			s += float64(r[j]) * x[j]
 		} else {
-			t += r[j] * x[j]
+			t += float64(r[j]) * x[j]
 		}
 	}
 	return s + t
@@ -52,7 +52,7 @@ func dot1Sparse(r, x []float64, nz []int32) float64 {
 
 // dot3Sparse returns dot3(r0, r1, r2, x) from the entries of x listed in
 // nz.
-func dot3Sparse(r0, r1, r2, x []float64, nz []int32) (s0, s1, s2 float64) {
+func dot3Sparse[T elem](r0, r1, r2 []T, x []float64, nz []int32) (s0, s1, s2 float64) {
 	if useAVX2 && len(r0) >= len(x) && len(r1) >= len(x) && len(r2) >= len(x) {
 		var p0, p1, p2 [16]float64
 		_, s0 = fmaLanes(&p0, r0, x, nz)
@@ -61,9 +61,9 @@ func dot3Sparse(r0, r1, r2, x []float64, nz []int32) (s0, s1, s2 float64) {
 		k, s2 = fmaLanes(&p2, r2, x, nz)
 		for ; k < len(nz) && int(nz[k]) < len(x); k++ {
 			j := nz[k]
-			s0 = math.FMA(x[j], r0[j], s0)
-			s1 = math.FMA(x[j], r1[j], s1)
-			s2 = math.FMA(x[j], r2[j], s2)
+			s0 = math.FMA(x[j], float64(r0[j]), s0)
+			s1 = math.FMA(x[j], float64(r1[j]), s1)
+			s2 = math.FMA(x[j], float64(r2[j]), s2)
 		}
 		return s0, s1, s2
 	}
@@ -73,13 +73,13 @@ func dot3Sparse(r0, r1, r2, x []float64, nz []int32) (s0, s1, s2 float64) {
 			break
 		}
 		if j&1 == 0 {
-			s0 += r0[j] * x[j]
-			s1 += r1[j] * x[j]
-			s2 += r2[j] * x[j]
+			s0 += float64(r0[j]) * x[j]
+			s1 += float64(r1[j]) * x[j]
+			s2 += float64(r2[j]) * x[j]
 		} else {
-			t0 += r0[j] * x[j]
-			t1 += r1[j] * x[j]
-			t2 += r2[j] * x[j]
+			t0 += float64(r0[j]) * x[j]
+			t1 += float64(r1[j]) * x[j]
+			t2 += float64(r2[j]) * x[j]
 		}
 	}
 	return s0 + t0, s1 + t1, s2 + t2
@@ -91,16 +91,16 @@ func dot3Sparse(r0, r1, r2, x []float64, nz []int32) (s0, s1, s2 float64) {
 // multiple of 4, into the first register's p[j mod 4]. It returns the
 // position in nz of the first term left for the scalar tail and the folded
 // sum (fold16) that the tail continues.
-func fmaLanes(p *[16]float64, r, x []float64, nz []int32) (k int, s float64) {
+func fmaLanes[T elem](p *[16]float64, r []T, x []float64, nz []int32) (k int, s float64) {
 	n := len(x)
 	n16, n4 := int32(n&^15), int32(n&^3)
 	for ; k < len(nz) && nz[k] < n16; k++ {
 		j := nz[k]
-		p[j&15] = math.FMA(x[j], r[j], p[j&15])
+		p[j&15] = math.FMA(x[j], float64(r[j]), p[j&15])
 	}
 	for ; k < len(nz) && nz[k] < n4; k++ {
 		j := nz[k]
-		p[j&3] = math.FMA(x[j], r[j], p[j&3])
+		p[j&3] = math.FMA(x[j], float64(r[j]), p[j&3])
 	}
 	return k, fold16(p)
 }

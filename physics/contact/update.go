@@ -89,6 +89,39 @@ func RebuildWLowerWork(W, WH []float64, C []m3.Mat3, work []float64) error {
 	return nil
 }
 
+// RebuildWLowerSingle is RebuildWLowerWork writing W in single precision,
+// for PGS.SolveSingle: each row block is computed in double into work, as
+// RebuildWLowerWork computes it, and rounded to float32 as it is stored
+// (the diagonal block symmetric before the rounding, so after it too). It
+// writes half the bytes, and PGS then reads half. work holds at least 18c
+// values (the frames by lanes and one row block). It allocates nothing.
+func RebuildWLowerSingle(W []float32, WH []float64, C []m3.Mat3, work []float64) error {
+	c := len(C)
+	n := 3 * c
+	if err := checkKernel("RebuildWLowerSingle", c, "WH", WH); err != nil {
+		return err
+	}
+	if len(W) != n*n {
+		return fmt.Errorf("contact: RebuildWLowerSingle: len(W) = %d: want (3c)² = %d for c = %d contacts", len(W), n*n, c)
+	}
+	if len(work) < 6*n {
+		return fmt.Errorf("contact: RebuildWLowerSingle: len(work) = %d: want at least 18c = %d for c = %d contacts", len(work), 6*n, c)
+	}
+	lanes, rows := work[:3*n], work[3*n:6*n]
+	frameLanes(lanes, C)
+	for a := 0; a < c; a++ {
+		i := 3 * a
+		WHrows := WH[i*n : (i+3)*n]
+		done := sandwichVector(rows, WHrows, n, &C[a], lanes, a+1)
+		sandwichBlocks(rows, WHrows, n, &C[a], C, done, a+1)
+		symmetrizeRows(rows, n, i)
+		for r := 0; r < 3; r++ {
+			narrow(W[(i+r)*n:(i+r)*n+i+3], rows[r*n:r*n+i+3])
+		}
+	}
+	return nil
+}
+
 // frameLanes writes the frames C_b column by column into the three lane
 // arrays M_k = lanes[3c·k : 3c·(k+1)], M_k[3b+q] = C_b[q][k]: entry j of
 // M_k multiplies entry k of column j's own 3-column block in X·C_bᵀ.
@@ -143,11 +176,15 @@ func sandwichBlocks(Wrows, WHrows []float64, n int, Ca *m3.Mat3, C []m3.Mat3, fr
 // symmetrizeDiagonal averages the off-diagonal pairs of the diagonal block
 // at (i, i): computed in full, its two triangles differ by round-off, and
 // PGS needs it exactly symmetric.
-func symmetrizeDiagonal(W []float64, n, i int) {
+func symmetrizeDiagonal(W []float64, n, i int) { symmetrizeRows(W[i*n:(i+3)*n], n, i) }
+
+// symmetrizeRows is symmetrizeDiagonal on the three rows i..i+2 alone
+// (rows, row length n).
+func symmetrizeRows(rows []float64, n, i int) {
 	for r := 0; r < 3; r++ {
 		for q := r + 1; q < 3; q++ {
-			v := 0.5 * (W[(i+r)*n+i+q] + W[(i+q)*n+i+r])
-			W[(i+r)*n+i+q], W[(i+q)*n+i+r] = v, v
+			v := 0.5 * (rows[r*n+i+q] + rows[q*n+i+r])
+			rows[r*n+i+q], rows[q*n+i+r] = v, v
 		}
 	}
 }

@@ -206,6 +206,13 @@ type Settings struct {
 	// PGSTolerance stops PGS when ‖λⁱ − λⁱ⁻¹‖/‖λⁱ‖ falls below it
 	// (Algorithm 1). 0 always runs PGSIterations sweeps.
 	PGSTolerance float64
+	// PGSSingleFrom makes the asynchronous solver's steps with at least
+	// this many contacts keep W in single precision for PGS
+	// (contact.PGS.SolveSingle: half the bytes per sweep, every sum in
+	// double; docs/method.md, "W in single precision"). 0 never does;
+	// the exact solver never does. Zero is the value a configuration
+	// written before it existed reads as, and runs as it ran then.
+	PGSSingleFrom int
 	// PGSForcing, when positive, makes the Newton iterations inexact
 	// (docs/method.md, "Inexact Newton"): PGS stops at the relative
 	// tolerance max(PGSTolerance, min(PGSForcing, PGSForcing·θ_k)) in
@@ -300,6 +307,7 @@ func Default() Settings {
 		TurnStart:               TurnPredicted,
 		PGSIterations:           30,
 		PGSTolerance:            1e-6,
+		PGSSingleFrom:           250,
 		Friction:                0.8,
 		Scheme:                  Fast,
 		Solver:                  ExactSolver,
