@@ -1,7 +1,6 @@
 package physics
 
 import (
-
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/spatial/r3"
 
