@@ -1,6 +1,20 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "simd_amd64.h"
+
+// ROW16(R, A0, A1, A2, A3) adds sixteen terms r[i..i+15]·x[i..i+15], i =
+// AX, of the float32 row at R and the float64 x at DI into the
+// accumulators A0–A3, four each, the row widened through Y0–Y3.
+#define ROW16(R, A0, A1, A2, A3) \
+	VCVTPS2PD   (R)(AX*4), Y0; \
+	VCVTPS2PD   16(R)(AX*4), Y1; \
+	VCVTPS2PD   32(R)(AX*4), Y2; \
+	VCVTPS2PD   48(R)(AX*4), Y3; \
+	VFMADD231PD (DI)(AX*8), Y0, A0; \
+	VFMADD231PD 32(DI)(AX*8), Y1, A1; \
+	VFMADD231PD 64(DI)(AX*8), Y2, A2; \
+	VFMADD231PD 96(DI)(AX*8), Y3, A3
 
 // The single-precision forms of axpy3AVX2, dot3AVX2 and dot1AVX2: the rows
 // r are float32 (a compliance W kept in single precision), x and y float64.
@@ -74,18 +88,7 @@ TEXT ·dot3F32AVX2(SB), NOSPLIT, $0-120
 	MOVQ   r2_base+48(FP), R9
 	MOVQ   x_base+72(FP), DI
 	MOVQ   x_len+80(FP), CX
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
-	VXORPD Y12, Y12, Y12
-	VXORPD Y13, Y13, Y13
-	VXORPD Y14, Y14, Y14
-	VXORPD Y15, Y15, Y15
+	ZERO_DOT3
 	XORQ   AX, AX
 	MOVQ   CX, BX
 	ANDQ   $-16, BX
@@ -93,30 +96,9 @@ TEXT ·dot3F32AVX2(SB), NOSPLIT, $0-120
 dot32_loop16:
 	CMPQ        AX, BX
 	JGE         dot32_loop4_start
-	VCVTPS2PD   (SI)(AX*4), Y0
-	VCVTPS2PD   16(SI)(AX*4), Y1
-	VCVTPS2PD   32(SI)(AX*4), Y2
-	VCVTPS2PD   48(SI)(AX*4), Y3
-	VFMADD231PD (DI)(AX*8), Y0, Y4
-	VFMADD231PD 32(DI)(AX*8), Y1, Y5
-	VFMADD231PD 64(DI)(AX*8), Y2, Y6
-	VFMADD231PD 96(DI)(AX*8), Y3, Y7
-	VCVTPS2PD   (R8)(AX*4), Y0
-	VCVTPS2PD   16(R8)(AX*4), Y1
-	VCVTPS2PD   32(R8)(AX*4), Y2
-	VCVTPS2PD   48(R8)(AX*4), Y3
-	VFMADD231PD (DI)(AX*8), Y0, Y8
-	VFMADD231PD 32(DI)(AX*8), Y1, Y9
-	VFMADD231PD 64(DI)(AX*8), Y2, Y10
-	VFMADD231PD 96(DI)(AX*8), Y3, Y11
-	VCVTPS2PD   (R9)(AX*4), Y0
-	VCVTPS2PD   16(R9)(AX*4), Y1
-	VCVTPS2PD   32(R9)(AX*4), Y2
-	VCVTPS2PD   48(R9)(AX*4), Y3
-	VFMADD231PD (DI)(AX*8), Y0, Y12
-	VFMADD231PD 32(DI)(AX*8), Y1, Y13
-	VFMADD231PD 64(DI)(AX*8), Y2, Y14
-	VFMADD231PD 96(DI)(AX*8), Y3, Y15
+	ROW16(SI, Y4, Y5, Y6, Y7)
+	ROW16(R8, Y8, Y9, Y10, Y11)
+	ROW16(R9, Y12, Y13, Y14, Y15)
 	ADDQ        $16, AX
 	JMP         dot32_loop16
 
@@ -137,24 +119,7 @@ dot32_loop4:
 	JMP         dot32_loop4
 
 dot32_reduce:
-	VADDPD       Y5, Y4, Y4
-	VADDPD       Y7, Y6, Y6
-	VADDPD       Y6, Y4, Y4
-	VADDPD       Y9, Y8, Y8
-	VADDPD       Y11, Y10, Y10
-	VADDPD       Y10, Y8, Y8
-	VADDPD       Y13, Y12, Y12
-	VADDPD       Y15, Y14, Y14
-	VADDPD       Y14, Y12, Y12
-	VEXTRACTF128 $1, Y4, X5
-	VEXTRACTF128 $1, Y8, X9
-	VEXTRACTF128 $1, Y12, X13
-	VADDPD       X5, X4, X4
-	VADDPD       X9, X8, X8
-	VADDPD       X13, X12, X12
-	VHADDPD      X4, X4, X4
-	VHADDPD      X8, X8, X8
-	VHADDPD      X12, X12, X12
+	REDUCE_DOT3
 
 dot32_tail:
 	CMPQ        AX, CX
@@ -181,10 +146,7 @@ TEXT ·dot1F32AVX2(SB), NOSPLIT, $0-56
 	MOVQ   r_base+0(FP), SI
 	MOVQ   x_base+24(FP), DI
 	MOVQ   x_len+32(FP), CX
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
+	ZERO_DOT1
 	XORQ   AX, AX
 	MOVQ   CX, BX
 	ANDQ   $-16, BX
@@ -192,14 +154,7 @@ TEXT ·dot1F32AVX2(SB), NOSPLIT, $0-56
 dot132_loop16:
 	CMPQ        AX, BX
 	JGE         dot132_loop4_start
-	VCVTPS2PD   (SI)(AX*4), Y0
-	VCVTPS2PD   16(SI)(AX*4), Y1
-	VCVTPS2PD   32(SI)(AX*4), Y2
-	VCVTPS2PD   48(SI)(AX*4), Y3
-	VFMADD231PD (DI)(AX*8), Y0, Y4
-	VFMADD231PD 32(DI)(AX*8), Y1, Y5
-	VFMADD231PD 64(DI)(AX*8), Y2, Y6
-	VFMADD231PD 96(DI)(AX*8), Y3, Y7
+	ROW16(SI, Y4, Y5, Y6, Y7)
 	ADDQ        $16, AX
 	JMP         dot132_loop16
 
@@ -216,12 +171,7 @@ dot132_loop4:
 	JMP         dot132_loop4
 
 dot132_reduce:
-	VADDPD       Y5, Y4, Y4
-	VADDPD       Y7, Y6, Y6
-	VADDPD       Y6, Y4, Y4
-	VEXTRACTF128 $1, Y4, X5
-	VADDPD       X5, X4, X4
-	VHADDPD      X4, X4, X4
+	REDUCE_DOT1
 
 dot132_tail:
 	CMPQ        AX, CX

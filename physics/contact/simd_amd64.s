@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "simd_amd64.h"
 
 // The dense loops of the contact kernels, with 256-bit AVX2 fused
 // multiply-adds: four float64 lanes per instruction, several registers per
@@ -65,18 +66,7 @@ TEXT ·dot3AVX2(SB), NOSPLIT, $0-120
 	MOVQ   r2_base+48(FP), R9
 	MOVQ   x_base+72(FP), DI
 	MOVQ   x_len+80(FP), CX
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
-	VXORPD Y12, Y12, Y12
-	VXORPD Y13, Y13, Y13
-	VXORPD Y14, Y14, Y14
-	VXORPD Y15, Y15, Y15
+	ZERO_DOT3
 	XORQ   AX, AX
 	MOVQ   CX, BX
 	ANDQ   $-16, BX
@@ -120,24 +110,7 @@ dot_loop4:
 
 dot_reduce:
 	// Fold the four accumulators and the four lanes of each sum.
-	VADDPD       Y5, Y4, Y4
-	VADDPD       Y7, Y6, Y6
-	VADDPD       Y6, Y4, Y4
-	VADDPD       Y9, Y8, Y8
-	VADDPD       Y11, Y10, Y10
-	VADDPD       Y10, Y8, Y8
-	VADDPD       Y13, Y12, Y12
-	VADDPD       Y15, Y14, Y14
-	VADDPD       Y14, Y12, Y12
-	VEXTRACTF128 $1, Y4, X5
-	VEXTRACTF128 $1, Y8, X9
-	VEXTRACTF128 $1, Y12, X13
-	VADDPD       X5, X4, X4
-	VADDPD       X9, X8, X8
-	VADDPD       X13, X12, X12
-	VHADDPD      X4, X4, X4
-	VHADDPD      X8, X8, X8
-	VHADDPD      X12, X12, X12
+	REDUCE_DOT3
 
 dot_tail:
 	CMPQ        AX, CX
@@ -165,10 +138,7 @@ TEXT ·dot1AVX2(SB), NOSPLIT, $0-56
 	MOVQ   r_base+0(FP), SI
 	MOVQ   x_base+24(FP), DI
 	MOVQ   x_len+32(FP), CX
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
+	ZERO_DOT1
 	XORQ   AX, AX
 	MOVQ   CX, BX
 	ANDQ   $-16, BX
@@ -200,12 +170,7 @@ dot1_loop4:
 	JMP         dot1_loop4
 
 dot1_reduce:
-	VADDPD       Y5, Y4, Y4
-	VADDPD       Y7, Y6, Y6
-	VADDPD       Y6, Y4, Y4
-	VEXTRACTF128 $1, Y4, X5
-	VADDPD       X5, X4, X4
-	VHADDPD      X4, X4, X4
+	REDUCE_DOT1
 
 dot1_tail:
 	CMPQ        AX, CX
