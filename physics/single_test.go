@@ -31,19 +31,34 @@ func TestPGSSingleFrom(t *testing.T) {
 		t.Fatal("the exact solver's steps changed with PGSSingleFrom")
 	}
 	async1, async0 := runWith(settings.AsyncSolver, 1), runWith(settings.AsyncSolver, 0)
-	worst := 0.0
-	for i := range async0 {
-		for j := range async0[i] {
-			worst = math.Max(worst, math.Abs(async1[i][j]-async0[i][j]))
+	apart := func(from, to int) float64 {
+		worst := 0.0
+		for i := from; i < to; i++ {
+			for j := range async0[i] {
+				worst = math.Max(worst, math.Abs(async1[i][j]-async0[i][j]))
+			}
 		}
+		return worst
 	}
-	t.Logf("largest node difference over %d steps: %.3g m", steps, worst)
-	if worst == 0 {
+	// Until the jaws reach the box (about step 85) it rests on the floor,
+	// its floor pairs solved on the single W in every step: the rounding
+	// alone, 4e-10 to 1.0e-9 m (the same with OpenBLAS's Haswell and
+	// SkylakeX kernels); the bound is five times that.
+	const resting = 80
+	early, all := apart(0, resting), apart(0, steps)
+	t.Logf("largest node difference: %.3g m in the first %d steps, %.3g m over %d", early, resting, all, steps)
+	if early == 0 {
 		t.Fatal("PGSSingleFrom 1 left the asynchronous steps unchanged: W was not kept in single precision")
 	}
-	// Measured: 6.1e-8 m (AsyncLag makes the run deterministic on one
-	// machine); the bound leaves five times that for other BLAS kernels.
-	if worst > 3e-7 {
-		t.Fatalf("single and double W moved a node apart by %.3g m", worst)
+	if early > 5e-9 {
+		t.Fatalf("single and double W moved a node apart by %.3g m before the jaws touched", early)
+	}
+	// Once the jaws squeeze, a difference that small can end a step's
+	// Newton iterations one iteration sooner or later (they stop on a move
+	// of 1 µm, NewtonPositionTolerance), which shifts nodes by micrometres:
+	// 3e-8 m with the SkylakeX kernels, 3.3e-6 m with Haswell's. The bound
+	// is ten times the tolerance that decides it.
+	if all > 1e-5 {
+		t.Fatalf("single and double W moved a node apart by %.3g m", all)
 	}
 }
