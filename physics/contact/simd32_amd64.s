@@ -3,6 +3,14 @@
 #include "textflag.h"
 #include "simd_amd64.h"
 
+// The single-precision forms of axpy3AVX2, dot3AVX2 and dot1AVX2: the rows
+// r are float32 (a compliance W kept in single precision), x and y float64.
+// Each group of four row entries is widened to float64 (VCVTPS2PD, exact)
+// and enters the same fused multiply-adds, into the same partial sums, in
+// the same order, as the double kernels': the sums are those of the double
+// kernels on the widened rows, bit for bit, so dot1F32AVX2 rounds as
+// dot3F32AVX2's first sum and the sparse forms (sparsedot.go) as both.
+
 // ROW16(R, A0, A1, A2, A3) adds sixteen terms r[i..i+15]·x[i..i+15], i =
 // AX, of the float32 row at R and the float64 x at DI into the
 // accumulators A0–A3, four each, the row widened through Y0–Y3.
@@ -15,14 +23,6 @@
 	VFMADD231PD 32(DI)(AX*8), Y1, A1; \
 	VFMADD231PD 64(DI)(AX*8), Y2, A2; \
 	VFMADD231PD 96(DI)(AX*8), Y3, A3
-
-// The single-precision forms of axpy3AVX2, dot3AVX2 and dot1AVX2: the rows
-// r are float32 (a compliance W kept in single precision), x and y float64.
-// Each group of four row entries is widened to float64 (VCVTPS2PD, exact)
-// and enters the same fused multiply-adds, into the same partial sums, in
-// the same order, as the double kernels': the sums are those of the double
-// kernels on the widened rows, bit for bit, so dot1F32AVX2 rounds as
-// dot3F32AVX2's first sum and the sparse forms (sparsedot.go) as both.
 
 // func axpy3F32AVX2(y []float64, r0, r1, r2 []float32, a0, a1, a2 float64)
 TEXT ·axpy3F32AVX2(SB), NOSPLIT, $0-120
