@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/collide"
+	"softgrasp/physics/m3"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/mesh/meshtest"
 	"softgrasp/physics/rigid"
@@ -233,4 +234,63 @@ func TestDetectionFollowsTheState(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after SetState")
+}
+
+// TestStepAlarmNodeBound checks the mapped surface's shortcut in
+// stepAlarm: for random node velocities and motions of the pressing body,
+// every surface point's relative motion over the step is within its
+// nodes' weighted bound (nodeMotionBounds, mesh.Embedding.Bound), and the
+// alarm with the shortcut equals the alarm without it to the last bit,
+// both where the motions widen it and where they leave it at its base.
+func TestStepAlarmNodeBound(t *testing.T) {
+	s := pressedFineBox(t)
+	defer s.Close()
+	c := s.stepper()
+	m := c.model
+	p := c.surfaceAt(c.state.q)
+	rng := rand.New(rand.NewPCG(3, 4))
+	base := c.set.AlarmDistance
+	widened, atBase := 0, 0
+	for trial := range 24 {
+		speed := []float64{0, 0.05, 0.3, 1}[trial%4] // m/s
+		for i := range c.state.v {
+			c.state.v[i] = speed * rng.NormFloat64()
+		}
+		b := &c.bodies[0]
+		move := []float64{0, 2e-3, 8e-3}[trial%3]
+		axis := r3.Unit(r3.Vec{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()})
+		turn := rigid.Pose{Rotation: r3.NewRotation(0.3*move/8e-3, axis), Position: r3.Scale(move, axis)}
+		b.End = turn.Compose(b.Start)
+		moves := c.ws.detection.moves[:0]
+		for i := range c.bodies {
+			bi := &c.bodies[i]
+			T := bi.End.Compose(bi.Start.Inverse())
+			moves = append(moves, bodyMove{start: bi.Start.RotationMatrix(), move: m3.Sub(T.RotationMatrix(), m3.Identity()), t: T.Position})
+		}
+		h := c.set.TimeStep
+		gh2 := r3.Scale(h*h, c.set.Gravity)
+		bound := c.nodeMotionBounds(moves, gh2)
+		for _, n := range m.surf.Vertices {
+			x := point(p, n)
+			soft := r3.Add(r3.Scale(h, m.surfacePoint(c.state.v, n)), gh2)
+			for i := range moves {
+				d := r3.Norm(r3.Sub(soft, r3.Add(moves[i].move.MulVec(x), moves[i].t)))
+				if lim := m.emb.Bound(bound, n); d > lim {
+					t.Fatalf("trial %d: point %d moves %g m against body %d, beyond its bound %g m", trial, n, d, i, lim)
+				}
+			}
+		}
+		with, without := c.alarmOver(p, true), c.alarmOver(p, false)
+		if with != without {
+			t.Fatalf("trial %d: alarm %v with the node bounds, %v without", trial, with, without)
+		}
+		if with > base {
+			widened++
+		} else {
+			atBase++
+		}
+	}
+	if widened == 0 || atBase == 0 {
+		t.Fatalf("%d trials widened the alarm and %d left it at its base: want both", widened, atBase)
+	}
 }

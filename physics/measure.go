@@ -114,25 +114,32 @@ func (c *step) measureOverlap() error {
 	dc := c.set.ContactDistance
 	soft, viol := 0.0, 0.0
 	p := c.surfaceAt(ws.qNew)
+	if err := ws.depth.Refit(p); err != nil {
+		return c.diverged(fmt.Sprintf("measuring the penetration: %v", err))
+	}
+	runs := ws.depth.VertexRuns()
+	verts := c.model.surf.Vertices
 	for i := range c.bodies {
 		b := &c.bodies[i]
 		// Only points closer than dc to the body change either maximum; a
 		// point outside the body's bounds widened by dc is farther (the
 		// bounds hold the body), and so is one higher than dc over a
 		// plane: both are passed over, tested in the body frame, where the
-		// bounds are tight however the body is turned.
+		// bounds are tight however the body is turned, and so is a whole
+		// run of the surface's vertices whose box lies so (nearBody.away).
 		near := bodyNear(b, dc+1e-9)
-		for _, v := range c.model.surf.Vertices {
-			x := point(p, v)
+		for k := 0; k < len(verts); k++ {
+			if k%collide.VertexRun == 0 && k/collide.VertexRun < len(runs) && near.away(&runs[k/collide.VertexRun]) {
+				k += collide.VertexRun - 1
+				continue
+			}
+			x := point(p, verts[k])
 			if !near.holds(x) {
 				continue
 			}
 			d, _, _ := collide.SignedDistance(b, x)
 			soft, viol = math.Max(soft, -d), math.Max(viol, dc-d)
 		}
-	}
-	if err := ws.depth.Refit(p); err != nil {
-		return c.diverged(fmt.Sprintf("measuring the penetration: %v", err))
 	}
 	rigidPen := 0.0
 	for i := range c.bodies {
@@ -229,6 +236,19 @@ func bodyNear(b *rigid.Body, margin float64) nearBody {
 	nb.world = r3.Box{Min: r3.Sub(w.Min, m), Max: r3.Add(w.Max, m)}
 	nb.bounded = true
 	return nb
+}
+
+// away reports whether no point of the world box lies where holds does:
+// the box misses the world bounds, or lies above the plane's margin by a
+// picometre more, against the rounding of the dot products.
+func (nb *nearBody) away(box *r3.Box) bool {
+	switch {
+	case nb.plane:
+		return rigid.LowestAlong(nb.n, box) > nb.top+1e-12
+	case !nb.bounded:
+		return false
+	}
+	return !rigid.BoxesMeet(box, &nb.world)
 }
 
 // holds reports whether world point x may lie within the margin.

@@ -67,3 +67,61 @@ func TestNearBodyHoldsEveryNearPoint(t *testing.T) {
 		})
 	}
 }
+
+// TestNearBodyAwayHoldsNoPoint checks the test by which measureOverlap
+// passes over a whole run of surface vertices: where nearBody.away says so
+// of a box, no point in it is held, for the cases of
+// TestNearBodyHoldsEveryNearPoint and clusters of points of every size
+// from 0.1 to 20 mm around each body, some grazing its surface; and the
+// test passes over some runs, its purpose.
+func TestNearBodyAwayHoldsNoPoint(t *testing.T) {
+	jaws := rigid.DefaultGripper().JawShapes()
+	const margin = 1e-5 + 1e-9
+	cases := []struct {
+		name  string
+		shape rigid.Shape
+		pose  rigid.Pose
+	}{
+		{"round jaw, turned", jaws[0], rigid.Pose{Position: r3.Vec{X: 0.01, Y: -0.02, Z: 0.03}, Rotation: r3.NewRotation(0.7, r3.Unit(r3.Vec{X: 0.2, Y: 0.3, Z: 1}))}},
+		{"box", rigid.Box{HalfExtents: r3.Vec{X: 0.01, Y: 0.02, Z: 0.005}}, rigid.Pose{Position: r3.Vec{Z: 0.01}, Rotation: r3.NewRotation(1.1, r3.Unit(r3.Vec{X: 1, Y: 1}))}},
+		{"floor", rigid.Plane{}, rigid.Translation(r3.Vec{Z: -0.001})},
+		{"tilted plane", rigid.Plane{}, rigid.Pose{Position: r3.Vec{X: 0.01}, Rotation: r3.NewRotation(0.4, r3.Vec{Y: 1})}},
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &rigid.Body{Shape: tc.shape, Start: tc.pose, End: tc.pose}
+			nb := bodyNear(b, margin)
+			away, kept := 0, 0
+			run := make([]r3.Vec, collide.VertexRun)
+			for i := 0; i < 4000; i++ {
+				centre := r3.Add(tc.pose.Position, r3.Vec{X: 0.06 * (rng.Float64() - 0.5), Y: 0.06 * (rng.Float64() - 0.5), Z: 0.06 * (rng.Float64() - 0.5)})
+				if i%2 == 1 { // a run about a point of the surface
+					_, _, c := collide.SignedDistance(b, centre)
+					centre = c
+				}
+				spread := 1e-4 * math.Pow(200, rng.Float64())
+				box := r3.Box{Min: r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}, Max: r3.Vec{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}}
+				for k := range run {
+					x := r3.Add(centre, r3.Scale(spread, r3.Vec{X: rng.Float64() - 0.5, Y: rng.Float64() - 0.5, Z: rng.Float64() - 0.5}))
+					run[k] = x
+					box.Min = r3.Vec{X: min(box.Min.X, x.X), Y: min(box.Min.Y, x.Y), Z: min(box.Min.Z, x.Z)}
+					box.Max = r3.Vec{X: max(box.Max.X, x.X), Y: max(box.Max.Y, x.Y), Z: max(box.Max.Z, x.Z)}
+				}
+				if !nb.away(&box) {
+					kept++
+					continue
+				}
+				away++
+				for _, x := range run {
+					if nb.holds(x) {
+						t.Fatalf("run %d passed over, but its point %v is held", i, x)
+					}
+				}
+			}
+			if away < 400 || kept < 400 {
+				t.Fatalf("%d runs passed over and %d kept: the cases do not exercise both", away, kept)
+			}
+		})
+	}
+}

@@ -39,7 +39,7 @@ var rayDirs = [3]r3.Vec{
 
 // NewSurfaceDepth returns a depth query for the surface.
 func NewSurfaceDepth(surf *mesh.Surface) *SurfaceDepth {
-	return &SurfaceDepth{surf: surf, fit: &surfaceFit{tris: surf.Tris}}
+	return &SurfaceDepth{surf: surf, fit: newSurfaceFit(surf)}
 }
 
 // Refit places the surface at positions q (3N); later queries use them.
@@ -50,6 +50,17 @@ func (s *SurfaceDepth) Refit(q []float64) error {
 	}
 	s.q, s.bvh = q, b
 	return nil
+}
+
+// VertexRuns returns the bounding boxes of the surface's vertices at the
+// last Refit, run by run: box k holds Surface.Vertices[k·VertexRun :
+// (k+1)·VertexRun]. Empty before the first Refit or for a malformed
+// surface. The slice is the query's: do not modify it.
+func (s *SurfaceDepth) VertexRuns() []r3.Box {
+	if s.bvh == nil {
+		return nil
+	}
+	return s.fit.runs
 }
 
 // Bounds returns the surface's bounding box at the last Refit.

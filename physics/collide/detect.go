@@ -61,7 +61,7 @@ func NewDetector(surf *mesh.Surface) *Detector {
 	d := &Detector{surf: surf}
 	d.nNodes, d.err = checkSurface(surf)
 	if d.err == nil {
-		d.fit = &surfaceFit{tris: surf.Tris}
+		d.fit = newSurfaceFit(surf)
 	}
 	return d
 }
@@ -379,8 +379,16 @@ func (d *Detector) softVertexPairs(q []float64, body int, b *rigid.Body, f frame
 	}
 	first := firstOnly && d.thin != nil
 	world := zone.worldBox(b.Start)
+	cull := newRunCull(&zone, world, b, alarm)
+	runs := d.fit.runs
 	var own Pair // the pair without a Thinning, appended once built
-	for i, v := range d.surf.Vertices {
+	verts := d.surf.Vertices
+	for i := 0; i < len(verts); i++ {
+		if i%VertexRun == 0 && cull.away(&runs[i/VertexRun]) {
+			i += VertexRun - 1 // no vertex of this run is near the body
+			continue
+		}
+		v := verts[i]
 		if first && d.thin.has(v) {
 			continue
 		}
@@ -414,6 +422,49 @@ func (d *Detector) softVertexPairs(q []float64, body int, b *rigid.Body, f frame
 		out = d.thin.emit(out)
 	}
 	return out
+}
+
+// runCull tells whether a run's box of vertices (VertexRun) lies wholly
+// where no vertex can pair with one body: outside the world box of its
+// bounded alarm zone (where softVertexPairs' own test passes over each
+// vertex), or, for a plane, above it by the alarm distance and a
+// nanometre more (where the plane's closest point to each vertex, its
+// height in the plane's frame, is not within the alarm; the nanometre
+// covers the rounding between the two computations of that height).
+// Either way the pairs are those found vertex by vertex.
+type runCull struct {
+	kind  int // cullNone, cullBox or cullPlane
+	world r3.Box
+	n     r3.Vec  // the plane's outward normal, world
+	level float64 // the height above which n·x lies out of reach
+}
+
+const (
+	cullNone = iota
+	cullBox
+	cullPlane
+)
+
+func newRunCull(zone *alarmZone, world r3.Box, b *rigid.Body, alarm float64) runCull {
+	if zone.bounded {
+		return runCull{kind: cullBox, world: world}
+	}
+	if _, ok := b.Shape.(rigid.Plane); ok {
+		n := b.Start.Rotate(r3.Vec{Z: 1})
+		return runCull{kind: cullPlane, n: n, level: r3.Dot(n, b.Start.Position) + alarm + 1e-9}
+	}
+	return runCull{}
+}
+
+// away reports whether no vertex in box can pair with the body.
+func (c *runCull) away(box *r3.Box) bool {
+	switch c.kind {
+	case cullBox:
+		return !rigid.BoxesMeet(box, &c.world)
+	case cullPlane:
+		return rigid.LowestAlong(c.n, box) >= c.level
+	}
+	return false
 }
 
 // rigidVertexPairs appends the RigidVertex pairs of one body.

@@ -490,3 +490,71 @@ func TestAlarmZoneWorldBox(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCullPassesOverOnlyFarRuns checks the test by which
+// softVertexPairs passes over a whole run of vertices: where runCull.away
+// says so of a run's box (as surfaceFit bounds it), none of its vertices
+// would have paired with the body one by one (outside the alarm zone's
+// world box, or not within the alarm of a plane), for a box and planes in
+// random poses and runs of every size from 0.1 to 20 mm, some about
+// points of the body's surface; and it passes over some runs, its
+// purpose.
+func TestRunCullPassesOverOnlyFarRuns(t *testing.T) {
+	const alarm = 2 * mm
+	box, err := rigid.NewBox(r3.Vec{X: 0.004, Y: 0.01, Z: 0.02}, 0.002)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	const runs = 600
+	verts := make([]int, runs*VertexRun)
+	for i := range verts {
+		verts[i] = i
+	}
+	fit := &surfaceFit{verts: verts}
+	q := make([]float64, 3*len(verts))
+	for _, shape := range []rigid.Shape{box, rigid.Plane{}} {
+		for pose := range 20 {
+			axis := r3.Unit(r3.Vec{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()})
+			p := rigid.Pose{Rotation: r3.NewRotation(rng.Float64()*2*math.Pi, axis), Position: r3.Vec{X: rng.Float64() - 0.5, Y: rng.Float64() - 0.5, Z: rng.Float64() - 0.5}}
+			b := &rigid.Body{Shape: shape, Start: p, End: p}
+			f := frame{R: p.RotationMatrix(), t: p.Position}
+			for r := range runs {
+				centre := r3.Add(p.Position, r3.Vec{X: 0.06 * (rng.Float64() - 0.5), Y: 0.06 * (rng.Float64() - 0.5), Z: 0.06 * (rng.Float64() - 0.5)})
+				if r%2 == 1 {
+					c, _, _ := shape.Closest(f.toLocal(centre))
+					centre = f.toWorld(c)
+				}
+				spread := 1e-4 * math.Pow(200, rng.Float64())
+				for k := range VertexRun {
+					x := r3.Add(centre, r3.Scale(spread, r3.Vec{X: rng.Float64() - 0.5, Y: rng.Float64() - 0.5, Z: rng.Float64() - 0.5}))
+					i := 3 * (r*VertexRun + k)
+					q[i], q[i+1], q[i+2] = x.X, x.Y, x.Z
+				}
+			}
+			fit.fitRuns(q)
+			zone := newAlarmZone(shape, alarm)
+			world := zone.worldBox(p)
+			cull := newRunCull(&zone, world, b, alarm)
+			away := 0
+			for r := range runs {
+				if !cull.away(&fit.runs[r]) {
+					continue
+				}
+				away++
+				for k := range VertexRun {
+					x := node(q, r*VertexRun+k)
+					if zone.bounded && !rigid.InBox(&world, x) {
+						continue
+					}
+					if _, _, d, ok := zone.closest(f.toLocal(x)); ok {
+						t.Fatalf("%T pose %d: run %d passed over, but its vertex %v lies %g from the body", shape, pose, r, x, d)
+					}
+				}
+			}
+			if away < runs/10 || away > runs*9/10 {
+				t.Fatalf("%T pose %d: %d of %d runs passed over: the case does not exercise both", shape, pose, away, runs)
+			}
+		}
+	}
+}

@@ -103,6 +103,19 @@ func (e *Embedding) Point(q []float64, i int) r3.Vec {
 	return x
 }
 
+// Bound returns Σ_k |w_k|·b[n_k] over surface point i's nodes n_k and
+// weights w_k: for any quantity affine in the node positions whose norm at
+// each node n is at most b[n], a bound on its norm at point i (the weights
+// sum to one).
+func (e *Embedding) Bound(b []float64, i int) float64 {
+	pw := &e.Points[i]
+	s := 0.0
+	for k := 0; k < pw.Count; k++ {
+		s += math.Abs(pw.Weights[k]) * b[pw.Nodes[k]]
+	}
+	return s
+}
+
 // ProximitySurface returns the embedded surface with the per-vertex tables
 // documented on Surface, its indices being the surface points (not mesh
 // nodes): what collision detection and drawing use, at the points' mapped

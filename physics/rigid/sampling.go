@@ -100,6 +100,20 @@ func InBox(box *r3.Box, x r3.Vec) bool {
 		box.Min.Z <= x.Z && x.Z <= box.Max.Z
 }
 
+// BoxesMeet reports whether two closed boxes share a point (touching
+// counts), by pointer as InBox.
+func BoxesMeet(a, b *r3.Box) bool {
+	return a.Min.X <= b.Max.X && b.Min.X <= a.Max.X &&
+		a.Min.Y <= b.Max.Y && b.Min.Y <= a.Max.Y &&
+		a.Min.Z <= b.Max.Z && b.Min.Z <= a.Max.Z
+}
+
+// LowestAlong returns the least n·x over the points x of box: at the
+// corner that n points away from, axis by axis.
+func LowestAlong(n r3.Vec, box *r3.Box) float64 {
+	return min(n.X*box.Min.X, n.X*box.Max.X) + min(n.Y*box.Min.Y, n.Y*box.Max.Y) + min(n.Z*box.Min.Z, n.Z*box.Max.Z)
+}
+
 // BoxCorner returns corner i (0…7) of box: bit 0 of i selects Max.X over
 // Min.X, bit 1 Max.Y, bit 2 Max.Z.
 func BoxCorner(box r3.Box, i int) r3.Vec {
