@@ -9,6 +9,7 @@ import (
 
 	"softgrasp/physics/collide"
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/settings"
 )
 
 // The contact budget (docs/method.md, "Contact budget"): on a surface
@@ -343,17 +344,30 @@ func towardBody(n, gh2 r3.Vec) r3.Vec {
 // step, and a new representative starts from a zero force.
 const closingFloor = 1e-4
 
+// unforeseenFall is the fraction of gravity's one-step fall that the
+// budget's reach counts, with BudgetFallLastStep, beyond the fall the
+// body's last velocity change predicts: what a step may change of its
+// motion unforeseen (a squeeze pressing a body into the floor, a grip
+// let go). At h = 10 ms it is 0.1 mm, the closing motion the selection
+// already counts as noise (closingFloor).
+const unforeseenFall = 0.1
+
 // closing returns how far pair pr, found at the start of the step, closes
 // over it (the relative motion of its soft point, h·v with v mapped from
 // the nodes, and of its rigid material point, from the body's start to
 // its end pose, along the normal; 0 when they separate) and reach, the
-// length of that relative motion with the part of gravity's h²·g that
-// points against the normal (towardBody): a pair can reach contact within
-// the step when its distance is at most alarmMargin·reach plus the
-// contact distance. Gravity counts only where it drives the point towards
-// the body (a face over the floor), not where it slides it along the body
-// (the sides of an object held between jaws, whose support cancels it):
-// docs/method.md, "Contact budget", "Gravity along the normal".
+// length of that relative motion with a fall's part that points against
+// the normal (towardBody): a pair can reach contact within the step when
+// its distance is at most alarmMargin·reach plus the contact distance.
+// The fall counts only where it drives the point towards the body (a
+// face over the floor), not where it slides it along the body (the sides
+// of an object held between jaws, whose support cancels it):
+// docs/method.md, "Contact budget", "Gravity along the normal". It is, by
+// Settings.BudgetFall, gravity's whole one-step fall h²·g, or the soft
+// point's own velocity change of the last step times h (h²·g in free
+// fall, about nothing for a body at rest on the floor) and
+// unforeseenFall of h²·g: "The fall the reach counts". A state without a
+// last step (the first, one set by SetState) counts the whole fall.
 func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 	h := c.set.TimeStep
 	var v r3.Vec
@@ -367,6 +381,14 @@ func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 		rigid = r3.Sub(b.End.Apply(pr.RigidLocal), b.Start.Apply(pr.RigidLocal))
 	}
 	move := r3.Sub(r3.Scale(h, v), rigid)
-	reach = r3.Norm(r3.Add(move, towardBody(pr.Normal, r3.Scale(h*h, c.set.Gravity))))
+	fall := r3.Scale(h*h, c.set.Gravity)
+	if dv := c.state.dvLast; c.set.BudgetFall == settings.BudgetFallLastStep && len(dv) == len(c.state.v) {
+		var last r3.Vec
+		for i := 0; i < pr.Count; i++ {
+			last = r3.Add(last, r3.Scale(pr.Weights[i], c.model.surfacePoint(dv, pr.Nodes[i])))
+		}
+		fall = r3.Add(r3.Scale(h, last), r3.Scale(unforeseenFall, fall))
+	}
+	reach = r3.Norm(r3.Add(move, towardBody(pr.Normal, fall)))
 	return math.Max(0, -r3.Dot(pr.Normal, move)), reach
 }

@@ -294,3 +294,61 @@ func TestStepAlarmNodeBound(t *testing.T) {
 		t.Fatalf("%d trials widened the alarm and %d left it at its base: want both", widened, atBase)
 	}
 }
+
+// TestBudgetReachFall checks the fall the budget's reach counts
+// (closing, Settings.BudgetFall) on a soft-vertex pair at one node of the
+// fine box, the body and the node at rest, h = 10 ms, for a body facing
+// up at it (a floor), sideways (a wall) and down (a lid): gravity's whole
+// fall h²·g with BudgetFallGravity, and with BudgetFallLastStep before
+// the first step; with BudgetFallLastStep after a step, the last velocity
+// change's part towards the body and unforeseenFall of the fall: a tenth
+// of h²·g at rest, 1.1·h²·g after a step of free fall, and nothing for a
+// velocity change away from the body or along it.
+func TestBudgetReachFall(t *testing.T) {
+	s := pressedFineBox(t)
+	defer s.Close()
+	c := s.stepper()
+	c.set.TimeStep = 0.01
+	h, g := c.set.TimeStep, c.set.Gravity
+	fall := r3.Norm(r3.Scale(h*h, g))
+	pr := collide.Pair{Kind: collide.SoftVertex, Body: 0, Count: 1, Point: -1, Tri: -1, Vertex: -1, Normal: r3.Vec{Z: 1}}
+	pr.Nodes[0], pr.Weights[0] = 0, 1
+	b := &c.bodies[0]
+	b.End = b.Start
+	set := func(dv r3.Vec, have bool) {
+		c.state.dvLast = c.state.dvLast[:0]
+		if have {
+			for i := 0; i < len(c.state.v); i += 3 {
+				c.state.dvLast = append(c.state.dvLast, dv.X, dv.Y, dv.Z)
+			}
+		}
+	}
+	down := r3.Scale(h, g) // a step of free fall's velocity change
+	for _, tc := range []struct {
+		name   string
+		mode   settings.BudgetFall
+		dv     r3.Vec
+		have   bool
+		normal r3.Vec
+		want   float64
+	}{
+		{"gravity", settings.BudgetFallGravity, r3.Vec{}, true, r3.Vec{Z: 1}, fall},
+		{"last step, no step yet", settings.BudgetFallLastStep, r3.Vec{}, false, r3.Vec{Z: 1}, fall},
+		{"last step, at rest", settings.BudgetFallLastStep, r3.Vec{}, true, r3.Vec{Z: 1}, unforeseenFall * fall},
+		{"last step, falling", settings.BudgetFallLastStep, down, true, r3.Vec{Z: 1}, (1 + unforeseenFall) * fall},
+		{"last step, rising", settings.BudgetFallLastStep, r3.Scale(-3, down), true, r3.Vec{Z: 1}, 0},
+		{"last step, beside a wall", settings.BudgetFallLastStep, down, true, r3.Vec{X: 1}, 0},
+		{"gravity, under a lid", settings.BudgetFallGravity, r3.Vec{}, true, r3.Vec{Z: -1}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c.set.BudgetFall = tc.mode
+			clear(c.state.v)
+			set(tc.dv, tc.have)
+			pr.Normal = tc.normal
+			closing, reach := c.closing(&pr)
+			if closing != 0 || math.Abs(reach-tc.want) > 1e-15 {
+				t.Fatalf("closing %g, reach %g m, want 0 and %g m", closing, reach, tc.want)
+			}
+		})
+	}
+}

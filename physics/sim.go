@@ -248,6 +248,7 @@ func (s *Simulation) SetState(q, v []float64) error {
 	}
 	copy(st.q, q)
 	copy(st.v, v)
+	st.dvLast = st.dvLast[:0]
 	return nil
 }
 

@@ -23,6 +23,10 @@ type State struct {
 	// dvFree is the last step's free velocity change, the next free
 	// motion's starting guess for the conjugate gradient (async solver).
 	dvFree []float64
+	// dvLast is the last step's velocity change v_t − v_{t−h}, the
+	// prediction of the next step's for the contact budget's reach;
+	// empty when the state has no last step (reset, SetState).
+	dvLast []float64
 	steps  int
 	time   float64
 }
@@ -42,6 +46,7 @@ func (st *State) reset(m *Model) {
 	st.elem.Reset()
 	clear(st.warm)
 	st.dvFree = st.dvFree[:0]
+	st.dvLast = st.dvLast[:0]
 	st.steps, st.time = 0, 0
 }
 
@@ -58,6 +63,7 @@ func (st *State) CopyFrom(src *State) {
 		st.warm[k] = w
 	}
 	st.dvFree = append(st.dvFree[:0], src.dvFree...)
+	st.dvLast = append(st.dvLast[:0], src.dvLast...)
 	st.steps, st.time = src.steps, src.time
 }
 

@@ -36,10 +36,14 @@ func TestStateCopy(t *testing.T) {
 	cp.CopyFrom(s.State())
 	q := slices.Clone(s.Positions())
 	rot := slices.Clone(s.State().Elements().Rotations())
+	dv := slices.Clone(s.state.dvLast)
+	if len(dv) != len(q) {
+		t.Fatalf("the last velocity change has %d entries after three steps, want %d", len(dv), len(q))
+	}
 	if _, err := s.Step(); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(cp.Positions(), q) || !slices.Equal(cp.Elements().Rotations(), rot) || cp.Steps() != 3 {
+	if !slices.Equal(cp.Positions(), q) || !slices.Equal(cp.Elements().Rotations(), rot) || !slices.Equal(cp.dvLast, dv) || cp.Steps() != 3 {
 		t.Fatalf("the copy changed with the simulation it was taken from")
 	}
 	if slices.Equal(s.Positions(), q) {

@@ -198,6 +198,10 @@ func (c *step) finalCorrection(sc scheme) error {
 // commit makes the end-of-step state current and advances the bodies.
 func (c *step) commit() {
 	ws, state := c.ws, c.state
+	state.dvLast = grow(state.dvLast, len(state.v))
+	for i, v := range ws.vNew {
+		state.dvLast[i] = v - state.v[i]
+	}
 	copy(state.v, ws.vNew)
 	copy(state.q, ws.qNew)
 	state.dvFree = append(state.dvFree[:0], ws.dvFree...)

@@ -425,6 +425,9 @@ var params = []*Param{
 	intParam(Param{Name: "ContactBudget", Key: "contact-budget", Lo: 0, Hi: 1000000,
 		Flag: true, Usage: "most proximity pairs per step on a surface mapped onto the mesh or a loaded mesh's boundary (the deepest soft point per mesh element and body and every jaw sample, the deepest of those first); 0 = every pair", AB: true},
 		func(c *Scenario) *int { return &c.Physics.ContactBudget }),
+	choiceParam(Param{Name: "BudgetFall", Key: "budget-fall", Choices: budgetFallNames,
+		Flag: true, Usage: "the fall towards a body that the contact budget's reach counts beyond a pair's motion at its start velocity: last-step (the body's own velocity change of the last step and a tenth of gravity's one-step fall) or gravity (the whole fall, as for a body in free fall)", AB: true},
+		func(c *Scenario) *BudgetFall { return &c.Physics.BudgetFall }),
 
 	// The material (Material.Validate).
 	realParam(Param{Name: "YoungModulus", Key: "young", Scope: MaterialScope, Lo: 0, Hi: inf, OpenLo: true, Unit: "Pa",

@@ -221,3 +221,32 @@ func TestTurnSettingsReadAsBefore(t *testing.T) {
 		t.Fatalf("an old configuration reads as ElasticTolerance %g, ElasticTurn %g, TurnStart %v", old.ElasticTolerance, old.ElasticTurn, old.TurnStart)
 	}
 }
+
+// TestBudgetFallReadsAsBefore: a configuration written before BudgetFall
+// existed reads with the whole gravity fall, as it ran then; the default
+// is the last step's velocity change.
+func TestBudgetFallReadsAsBefore(t *testing.T) {
+	d := Default()
+	if d.BudgetFall != BudgetFallLastStep {
+		t.Fatalf("default BudgetFall %v, want last-step", d.BudgetFall)
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(data, &fields); err != nil {
+		t.Fatal(err)
+	}
+	delete(fields, "BudgetFall")
+	if data, err = json.Marshal(fields); err != nil {
+		t.Fatal(err)
+	}
+	var old Settings
+	if err := json.Unmarshal(data, &old); err != nil {
+		t.Fatal(err)
+	}
+	if old.BudgetFall != BudgetFallGravity || old.ContactBudget != d.ContactBudget {
+		t.Fatalf("an old configuration reads as BudgetFall %v, ContactBudget %d", old.BudgetFall, old.ContactBudget)
+	}
+}

@@ -116,6 +116,32 @@ func (t TurnStart) String() string {
 	return choiceName(turnStartNames, "TurnStart", int(t))
 }
 
+// BudgetFall selects the fall towards a body that the contact budget's
+// reach counts, beyond a pair's relative motion at its start velocity.
+type BudgetFall int
+
+const (
+	// BudgetFallGravity counts gravity's whole one-step fall h²·g, as
+	// for a body in free fall. It is the zero value so that a
+	// configuration written before BudgetFall existed (a recording's, a
+	// scene's) reads as it ran then.
+	BudgetFallGravity BudgetFall = iota
+	// BudgetFallLastStep counts the body's own velocity change of the
+	// last step, h·(v_t − v_{t−h}), and a tenth of gravity's fall for
+	// what it did not foresee (the default: Default): a body resting on
+	// the floor keeps its nearest pairs, not every point within a
+	// millimetre of it.
+	BudgetFallLastStep
+)
+
+// budgetFallNames are the choices' names, by value.
+var budgetFallNames = []string{BudgetFallGravity: "gravity", BudgetFallLastStep: "last-step"}
+
+// String returns "gravity" or "last-step".
+func (b BudgetFall) String() string {
+	return choiceName(budgetFallNames, "BudgetFall", int(b))
+}
+
 // Solver selects how the system matrix A is factored.
 type Solver int
 
@@ -279,6 +305,12 @@ type Settings struct {
 	// bodies (docs/method.md, "Contact budget"). 0 keeps every pair. The
 	// boundary of a procedural mesh is never thinned.
 	ContactBudget int
+	// BudgetFall is the fall towards a body that the budget's reach
+	// counts: BudgetFallLastStep, the default, the body's last velocity
+	// change and a tenth of gravity's fall, or BudgetFallGravity, the
+	// whole fall (docs/method.md, "Contact budget", "The fall the reach
+	// counts").
+	BudgetFall BudgetFall
 
 	// FreezeMapping holds the geometric mapping G (the barycentric weights
 	// of rigid-vertex pairs) fixed over each step in the standard scheme,
@@ -327,6 +359,7 @@ func Default() Settings {
 		MaxSpeed:            50,
 		MaxInvertedFraction: 0.05,
 		ContactBudget:       300,
+		BudgetFall:          BudgetFallLastStep,
 	}
 }
 
