@@ -200,23 +200,7 @@ func TestTurnSettingsReadAsBefore(t *testing.T) {
 		t.Fatalf("defaults: ElasticTurn %g, TurnStart %v", d.ElasticTurn, d.TurnStart)
 	}
 	d.ElasticTolerance = 1e-5
-	data, err := json.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fields map[string]any
-	if err := json.Unmarshal(data, &fields); err != nil {
-		t.Fatal(err)
-	}
-	delete(fields, "ElasticTurn")
-	delete(fields, "TurnStart")
-	if data, err = json.Marshal(fields); err != nil {
-		t.Fatal(err)
-	}
-	var old Settings
-	if err := json.Unmarshal(data, &old); err != nil {
-		t.Fatal(err)
-	}
+	old := withoutFields(t, d, "ElasticTurn", "TurnStart")
 	if old.ElasticTolerance != 1e-5 || old.ElasticTurn != 0 || old.TurnStart != TurnLinearised {
 		t.Fatalf("an old configuration reads as ElasticTolerance %g, ElasticTurn %g, TurnStart %v", old.ElasticTolerance, old.ElasticTurn, old.TurnStart)
 	}
@@ -230,6 +214,17 @@ func TestBudgetFallReadsAsBefore(t *testing.T) {
 	if d.BudgetFall != BudgetFallLastStep {
 		t.Fatalf("default BudgetFall %v, want last-step", d.BudgetFall)
 	}
+	old := withoutFields(t, d, "BudgetFall")
+	if old.BudgetFall != BudgetFallGravity || old.ContactBudget != d.ContactBudget {
+		t.Fatalf("an old configuration reads as BudgetFall %v, ContactBudget %d", old.BudgetFall, old.ContactBudget)
+	}
+}
+
+// withoutFields returns d as a configuration written before the named
+// fields existed reads it: d in JSON, the fields left out, read back
+// into zero Settings.
+func withoutFields(t *testing.T, d Settings, names ...string) Settings {
+	t.Helper()
 	data, err := json.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +233,9 @@ func TestBudgetFallReadsAsBefore(t *testing.T) {
 	if err := json.Unmarshal(data, &fields); err != nil {
 		t.Fatal(err)
 	}
-	delete(fields, "BudgetFall")
+	for _, n := range names {
+		delete(fields, n)
+	}
 	if data, err = json.Marshal(fields); err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +243,5 @@ func TestBudgetFallReadsAsBefore(t *testing.T) {
 	if err := json.Unmarshal(data, &old); err != nil {
 		t.Fatal(err)
 	}
-	if old.BudgetFall != BudgetFallGravity || old.ContactBudget != d.ContactBudget {
-		t.Fatalf("an old configuration reads as BudgetFall %v, ContactBudget %d", old.BudgetFall, old.ContactBudget)
-	}
+	return old
 }
