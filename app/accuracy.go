@@ -30,6 +30,7 @@ type accuracyFlags struct {
 	refElastic, elastic   float64
 	refCheck              bool
 	fallMargin            float64
+	alarmFall             string
 	json                  bool
 	csv, plot, cpuProfile string
 }
@@ -50,6 +51,7 @@ func (f *accuracyFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.refElastic, "ref-elastic-tol", full.RefElastic, "reference: Newton on the whole residual to this tolerance, m (0 = internal forces linearised once per step)")
 	fs.Float64Var(&f.elastic, "elastic-tol", full.ElasticRows, "rows with Newton on the whole residual (fast, every K > 1) to this tolerance, m; 0 = none")
 	fs.BoolVar(&f.refCheck, "ref-check", full.RefCheck, "also run the reference at twice its step and report the difference")
+	fs.StringVar(&f.alarmFall, "alarm-fall", full.Base().Physics.AlarmFall.String(), "the fall the alarm distance counts, gravity or last-step, for the reference and every row (as headless -alarm-fall)")
 	fs.Float64Var(&f.fallMargin, "alarm-fall-margin", full.Base().Physics.AlarmFallMargin, "the alarm distance's margin on gravity's fall, 1 to 1.5, for the reference and every row (as headless -alarm-fall-margin)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the table")
 	fs.StringVar(&f.csv, "csv", "", "write the rows as CSV to this file")
@@ -92,6 +94,7 @@ func (f *accuracyFlags) options(set map[string]bool) (accuracy.Options, error) {
 	apply("elastic-tol", func() error { o.ElasticRows = f.elastic; return nil })
 	apply("ref-check", func() error { o.RefCheck = f.refCheck; return nil })
 	apply("alarm-fall-margin", func() error { o.AlarmFallMargin = f.fallMargin; return nil })
+	apply("alarm-fall", func() (e error) { o.AlarmFall, e = settings.ParseFall(f.alarmFall); return })
 	if err != nil {
 		return o, err
 	}
@@ -269,8 +272,8 @@ func writeAccuracyCSV(w io.Writer, res accuracy.Result) error {
 // lengths in mm.
 func writeAccuracyMarkdown(w io.Writer, res accuracy.Result) {
 	ref := res.Reference
-	fmt.Fprintf(w, "Reference: %s scheme, Newton on the whole residual to %g m (0: off) in every step from A⁻¹·b (the linearised start), h = %g ms, K ≤ %d, PGS ≤ %d sweeps (tolerance %g), %d DOFs, μ = %g; alarm fall margin %g (reference and rows).\n",
-		ref.Scheme, ref.Elastic, 1e3*ref.DT, ref.Newton, ref.PGS, ref.PGSTol, ref.DOFs, ref.Mu, ref.AlarmFallMargin)
+	fmt.Fprintf(w, "Reference: %s scheme, Newton on the whole residual to %g m (0: off) in every step from A⁻¹·b (the linearised start), h = %g ms, K ≤ %d, PGS ≤ %d sweeps (tolerance %g), %d DOFs, μ = %g; alarm fall margin %g, alarm fall %s (reference and rows).\n",
+		ref.Scheme, ref.Elastic, 1e3*ref.DT, ref.Newton, ref.PGS, ref.PGSTol, ref.DOFs, ref.Mu, ref.AlarmFallMargin, ref.AlarmFall)
 	for k, s := range ref.Slip {
 		fmt.Fprintf(w, "  ω = %s: reference slip %.3f mm", k, 1e3*s)
 		if e, ok := ref.SelfError[k]; ok {

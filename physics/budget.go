@@ -345,7 +345,7 @@ func towardBody(n, gh2 r3.Vec) r3.Vec {
 const closingFloor = 1e-4
 
 // unforeseenFall is the fraction of gravity's one-step fall that the
-// budget's reach counts, with BudgetFallLastStep, beyond the fall the
+// budget's reach counts, with FallLastStep, beyond the fall the
 // body's last velocity change predicts: what a step may change of its
 // motion unforeseen (a squeeze pressing a body into the floor, a grip
 // let go). At h = 10 ms it is 0.1 mm, the closing motion the selection
@@ -382,12 +382,12 @@ func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 	}
 	move := r3.Sub(r3.Scale(h, v), rigid)
 	fall := r3.Scale(h*h, c.set.Gravity)
-	if dv := c.state.dvLast; c.set.BudgetFall == settings.BudgetFallLastStep && len(dv) == len(c.state.v) {
+	if dv := c.state.dvLast; c.set.BudgetFall == settings.FallLastStep && len(dv) == len(c.state.v) {
 		var last r3.Vec
 		for i := 0; i < pr.Count; i++ {
 			last = r3.Add(last, r3.Scale(pr.Weights[i], c.model.surfacePoint(dv, pr.Nodes[i])))
 		}
-		fall = r3.Add(r3.Scale(h, last), r3.Scale(unforeseenFall, fall))
+		fall = fallAt(h, last, fall)
 	}
 	reach = r3.Norm(r3.Add(move, towardBody(pr.Normal, fall)))
 	return math.Max(0, -r3.Dot(pr.Normal, move)), reach

@@ -9,6 +9,7 @@ import (
 	"softgrasp/physics/collide"
 	"softgrasp/physics/m3"
 	"softgrasp/physics/rigid"
+	"softgrasp/physics/settings"
 )
 
 // detection finds the proximity pairs of each step (docs/method.md, "Collision detection"):
@@ -269,10 +270,13 @@ func (c *step) alarmOver(p []float64, bounded bool) float64 {
 		moves[i] = bodyMove{start: b.Start.RotationMatrix(), move: m3.Sub(T.RotationMatrix(), m3.Identity()), t: T.Position}
 	}
 	state := c.state
-	// Below its default (1.5, alarmMargin), AlarmFallMargin counts gravity's
+	// The fall each point counts (Settings.AlarmFall): gravity's, or its
+	// last velocity change times h and unforeseenFall of gravity's
+	// (fallAt).
+	lastStep := c.set.AlarmFall == settings.FallLastStep && len(state.dvLast) == len(state.v)
+	// Below its default (1.5, alarmMargin), AlarmFallMargin counts the
 	// fall only by its part towards the body, and with that margin.
 	fallCut := alarmMargin - c.set.AlarmFallMargin
-	fall := r3.Norm(gh2)
 	worst := 0.0 // the largest alarm the vertices ask for so far
 	// A motion d with |d|² ≤ skip2 is passed over by the test below
 	// whatever its rounding (skip2 is (max(base, worst)/alarmMargin)²
@@ -288,14 +292,19 @@ func (c *step) alarmOver(p []float64, bounded bool) float64 {
 	setSkip()
 	var bound []float64
 	if bounded && c.model.emb != nil && fallCut <= 0 {
-		bound = c.nodeMotionBounds(moves, gh2)
+		bound = c.nodeMotionBounds(moves, gh2, lastStep)
 	}
 	for _, n := range c.model.surf.Vertices {
 		if bound != nil && alarmMargin*c.model.emb.Bound(bound, n) <= base {
 			continue
 		}
 		x := point(p, n)
-		soft := r3.Add(r3.Scale(h, c.model.surfacePoint(state.v, n)), gh2)
+		fv := gh2
+		if lastStep {
+			fv = fallAt(h, c.model.surfacePoint(state.dvLast, n), gh2)
+		}
+		fall := r3.Norm(fv)
+		soft := r3.Add(r3.Scale(h, c.model.surfacePoint(state.v, n)), fv)
 		for i := range c.bodies {
 			mv := &moves[i]
 			d := r3.Sub(soft, r3.Add(mv.move.MulVec(x), mv.t))
@@ -306,7 +315,7 @@ func (c *step) alarmOver(p []float64, bounded bool) float64 {
 			rel := math.Sqrt(dd)
 			bound := rel
 			if fallCut > 0 {
-				bound = r3.Norm(r3.Sub(d, gh2)) + fall // ≥ ‖d − gh2 + g_n‖
+				bound = r3.Norm(r3.Sub(d, fv)) + fall // ≥ ‖d − fv + g_n‖
 			}
 			if alarmMargin*bound <= max(base, worst) {
 				continue
@@ -316,8 +325,8 @@ func (c *step) alarmOver(p []float64, bounded bool) float64 {
 			_, normal, dist := b.Shape.Closest(local)
 			need := alarmMargin * rel
 			if fallCut > 0 {
-				gn := towardBody(mv.start.MulVec(normal), gh2)
-				need = alarmMargin*r3.Norm(r3.Add(r3.Sub(d, gh2), gn)) - fallCut*r3.Norm(gn)
+				gn := towardBody(mv.start.MulVec(normal), fv)
+				need = alarmMargin*r3.Norm(r3.Add(r3.Sub(d, fv), gn)) - fallCut*r3.Norm(gn)
 			}
 			if dist > base+need || need <= worst {
 				continue
@@ -343,7 +352,7 @@ func (c *step) alarmOver(p []float64, bounded bool) float64 {
 // either computation and above the weights' sum's 1e-9 departure from one
 // (mesh.Embedding.Validate). In the default grasp of the 20k-triangle
 // blob it passes over 98 % of the points.
-func (c *step) nodeMotionBounds(moves []bodyMove, gh2 r3.Vec) []float64 {
+func (c *step) nodeMotionBounds(moves []bodyMove, gh2 r3.Vec, lastStep bool) []float64 {
 	q, v := c.state.q, c.state.v
 	h := c.set.TimeStep
 	n := len(q) / 3
@@ -358,7 +367,11 @@ func (c *step) nodeMotionBounds(moves []bodyMove, gh2 r3.Vec) []float64 {
 	}
 	for k := range bound {
 		x := point(q, k)
-		soft := r3.Add(r3.Scale(h, point(v, k)), gh2)
+		fv := gh2
+		if lastStep {
+			fv = fallAt(h, point(c.state.dvLast, k), gh2)
+		}
+		soft := r3.Add(r3.Scale(h, point(v, k)), fv)
 		worst, scale := 0.0, r3.Norm(soft)
 		for i := range moves {
 			mv := &moves[i]
@@ -369,6 +382,15 @@ func (c *step) nodeMotionBounds(moves []bodyMove, gh2 r3.Vec) []float64 {
 		bound[k] = worst + 1e-9*(scale+far)
 	}
 	return bound
+}
+
+// fallAt is the fall over a step that Settings.FallLastStep predicts for
+// a point whose velocity changed by dv in the last step: h·dv and
+// unforeseenFall of gravity's one-step fall gh2. It is affine in dv, so a
+// surface point's is its weights' combination of its nodes' (the weights
+// sum to one).
+func fallAt(h float64, dv, gh2 r3.Vec) r3.Vec {
+	return r3.Add(r3.Scale(h, dv), r3.Scale(unforeseenFall, gh2))
 }
 
 // bodyMove is one rigid body's motion over a step for stepAlarm: the

@@ -126,3 +126,68 @@ func TestAlarmFallMargin(t *testing.T) {
 		})
 	}
 }
+
+// TestAlarmFallLastStep checks Settings.AlarmFall at h = 33 ms, where
+// gravity's one-step fall is 10.7 mm: a box resting on the floor whose
+// last step changed no velocity keeps the 4 mm base (a tenth of the fall,
+// 1.5 × 1.07 mm, is below it) where gravity's fall widens the alarm to
+// 16 mm; one whose last step was a step of free fall (Δv = h·g) and that
+// falls at 0.5 m/s gets 1.5 × (its move and 1.1 falls); before any step
+// the alarm counts gravity's whole fall; with margin 1, the fall of the
+// last step counts as it is.
+func TestAlarmFallLastStep(t *testing.T) {
+	soft, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, 3, 3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const h, g = 0.033, 9.81
+	fall := h * h * g
+	floor := rigid.Body{Name: "floor", Shape: rigid.Plane{}, Start: rigid.IdentityPose(), End: rigid.IdentityPose()}
+	for _, tc := range []struct {
+		name    string
+		lift    float64 // the soft box's bottom above z = 0, m
+		vz, dvz float64 // its velocity and last velocity change, m/s
+		step    bool    // whether it has a last step
+		margin  float64
+		want    float64
+	}{
+		{"resting", 0, 0, 0, true, 1.5, 4e-3},
+		{"resting, before any step", 0, 0, 0, false, 1.5, 1.5 * fall},
+		{"falling", 0.005, -0.5, -h * g, true, 1.5, 1.5 * (0.5*h + 1.1*fall)},
+		{"falling, margin 1", 0.005, -0.5, -h * g, true, 1, 1.5*0.5*h + 1.1*fall},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set := settings.Default()
+			set.TimeStep, set.Gravity, set.AlarmFallMargin = h, r3.Vec{Z: -g}, tc.margin
+			set.AlarmFall = settings.FallLastStep
+			s, err := New(soft, []rigid.Body{floor}, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			q, v := s.Positions(), make([]float64, len(s.Velocities()))
+			lo := math.Inf(1)
+			for i := 2; i < len(q); i += 3 {
+				lo = math.Min(lo, q[i])
+			}
+			for i := 2; i < len(q); i += 3 {
+				q[i] += tc.lift - lo
+				v[i] = tc.vz
+			}
+			if err := s.SetState(q, v); err != nil {
+				t.Fatal(err)
+			}
+			if tc.step {
+				for range v {
+					s.state.dvLast = append(s.state.dvLast, 0)
+				}
+				for i := 2; i < len(v); i += 3 {
+					s.state.dvLast[i] = tc.dvz
+				}
+			}
+			if got := s.stepper().stepAlarm(s.Positions()); math.Abs(got-tc.want) > 1e-12 {
+				t.Fatalf("alarm %.6g m, want %.6g m", got, tc.want)
+			}
+		})
+	}
+}

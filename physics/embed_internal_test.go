@@ -237,7 +237,8 @@ func TestDetectionFollowsTheState(t *testing.T) {
 }
 
 // TestStepAlarmNodeBound checks the mapped surface's shortcut in
-// stepAlarm: for random node velocities and motions of the pressing body,
+// stepAlarm: for random node velocities (and last velocity changes, with
+// Settings.AlarmFall at FallLastStep) and motions of the pressing body,
 // every surface point's relative motion over the step is within its
 // nodes' weighted bound (nodeMotionBounds, mesh.Embedding.Bound), and the
 // alarm with the shortcut equals the alarm without it to the last bit,
@@ -251,10 +252,20 @@ func TestStepAlarmNodeBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	base := c.set.AlarmDistance
 	widened, atBase := 0, 0
-	for trial := range 24 {
+	for trial := range 48 {
 		speed := []float64{0, 0.05, 0.3, 1}[trial%4] // m/s
 		for i := range c.state.v {
 			c.state.v[i] = speed * rng.NormFloat64()
+		}
+		// Every other trial predicts the fall from a last velocity change.
+		lastStep := trial%2 == 1
+		c.set.AlarmFall = settings.FallGravity
+		c.state.dvLast = c.state.dvLast[:0]
+		if lastStep {
+			c.set.AlarmFall = settings.FallLastStep
+			for range c.state.v {
+				c.state.dvLast = append(c.state.dvLast, 0.1*speed*rng.NormFloat64())
+			}
 		}
 		b := &c.bodies[0]
 		move := []float64{0, 2e-3, 8e-3}[trial%3]
@@ -269,10 +280,14 @@ func TestStepAlarmNodeBound(t *testing.T) {
 		}
 		h := c.set.TimeStep
 		gh2 := r3.Scale(h*h, c.set.Gravity)
-		bound := c.nodeMotionBounds(moves, gh2)
+		bound := c.nodeMotionBounds(moves, gh2, lastStep)
 		for _, n := range m.surf.Vertices {
 			x := point(p, n)
-			soft := r3.Add(r3.Scale(h, m.surfacePoint(c.state.v, n)), gh2)
+			fv := gh2
+			if lastStep {
+				fv = fallAt(h, m.surfacePoint(c.state.dvLast, n), gh2)
+			}
+			soft := r3.Add(r3.Scale(h, m.surfacePoint(c.state.v, n)), fv)
 			for i := range moves {
 				d := r3.Norm(r3.Sub(soft, r3.Add(moves[i].move.MulVec(x), moves[i].t)))
 				if lim := m.emb.Bound(bound, n); d > lim {
@@ -299,8 +314,8 @@ func TestStepAlarmNodeBound(t *testing.T) {
 // (closing, Settings.BudgetFall) on a soft-vertex pair at one node of the
 // fine box, the body and the node at rest, h = 10 ms, for a body facing
 // up at it (a floor), sideways (a wall) and down (a lid): gravity's whole
-// fall h²·g with BudgetFallGravity, and with BudgetFallLastStep before
-// the first step; with BudgetFallLastStep after a step, the last velocity
+// fall h²·g with FallGravity, and with FallLastStep before
+// the first step; with FallLastStep after a step, the last velocity
 // change's part towards the body and unforeseenFall of the fall: a tenth
 // of h²·g at rest, 1.1·h²·g after a step of free fall, and nothing for a
 // velocity change away from the body or along it.
@@ -326,19 +341,19 @@ func TestBudgetReachFall(t *testing.T) {
 	down := r3.Scale(h, g) // a step of free fall's velocity change
 	for _, tc := range []struct {
 		name   string
-		mode   settings.BudgetFall
+		mode   settings.Fall
 		dv     r3.Vec
 		have   bool
 		normal r3.Vec
 		want   float64
 	}{
-		{"gravity", settings.BudgetFallGravity, r3.Vec{}, true, r3.Vec{Z: 1}, fall},
-		{"last step, no step yet", settings.BudgetFallLastStep, r3.Vec{}, false, r3.Vec{Z: 1}, fall},
-		{"last step, at rest", settings.BudgetFallLastStep, r3.Vec{}, true, r3.Vec{Z: 1}, unforeseenFall * fall},
-		{"last step, falling", settings.BudgetFallLastStep, down, true, r3.Vec{Z: 1}, (1 + unforeseenFall) * fall},
-		{"last step, rising", settings.BudgetFallLastStep, r3.Scale(-3, down), true, r3.Vec{Z: 1}, 0},
-		{"last step, beside a wall", settings.BudgetFallLastStep, down, true, r3.Vec{X: 1}, 0},
-		{"gravity, under a lid", settings.BudgetFallGravity, r3.Vec{}, true, r3.Vec{Z: -1}, 0},
+		{"gravity", settings.FallGravity, r3.Vec{}, true, r3.Vec{Z: 1}, fall},
+		{"last step, no step yet", settings.FallLastStep, r3.Vec{}, false, r3.Vec{Z: 1}, fall},
+		{"last step, at rest", settings.FallLastStep, r3.Vec{}, true, r3.Vec{Z: 1}, unforeseenFall * fall},
+		{"last step, falling", settings.FallLastStep, down, true, r3.Vec{Z: 1}, (1 + unforeseenFall) * fall},
+		{"last step, rising", settings.FallLastStep, r3.Scale(-3, down), true, r3.Vec{Z: 1}, 0},
+		{"last step, beside a wall", settings.FallLastStep, down, true, r3.Vec{X: 1}, 0},
+		{"gravity, under a lid", settings.FallGravity, r3.Vec{}, true, r3.Vec{Z: -1}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c.set.BudgetFall = tc.mode

@@ -120,6 +120,9 @@ type Reference struct {
 	Mu      float64 `json:"mu"`
 	// AlarmFallMargin is the scene's, for the reference and every row.
 	AlarmFallMargin float64 `json:"alarm_fall_margin"`
+	// AlarmFall is the scene's (settings.Fall), for the reference and
+	// every row.
+	AlarmFall string `json:"alarm_fall"`
 	// SelfError is, per ω, the largest distance between the reference's
 	// object track and that of a run at twice its step (m): how far the
 	// reference itself is from converged in h.

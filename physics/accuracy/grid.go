@@ -44,6 +44,9 @@ type Options struct {
 	// AlarmFallMargin is the scene's Physics.AlarmFallMargin for the
 	// reference and every row (settings.Physics; 0 keeps the default).
 	AlarmFallMargin float64
+	// AlarmFall is the scene's Physics.AlarmFall for the reference and
+	// every row (its zero value, gravity's fall, is the default).
+	AlarmFall settings.Fall
 }
 
 // Full is the grid of the README's table.
@@ -163,6 +166,7 @@ func (o Options) Base() settings.Scenario {
 	if o.AlarmFallMargin != 0 {
 		cfg.Physics.AlarmFallMargin = o.AlarmFallMargin
 	}
+	cfg.Physics.AlarmFall = o.AlarmFall
 	return cfg
 }
 
@@ -194,6 +198,7 @@ func Run(o Options, tick func()) (Result, error) {
 		Scheme: o.RefScheme.String(), Elastic: o.RefElastic,
 		DT: o.RefDT, Newton: o.RefNewton, PGS: o.RefPGS, PGSTol: o.RefPGSTol, DOFs: o.DOFs, Mu: o.Mu,
 		AlarmFallMargin: base.Physics.AlarmFallMargin,
+		AlarmFall:       base.Physics.AlarmFall.String(),
 		Slip:            map[string]float64{},
 	}}
 	refs := map[float64]*Track{}

@@ -411,6 +411,9 @@ var params = []*Param{
 	realParam(Param{Name: "AlarmDistance", Key: "alarm", Lo: 0, Hi: 1, OpenLo: true, Unit: "m",
 		Flag: true, Usage: "collision alarm distance, m"},
 		func(c *Scenario) *float64 { return &c.Physics.AlarmDistance }),
+	choiceParam(Param{Name: "AlarmFall", Key: "alarm-fall", Choices: fallNames,
+		Flag: true, Usage: "the fall towards a body that the alarm distance counts beyond a point's motion at its start velocity: gravity (gravity's whole one-step fall, as for a body in free fall) or last-step (the point's own velocity change of the last step and a tenth of gravity's fall: a resting body keeps the base alarm at large steps)", AB: true},
+		func(c *Scenario) *Fall { return &c.Physics.AlarmFall }),
 	realParam(Param{Name: "AlarmFallMargin", Key: "alarm-fall-margin", Lo: 1, Hi: 1.5,
 		Flag: true, Usage: "the alarm's margin on gravity's one-step fall towards a body: 1.5 (as on the rest of the predicted motion) or down to 1 (the fall as it is: a resting or held object no longer widens the alarm at large steps)", AB: true},
 		func(c *Scenario) *float64 { return &c.Physics.AlarmFallMargin }),
@@ -425,9 +428,9 @@ var params = []*Param{
 	intParam(Param{Name: "ContactBudget", Key: "contact-budget", Lo: 0, Hi: 1000000,
 		Flag: true, Usage: "most proximity pairs per step on a surface mapped onto the mesh or a loaded mesh's boundary (the deepest soft point per mesh element and body and every jaw sample, the deepest of those first); 0 = every pair", AB: true},
 		func(c *Scenario) *int { return &c.Physics.ContactBudget }),
-	choiceParam(Param{Name: "BudgetFall", Key: "budget-fall", Choices: budgetFallNames,
+	choiceParam(Param{Name: "BudgetFall", Key: "budget-fall", Choices: fallNames,
 		Flag: true, Usage: "the fall towards a body that the contact budget's reach counts beyond a pair's motion at its start velocity: last-step (the body's own velocity change of the last step and a tenth of gravity's one-step fall) or gravity (the whole fall, as for a body in free fall)", AB: true},
-		func(c *Scenario) *BudgetFall { return &c.Physics.BudgetFall }),
+		func(c *Scenario) *Fall { return &c.Physics.BudgetFall }),
 
 	// The material (Material.Validate).
 	realParam(Param{Name: "YoungModulus", Key: "young", Scope: MaterialScope, Lo: 0, Hi: inf, OpenLo: true, Unit: "Pa",

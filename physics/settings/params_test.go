@@ -206,17 +206,19 @@ func TestTurnSettingsReadAsBefore(t *testing.T) {
 	}
 }
 
-// TestBudgetFallReadsAsBefore: a configuration written before BudgetFall
-// existed reads with the whole gravity fall, as it ran then; the default
-// is the last step's velocity change.
-func TestBudgetFallReadsAsBefore(t *testing.T) {
+// TestFallSettingsReadAsBefore: a configuration written before
+// BudgetFall and AlarmFall existed reads with gravity's whole fall in
+// both, as it ran then; the defaults are the last step's velocity change
+// for the budget and gravity for the alarm.
+func TestFallSettingsReadAsBefore(t *testing.T) {
 	d := Default()
-	if d.BudgetFall != BudgetFallLastStep {
-		t.Fatalf("default BudgetFall %v, want last-step", d.BudgetFall)
+	if d.BudgetFall != FallLastStep || d.AlarmFall != FallGravity {
+		t.Fatalf("defaults: BudgetFall %v, AlarmFall %v", d.BudgetFall, d.AlarmFall)
 	}
-	old := withoutFields(t, d, "BudgetFall")
-	if old.BudgetFall != BudgetFallGravity || old.ContactBudget != d.ContactBudget {
-		t.Fatalf("an old configuration reads as BudgetFall %v, ContactBudget %d", old.BudgetFall, old.ContactBudget)
+	d.AlarmFall = FallLastStep
+	old := withoutFields(t, d, "BudgetFall", "AlarmFall")
+	if old.BudgetFall != FallGravity || old.AlarmFall != FallGravity || old.ContactBudget != d.ContactBudget {
+		t.Fatalf("an old configuration reads as BudgetFall %v, AlarmFall %v, ContactBudget %d", old.BudgetFall, old.AlarmFall, old.ContactBudget)
 	}
 }
 

@@ -116,30 +116,37 @@ func (t TurnStart) String() string {
 	return choiceName(turnStartNames, "TurnStart", int(t))
 }
 
-// BudgetFall selects the fall towards a body that the contact budget's
-// reach counts, beyond a pair's relative motion at its start velocity.
-type BudgetFall int
+// Fall selects the fall towards a body that a prediction of a point's
+// motion over a step counts beyond its motion at its start velocity: the
+// contact budget's reach (BudgetFall) and the alarm distance (AlarmFall).
+type Fall int
 
 const (
-	// BudgetFallGravity counts gravity's whole one-step fall h²·g, as
-	// for a body in free fall. It is the zero value so that a
-	// configuration written before BudgetFall existed (a recording's, a
-	// scene's) reads as it ran then.
-	BudgetFallGravity BudgetFall = iota
-	// BudgetFallLastStep counts the body's own velocity change of the
-	// last step, h·(v_t − v_{t−h}), and a tenth of gravity's fall for
-	// what it did not foresee (the default: Default): a body resting on
-	// the floor keeps its nearest pairs, not every point within a
-	// millimetre of it.
-	BudgetFallLastStep
+	// FallGravity counts gravity's whole one-step fall h²·g, as for a
+	// body in free fall. It is the zero value so that a configuration
+	// written before the settings existed (a recording's, a scene's)
+	// reads as it ran then.
+	FallGravity Fall = iota
+	// FallLastStep counts the point's own velocity change of the last
+	// step times h, h·(v_t − v_{t−h}), and a tenth of gravity's fall for
+	// what it did not foresee: a body resting on the floor keeps its
+	// nearest pairs, not every point within 1.5 falls of it.
+	FallLastStep
 )
 
-// budgetFallNames are the choices' names, by value.
-var budgetFallNames = []string{BudgetFallGravity: "gravity", BudgetFallLastStep: "last-step"}
+// fallNames are the choices' names, by value.
+var fallNames = []string{FallGravity: "gravity", FallLastStep: "last-step"}
 
 // String returns "gravity" or "last-step".
-func (b BudgetFall) String() string {
-	return choiceName(budgetFallNames, "BudgetFall", int(b))
+func (f Fall) String() string {
+	return choiceName(fallNames, "Fall", int(f))
+}
+
+// ParseFall parses "gravity" or "last-step" (the alarm-fall parameter's
+// parse, which names the choices in its error).
+func ParseFall(name string) (Fall, error) {
+	v, err := ParamByKey("alarm-fall").Parse(name)
+	return Fall(v), err
 }
 
 // Solver selects how the system matrix A is factored.
@@ -278,6 +285,13 @@ type Settings struct {
 	// AlarmDistance is the proximity within which collision detection
 	// creates a pair (m). It must cover the relative motion of one step.
 	AlarmDistance float64
+	// AlarmFall is the fall towards a body that the alarm distance
+	// counts: FallGravity, the default, gravity's whole one-step fall
+	// h²·g, as the alarm always did, or FallLastStep, the point's
+	// velocity change of the last step times h and a tenth of h²·g
+	// (docs/method.md, "The fall the alarm counts"). AlarmFallMargin
+	// applies to the fall so chosen.
+	AlarmFall Fall
 	// AlarmFallMargin is the margin of the alarm distance on gravity's
 	// one-step fall h²·g towards a body (the step's alarm covers 1.5 times
 	// the rest of the predicted relative motion): 1.5, the default, covers
@@ -306,11 +320,11 @@ type Settings struct {
 	// boundary of a procedural mesh is never thinned.
 	ContactBudget int
 	// BudgetFall is the fall towards a body that the budget's reach
-	// counts: BudgetFallLastStep, the default, the body's last velocity
-	// change and a tenth of gravity's fall, or BudgetFallGravity, the
-	// whole fall (docs/method.md, "Contact budget", "The fall the reach
+	// counts: FallLastStep, the default, the point's last velocity
+	// change and a tenth of gravity's fall, or FallGravity, the whole
+	// fall (docs/method.md, "Contact budget", "The fall the reach
 	// counts").
-	BudgetFall BudgetFall
+	BudgetFall Fall
 
 	// FreezeMapping holds the geometric mapping G (the barycentric weights
 	// of rigid-vertex pairs) fixed over each step in the standard scheme,
@@ -359,7 +373,7 @@ func Default() Settings {
 		MaxSpeed:            50,
 		MaxInvertedFraction: 0.05,
 		ContactBudget:       300,
-		BudgetFall:          BudgetFallLastStep,
+		BudgetFall:          FallLastStep,
 	}
 }
 
