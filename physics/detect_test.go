@@ -108,18 +108,7 @@ func TestAlarmFallMargin(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			q, v := s.Positions(), make([]float64, len(s.Velocities()))
-			lo := math.Inf(1)
-			for i := 2; i < len(q); i += 3 {
-				lo = math.Min(lo, q[i])
-			}
-			for i := 2; i < len(q); i += 3 {
-				q[i] += tc.lift - lo
-				v[i] = tc.vz
-			}
-			if err := s.SetState(q, v); err != nil {
-				t.Fatal(err)
-			}
+			placeBottom(t, s, tc.lift, tc.vz)
 			if got := s.stepper().stepAlarm(s.Positions()); math.Abs(got-tc.want) > 1e-12 {
 				t.Fatalf("alarm %.6g m, want %.6g m", got, tc.want)
 			}
@@ -165,23 +154,10 @@ func TestAlarmFallLastStep(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			q, v := s.Positions(), make([]float64, len(s.Velocities()))
-			lo := math.Inf(1)
-			for i := 2; i < len(q); i += 3 {
-				lo = math.Min(lo, q[i])
-			}
-			for i := 2; i < len(q); i += 3 {
-				q[i] += tc.lift - lo
-				v[i] = tc.vz
-			}
-			if err := s.SetState(q, v); err != nil {
-				t.Fatal(err)
-			}
+			placeBottom(t, s, tc.lift, tc.vz)
 			if tc.step {
-				for range v {
-					s.state.dvLast = append(s.state.dvLast, 0)
-				}
-				for i := 2; i < len(v); i += 3 {
+				s.state.dvLast = make([]float64, len(s.Velocities()))
+				for i := 2; i < len(s.state.dvLast); i += 3 {
 					s.state.dvLast[i] = tc.dvz
 				}
 			}
@@ -189,5 +165,23 @@ func TestAlarmFallLastStep(t *testing.T) {
 				t.Fatalf("alarm %.6g m, want %.6g m", got, tc.want)
 			}
 		})
+	}
+}
+
+// placeBottom lifts s's soft body so that its lowest node is at height
+// lift and gives every node the vertical velocity vz.
+func placeBottom(t *testing.T, s *Simulation, lift, vz float64) {
+	t.Helper()
+	q, v := s.Positions(), make([]float64, len(s.Velocities()))
+	lo := math.Inf(1)
+	for i := 2; i < len(q); i += 3 {
+		lo = math.Min(lo, q[i])
+	}
+	for i := 2; i < len(q); i += 3 {
+		q[i] += lift - lo
+		v[i] = vz
+	}
+	if err := s.SetState(q, v); err != nil {
+		t.Fatal(err)
 	}
 }
