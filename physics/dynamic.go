@@ -232,11 +232,16 @@ func (c *step) rigidFactors(frame func(a int) (L, Rt m3.Mat3)) (left, right []m3
 // addRigidBlocks adds, for every two pairs a ≥ b and every dynamic body
 // both act on, the block σ_a·σ_b·frameT(a)·K_ab·frame(b) =
 // σ_a·σ_b·(diag(a, b)/m − left·right) to M (3c×3c, row-major) at (a, b),
-// and its transpose at (b, a): K is symmetric, K_ba = K_abᵀ. σ is each
-// pair's sign on the body (pairSide): the relative displacement of pair
-// a's two sides under pair b's force, summed over the bodies (Eq. 16).
-// diag(a, b) is the product of the two frames.
-func (c *step) addRigidBlocks(M []float64, left, right []m3.Mat3, diag func(a, b int) m3.Mat3) {
+// and with both its transpose at (b, a): K is symmetric, K_ba = K_abᵀ. σ
+// is each pair's sign on the body (pairSide): the relative displacement
+// of pair a's two sides under pair b's force, summed over the bodies (Eq.
+// 16). diag(a, b) is the product of the two frames, the identity when
+// diag is nil. W_H needs only its lower block triangle (every reader of it
+// reads that alone: contact.RebuildWLower, contact.CorrectP, the GPU
+// backend's plans), and writing the upper one, column by column across
+// rows 3c apart, cost more than the blocks themselves: the soft fingers'
+// cube with 260 pairs on it spent 3.2 ms a step here with both.
+func (c *step) addRigidBlocks(M []float64, left, right []m3.Mat3, diag func(a, b int) m3.Mat3, both bool) {
 	ws, ct := c.ws, &c.ws.ct
 	n := 3 * len(ct.pairs)
 	// The pairs on dynamic bodies and their sides, once.
@@ -248,6 +253,7 @@ func (c *step) addRigidBlocks(M []float64, left, right []m3.Mat3, diag func(a, b
 			ws.onDynamic = append(ws.onDynamic, pairSideCount{a, k})
 		}
 	}
+	I := m3.Identity()
 	for ia, pa := range ws.onDynamic {
 		a, sa := pa.pair, ws.pairSides[pa.pair][:pa.n]
 		for _, pb := range ws.onDynamic[:ia+1] {
@@ -257,11 +263,29 @@ func (c *step) addRigidBlocks(M []float64, left, right []m3.Mat3, diag func(a, b
 					if x.d != y.d {
 						continue
 					}
-					K := m3.Scale(x.sign*y.sign, m3.Sub(m3.Scale(1/x.d.Mass, diag(a, b)), m3.Mul(left[2*a+i], right[2*b+j])))
+					D := &I
+					if diag != nil {
+						Dab := diag(a, b)
+						D = &Dab
+					}
+					// K = σ_a·σ_b·(D/m − L·R), entry by entry in the
+					// order of m3.Scale, m3.Sub and m3.Mul, without
+					// copying the matrices through them.
+					L, R := &left[2*a+i], &right[2*b+j]
+					sign, inv := x.sign*y.sign, 1/x.d.Mass
+					var K m3.Mat3
 					for r := 0; r < 3; r++ {
+						l0, l1, l2 := L[3*r], L[3*r+1], L[3*r+2]
+						row := M[(3*a+r)*n+3*b : (3*a+r)*n+3*b+3 : (3*a+r)*n+3*b+3]
 						for q := 0; q < 3; q++ {
-							M[(3*a+r)*n+3*b+q] += K[3*r+q]
-							if b != a {
+							k := (D[3*r+q]*inv - (l0*R[q] + l1*R[3+q] + l2*R[6+q])) * sign
+							K[3*r+q] = k
+							row[q] += k
+						}
+					}
+					if both && b != a {
+						for r := 0; r < 3; r++ {
+							for q := 0; q < 3; q++ {
 								M[(3*b+q)*n+3*a+r] += K[3*r+q]
 							}
 						}
@@ -273,7 +297,8 @@ func (c *step) addRigidBlocks(M []float64, left, right []m3.Mat3, diag func(a, b
 }
 
 // addRigidCompliance adds the dynamic bodies' K to W_H (3c×3c, row-major,
-// both triangles), in the factor's frame R: Rᵀ·K·R.
+// the lower block triangle, all that is read of it), in the factor's
+// frame R: Rᵀ·K·R.
 func (c *step) addRigidCompliance(WH []float64) {
 	if !c.hasDynamic() {
 		return
@@ -283,8 +308,7 @@ func (c *step) addRigidCompliance(WH []float64) {
 		R = m3.Identity()
 	}
 	left, right := c.rigidFactors(func(int) (m3.Mat3, m3.Mat3) { return R, R })
-	I := m3.Identity()
-	c.addRigidBlocks(WH, left, right, func(int, int) m3.Mat3 { return I })
+	c.addRigidBlocks(WH, left, right, nil, false)
 }
 
 // addRigidW adds C_a·K_ab·C_bᵀ to the standard scheme's W (3c×3c).
@@ -294,7 +318,7 @@ func (c *step) addRigidW(W []float64) {
 	}
 	ct := &c.ws.ct
 	left, right := c.rigidFactors(func(a int) (m3.Mat3, m3.Mat3) { return ct.C[a].T(), ct.C[a].T() })
-	c.addRigidBlocks(W, left, right, func(a, b int) m3.Mat3 { return m3.MulT(ct.C[a], ct.C[b]) })
+	c.addRigidBlocks(W, left, right, func(a, b int) m3.Mat3 { return m3.MulT(ct.C[a], ct.C[b]) }, true)
 }
 
 // shiftRigid moves the proximity points of the pairs on dynamic bodies by
