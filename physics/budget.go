@@ -370,11 +370,8 @@ const unforeseenFall = 0.1
 // last step (the first, one set by SetState) counts the whole fall.
 func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 	h := c.set.TimeStep
-	var v r3.Vec
-	for i := 0; i < pr.Count; i++ {
-		v = r3.Add(v, r3.Scale(pr.Weights[i], c.model.surfacePoint(c.state.v, pr.Nodes[i])))
-	}
 	// A soft–soft pair's weights already make v the relative velocity.
+	v := c.atPair(c.state.v, pr)
 	var rigid r3.Vec
 	if pr.Body >= 0 {
 		b := &c.bodies[pr.Body]
@@ -383,12 +380,19 @@ func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 	move := r3.Sub(r3.Scale(h, v), rigid)
 	fall := r3.Scale(h*h, c.set.Gravity)
 	if dv := c.state.dvLast; c.set.BudgetFall == settings.FallLastStep && len(dv) == len(c.state.v) {
-		var last r3.Vec
-		for i := 0; i < pr.Count; i++ {
-			last = r3.Add(last, r3.Scale(pr.Weights[i], c.model.surfacePoint(dv, pr.Nodes[i])))
-		}
-		fall = fallAt(h, last, fall)
+		fall = fallAt(h, c.atPair(dv, pr), fall)
 	}
 	reach = r3.Norm(r3.Add(move, towardBody(pr.Normal, fall)))
 	return math.Max(0, -r3.Dot(pr.Normal, move)), reach
+}
+
+// atPair returns the weighted sum of the per-node field x (3 per mesh
+// node: a velocity, a velocity change) over pair pr's surface points,
+// found before the pair is spread onto the nodes: Σ_i w_i·G_i(x).
+func (c *step) atPair(x []float64, pr *collide.Pair) r3.Vec {
+	var s r3.Vec
+	for i := 0; i < pr.Count; i++ {
+		s = r3.Add(s, r3.Scale(pr.Weights[i], c.model.surfacePoint(x, pr.Nodes[i])))
+	}
+	return s
 }
