@@ -339,11 +339,12 @@ func (c *step) alarmOver(p []float64, bounded bool) float64 {
 }
 
 // nodeMotionBounds returns, for each mesh node, a bound on the relative
-// motion over the step, ‖h·v + h²·g − (move·x + t)‖, of the node against
-// every body, for stepAlarm on a surface mapped onto the mesh: that motion
-// is affine in a point's position and velocity, so a surface point's is
-// its weights' combination of its nodes', and the weighted sum of the
-// nodes' bounds (mesh.Embedding.Bound) bounds it. A point whose bound
+// motion over the step, ‖h·v + f − (move·x + t)‖, of the node against
+// every body, f its fall (h²·g, or fallAt of its last velocity change
+// with lastStep), for stepAlarm on a surface mapped onto the mesh: that
+// motion is affine in a point's position, velocity and velocity change,
+// so a surface point's is its weights' combination of its nodes', and
+// the weighted sum of the nodes' bounds (mesh.Embedding.Bound) bounds it. A point whose bound
 // keeps alarmMargin times its motion within AlarmDistance cannot widen
 // the alarm, whatever the order the points come in, and stepAlarm passes
 // over it without mapping its velocity: the alarm is the same to the last
