@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/rigid"
 )
 
 // leafSize is the largest number of triangles in a BVH leaf. Small leaves
@@ -170,12 +172,12 @@ func (b *BVH) Query(box r3.Box, visit func(tri int)) {
 	for top > 0 {
 		top--
 		n := &b.nodes[stack[top]]
-		if !overlaps(&n.box, &box) {
+		if !rigid.BoxesMeet(&n.box, &box) {
 			continue
 		}
 		if n.count > 0 {
 			for k := n.start; k < n.start+n.count; k++ {
-				if overlaps(&b.boxes[k], &box) {
+				if rigid.BoxesMeet(&b.boxes[k], &box) {
 					visit(b.order[k])
 				}
 			}
@@ -274,13 +276,6 @@ func (b *BVH) Bounds() (box r3.Box, ok bool) {
 		return r3.Box{}, false
 	}
 	return b.nodes[0].box, true
-}
-
-// overlaps reports whether two closed boxes intersect.
-func overlaps(a, b *r3.Box) bool {
-	return a.Min.X <= b.Max.X && b.Min.X <= a.Max.X &&
-		a.Min.Y <= b.Max.Y && b.Min.Y <= a.Max.Y &&
-		a.Min.Z <= b.Max.Z && b.Min.Z <= a.Max.Z
 }
 
 // unionInto grows dst to contain box.
