@@ -56,7 +56,13 @@ func (c *step) elasticResidual(x, rhs []float64) error {
 		ws.vK[i] = v
 		ws.qK[i] = state.q[i] + h*v
 	}
-	if err := c.model.fem.Forces(&state.elem, ws.fem, ws.qK, ws.vK, ws.res); err != nil {
+	var err error
+	if c.set.DampingRate == settings.DampingStretch {
+		err = c.model.fem.ForcesOverStep(&state.elem, ws.fem, ws.qK, ws.vK, h, ws.res)
+	} else {
+		err = c.model.fem.Forces(&state.elem, ws.fem, ws.qK, ws.vK, ws.res)
+	}
+	if err != nil {
 		return fmt.Errorf("internal forces at the Newton iterate: %w", err)
 	}
 	grav := [3]float64{g.X, g.Y, g.Z}

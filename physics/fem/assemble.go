@@ -129,6 +129,15 @@ func (m *Model) elementStresses(w *Workspace, warm, rot []m3.Mat3, q, v []float6
 	m.pool.run(stressJob{m: m, w: w, warm: warm, rot: rot, q: q, v: v, c: c, s: s}, len(m.elems))
 }
 
+// stretchRateStresses is elementStresses with the damping part taken from
+// the rate of the elements' stretch over the step from q − h·v to q
+// instead of the velocity gradient (ForcesOverStep): it adds
+// (c/h)·(Rᵀ·F − R_tᵀ·F_t) to Rᵀ·F, F_t and R_t the deformation gradient
+// and its rotation at q − h·v.
+func (m *Model) stretchRateStresses(w *Workspace, warm, rot []m3.Mat3, q, v []float64, c, h float64) {
+	m.pool.run(stressJob{m: m, w: w, warm: warm, rot: rot, q: q, v: v, c: c, s: 1, h: h}, len(m.elems))
+}
+
 // stressJob carries the arguments of elementStresses to the workers.
 type stressJob struct {
 	m         *Model
@@ -136,6 +145,8 @@ type stressJob struct {
 	warm, rot []m3.Mat3
 	q, v      []float64
 	c, s      float64
+	// h > 0 selects the stretch rate over a step of h (stretchRateStresses).
+	h float64
 }
 
 // do runs elementStresses on the elements [lo, hi).
@@ -152,10 +163,25 @@ func (j *stressJob) do(lo, hi int) {
 			R, _ = m3.Polar(F)
 		}
 		w.detF[k] = F.Det()
-		if j.c != 0 {
-			F = m3.Add(F, m3.Scale(j.c, e.defGrad(j.v)))
+		var G m3.Mat3
+		switch {
+		case j.c != 0 && j.h > 0:
+			// The stretch U = Rᵀ·F at q and U_t at q − h·v: both
+			// symmetric, and equal for any rigid motion of the element
+			// over the step, however far it turns.
+			Ft := m3.Sub(F, m3.Scale(j.h, e.defGrad(j.v)))
+			Rt, ok := m3.PolarRotationNear(Ft, j.warm[k])
+			if !ok {
+				Rt, _ = m3.Polar(Ft)
+			}
+			U := m3.TMul(R, F)
+			G = m3.Add(U, m3.Scale(j.c/j.h, m3.Sub(U, m3.TMul(Rt, Ft))))
+		case j.c != 0:
+			G = m3.TMul(R, m3.Add(F, m3.Scale(j.c, e.defGrad(j.v))))
+		default:
+			G = m3.TMul(R, F)
 		}
-		sigma := linearStress(m3.TMul(R, F), 1, m.lambda, m.mu)
+		sigma := linearStress(G, 1, m.lambda, m.mu)
 		j.rot[k] = R
 		w.stress[k] = m3.Scale(j.s*e.kvol, m3.Mul(R, sigma))
 	}

@@ -417,3 +417,92 @@ func TestForcesSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestForcesOverStep checks the stiffness damping on the stretch rate
+// (ForcesOverStep): over a step in which a strained body moves rigidly,
+// turning by 0.5 rad, it damps nothing, F = f_el(q) + α·M·v, where
+// Forces' β·K(q)·v reads the chord as a stretch rate; for a small step
+// from the rest shape it agrees with Forces to first order in h.
+func TestForcesOverStep(t *testing.T) {
+	const n = 3
+	msh := gridBox(n, n, n, 0.3, 0.3, 0.3)
+	mat := testMaterial()
+	m := newTestModel(t, msh, mat)
+	rng := rand.New(rand.NewPCG(23, 24))
+	qt := affine(msh, m3.Mat3{1.05, 0.02, 0, 0, 0.97, 0.03, 0, 0, 1.01}, r3.Vec{})
+	for i, x := range randomVec(rng, len(qt), 0.004) {
+		qt[i] += x
+	}
+	mass := m.Mass()
+	st, w := m.NewState(), m.NewWorkspace()
+	N := len(qt)
+	fel, f, fv := make([]float64, N), make([]float64, N), make([]float64, N)
+	norm := func(x []float64) float64 {
+		s := 0.0
+		for _, a := range x {
+			s = math.Max(s, math.Abs(a))
+		}
+		return s
+	}
+
+	// A rigid turn of the strained body by 0.5 rad and a shift, in h.
+	const h = 0.02
+	Q := rotation(r3.Vec{X: 0.2, Y: 0.1, Z: 1}, 0.5)
+	q, v := make([]float64, N), make([]float64, N)
+	for i := 0; i < N; i += 3 {
+		x := Q.MulVec(r3.Vec{X: qt[i], Y: qt[i+1], Z: qt[i+2]})
+		q[i], q[i+1], q[i+2] = x.X+0.01, x.Y-0.02, x.Z+0.005
+		for d := 0; d < 3; d++ {
+			v[i+d] = (q[i+d] - qt[i+d]) / h
+		}
+	}
+	if err := m.ElasticForces(st, w, q, fel); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.ForcesOverStep(st, w, q, v, h, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Forces(st, w, q, v, fv); err != nil {
+		t.Fatal(err)
+	}
+	scale := norm(fel)
+	for i := range f {
+		want := fel[i] + mat.MassDamping*mass[i/3]*v[i]
+		if d := math.Abs(f[i] - want); d > 1e-9*scale {
+			t.Fatalf("rigid turn: F[%d] = %.15g, want f_el + α·M·v = %.15g (|Δ| %.3g, scale %.3g)", i, f[i], want, d, scale)
+		}
+		fv[i] -= want
+	}
+	if d := norm(fv); d < 0.1*scale {
+		t.Fatalf("rigid turn: Forces' β·K·v is only %.3g against f_el's %.3g: the test no longer tells the two apart", d, scale)
+	}
+
+	// A small step of a generic velocity from the rest shape: the two
+	// forms part by O(h). (From a strained shape they part by O(strain
+	// times the turn rate) too: β·K(q)·v damps the turn of a strained
+	// body, which the stretch rate does not.)
+	rest := affine(msh, m3.Identity(), r3.Vec{})
+	u := randomVec(rng, N, 0.5)
+	gap := func(h float64) float64 {
+		for i := range q {
+			q[i] = rest[i] + h*u[i]
+		}
+		if err := m.ForcesOverStep(st, w, q, u, h, f); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Forces(st, w, q, u, fv); err != nil {
+			t.Fatal(err)
+		}
+		for i := range f {
+			fv[i] -= f[i]
+		}
+		return norm(fv)
+	}
+	g1, g2 := gap(1e-4), gap(5e-5)
+	if r := g1 / g2; r < 1.8 || r > 2.2 {
+		t.Fatalf("the forms part by %.3g at h = 1e-4 and %.3g at 5e-5: ratio %.3f, want about 2 (first order)", g1, g2, r)
+	}
+	if err := m.ForcesOverStep(st, w, q, u, 0, f); err == nil {
+		t.Fatalf("h = 0 accepted")
+	}
+}

@@ -116,6 +116,31 @@ func (t TurnStart) String() string {
 	return choiceName(turnStartNames, "TurnStart", int(t))
 }
 
+// DampingRate selects what the stiffness damping β·K of a step that
+// iterates on the whole residual damps: the velocity or the rate of the
+// elements' stretch over the step.
+type DampingRate int
+
+const (
+	// DampingVelocity evaluates β·K(q_k)·v_k, which reads the chord of a
+	// finite turn as a stretch rate and shrinks a fast-spinning body. It
+	// is the zero value so that a configuration written before
+	// DampingRate existed (a recording's, a scene's) reads as it ran then.
+	DampingVelocity DampingRate = iota
+	// DampingStretch damps the rate of each element's stretch U = Rᵀ·F
+	// over the step, (U_k − U_t)/h, which vanishes for every rigid motion
+	// (the default: Default; fem.Model.ForcesOverStep).
+	DampingStretch
+)
+
+// dampingRateNames are the choices' names, by value.
+var dampingRateNames = []string{DampingVelocity: "velocity", DampingStretch: "stretch"}
+
+// String returns "velocity" or "stretch".
+func (d DampingRate) String() string {
+	return choiceName(dampingRateNames, "DampingRate", int(d))
+}
+
 // Fall selects the fall towards a body that a prediction of a point's
 // motion over a step counts beyond its motion at its start velocity: the
 // contact budget's reach (BudgetFall) and the alarm distance (AlarmFall).
@@ -233,6 +258,12 @@ type Settings struct {
 	// linearised at q_t (docs/method.md, "A turning step starts from its
 	// rigid motion").
 	TurnStart TurnStart
+	// DampingRate is what the stiffness damping damps in the residual of
+	// a step that iterates on it: DampingStretch, the default, the rate
+	// of the elements' stretch over the step, or DampingVelocity,
+	// β·K(q_k)·v_k (docs/method.md, "Stiffness damping on the stretch
+	// rate"). The linearised step is the same with either.
+	DampingRate DampingRate
 	// PGSIterations is the maximum number of projected Gauss–Seidel sweeps
 	// per Newton iteration.
 	PGSIterations int
@@ -351,6 +382,7 @@ func Default() Settings {
 		ElasticTolerance:        1e-5,
 		ElasticTurn:             0.1,
 		TurnStart:               TurnPredicted,
+		DampingRate:             DampingStretch,
 		PGSIterations:           30,
 		PGSTolerance:            1e-6,
 		PGSSingleFrom:           250,
