@@ -169,13 +169,20 @@ func (j *stressJob) do(lo, hi int) {
 			// The stretch U = Rᵀ·F at q and U_t at q − h·v: both
 			// symmetric, and equal for any rigid motion of the element
 			// over the step, however far it turns.
+			// The warm start is the rotation at q_t when the step's
+			// assembly left it (Assemble at q_t): then R_tᵀ·F_t is
+			// symmetric already and no second decomposition is needed.
 			Ft := m3.Sub(F, m3.Scale(j.h, e.defGrad(j.v)))
-			Rt, ok := m3.PolarRotationNear(Ft, j.warm[k])
-			if !ok {
-				Rt, _ = m3.Polar(Ft)
+			Ut := m3.TMul(j.warm[k], Ft)
+			if !symmetricWithin(Ut, 1e-12) {
+				Rt, ok := m3.PolarRotationNear(Ft, j.warm[k])
+				if !ok {
+					Rt, _ = m3.Polar(Ft)
+				}
+				Ut = m3.TMul(Rt, Ft)
 			}
 			U := m3.TMul(R, F)
-			G = m3.Add(U, m3.Scale(j.c/j.h, m3.Sub(U, m3.TMul(Rt, Ft))))
+			G = m3.Add(U, m3.Scale(j.c/j.h, m3.Sub(U, Ut)))
 		case j.c != 0:
 			G = m3.TMul(R, m3.Add(F, m3.Scale(j.c, e.defGrad(j.v))))
 		default:
@@ -232,4 +239,17 @@ func addCol(col []float64, ri, rj r3.Vec, wi, wj, d float64, b int) {
 	col[1] += wi*ri.Y + wj*rj.Y
 	col[2] += wi*ri.Z + wj*rj.Z
 	col[b] += d
+}
+
+// symmetricWithin reports whether the skew part of U is within tol of
+// its largest entry: for U = R_0ᵀ·F with R_0 the rotation of the last
+// assembly, R_0 is then the rotation of F's polar decomposition that
+// assembly found (its inverted-element branch included), to tol.
+func symmetricWithin(U m3.Mat3, tol float64) bool {
+	scale := 0.0
+	for _, u := range U {
+		scale = math.Max(scale, math.Abs(u))
+	}
+	lim := tol * scale
+	return math.Abs(U[1]-U[3]) <= lim && math.Abs(U[2]-U[6]) <= lim && math.Abs(U[5]-U[7]) <= lim
 }

@@ -70,3 +70,45 @@ func BenchmarkElasticForces(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
 	})
 }
+
+// BenchmarkForces and BenchmarkForcesOverStep: the residual's element
+// pass with the stiffness damping on the velocity and on the stretch rate
+// (F and its stretch at q − h·v too), each after the step's assembly at
+// q_t = q − h·v, whose rotations warm-start the pass, as in a step.
+func BenchmarkForces(b *testing.B) {
+	forEachSize(b, func(b *testing.B, m *Model, q, v []float64) {
+		const h = 0.02
+		f, st, w := make([]float64, len(q)), m.NewState(), m.NewWorkspace()
+		assembleBefore(m, st, w, q, v, h)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			_ = m.Forces(st, w, q, v, f)
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
+	})
+}
+
+func BenchmarkForcesOverStep(b *testing.B) {
+	forEachSize(b, func(b *testing.B, m *Model, q, v []float64) {
+		const h = 0.02
+		f, st, w := make([]float64, len(q)), m.NewState(), m.NewWorkspace()
+		assembleBefore(m, st, w, q, v, h)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			_ = m.ForcesOverStep(st, w, q, v, h, f)
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
+	})
+}
+
+// assembleBefore assembles at q_t = q − h·v into st, as a step does before
+// it evaluates its residual at q.
+func assembleBefore(m *Model, st *State, w *Workspace, q, v []float64, h float64) {
+	qt := make([]float64, len(q))
+	for i := range q {
+		qt[i] = q[i] - h*v[i]
+	}
+	m.Assemble(st, w, qt, v, h, r3.Vec{}, m.Pattern(), make([]float64, len(q)))
+}

@@ -206,6 +206,19 @@ func TestTurnSettingsReadAsBefore(t *testing.T) {
 	}
 }
 
+// TestDampingRateReadsAsBefore: a configuration written before
+// DampingRate existed reads with the stiffness damping on the velocity,
+// as it ran then; the default is the stretch rate.
+func TestDampingRateReadsAsBefore(t *testing.T) {
+	d := Default()
+	if d.DampingRate != DampingStretch {
+		t.Fatalf("default DampingRate %v, want stretch", d.DampingRate)
+	}
+	if old := withoutFields(t, d, "DampingRate"); old.DampingRate != DampingVelocity {
+		t.Fatalf("an old configuration reads as DampingRate %v, want velocity", old.DampingRate)
+	}
+}
+
 // TestFallSettingsReadAsBefore: a configuration written before
 // BudgetFall and AlarmFall existed reads with gravity's whole fall in
 // both, as it ran then; the defaults are the last step's velocity change
