@@ -74,9 +74,18 @@ headless: build
 # set them (sparse.SetBLASThreads).
 TEST_ENV := OPENBLAS_CORETYPE=Haswell OPENBLAS_NUM_THREADS=1
 
+# The non-GL packages run twice: every test without the race detector,
+# then under it the tests that -short keeps: all but the long accuracy,
+# scene and allocation runs, which are one goroutine's arithmetic, five to
+# ten times slower race-built; the two long runs whose goroutines share
+# data, the asynchronous solver against the exact one and the soak, run
+# there too (raceBuild in their packages). Race-built throughout, the
+# non-GL packages took 5 of make test's 8 minutes (physics 210 s and
+# physics/scenario 186 s side by side); this way about 3.
 test: deps
 	$(GO) vet ./...
-	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -race $(PLAIN_PKGS)
+	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 $(PLAIN_PKGS)
+	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -race -short $(PLAIN_PKGS)
 	$(TEST_ENV) SOFTGRASP_REQUIRE_XDOTOOL=1 xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -race $(GL_PKGS)
 	$(MAKE) --no-print-directory cuda-test
 

@@ -15,8 +15,8 @@ import (
 // exactly 4 steps after it started (AsyncLag, about the age measured on 2
 // cores), so that the run does not depend on the machine's load.
 func TestAsyncSolverStaysCloseToExact(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the grasp-and-rotate scene twice")
+	if testing.Short() && !raceBuild {
+		t.Skip("runs the grasp-and-rotate scene twice (run under -short in race builds only)")
 	}
 	cfg := settings.DefaultScenario(settings.GraspRotate)
 	cfg.TargetDOFs = 1000

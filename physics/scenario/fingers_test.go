@@ -18,6 +18,9 @@ import (
 // 30 mm up (the pads' sag); at μ = 0.1 the floor carries its weight to
 // 1e-14.
 func TestSoftFingersScene(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the soft-fingers scene twice")
+	}
 	cfg := settings.DefaultScenario(settings.SoftFingers)
 	held := runScene(t, cfg)
 	f := held.Fingers

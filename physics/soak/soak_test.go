@@ -33,8 +33,8 @@ func testMeshes(t *testing.T) []string {
 // recorded state. Memory is judged over the long soak (softgrasp soak):
 // 20 s is too short for a flat heap.
 func TestSoakShort(t *testing.T) {
-	if testing.Short() {
-		t.Skip("soaks for 20 s")
+	if testing.Short() && !raceBuild {
+		t.Skip("soaks for 20 s (run under -short in race builds only)")
 	}
 	sparse.SetBLASThreads(1)
 	rep, err := Run(Options{Duration: 20 * time.Second, Seed: 1, Meshes: testMeshes(t)})
