@@ -76,20 +76,16 @@ func BenchmarkElasticForces(b *testing.B) {
 // (F and its stretch at q − h·v too), each after the step's assembly at
 // q_t = q − h·v, whose rotations warm-start the pass, as in a step.
 func BenchmarkForces(b *testing.B) {
-	forEachSize(b, func(b *testing.B, m *Model, q, v []float64) {
-		const h = 0.02
-		f, st, w := make([]float64, len(q)), m.NewState(), m.NewWorkspace()
-		assembleBefore(m, st, w, q, v, h)
-		b.ReportAllocs()
-		b.ResetTimer()
-		for b.Loop() {
-			_ = m.Forces(st, w, q, v, f)
-		}
-		b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
+	benchForces(b, func(m *Model, st *State, w *Workspace, q, v []float64, h float64, f []float64) error {
+		return m.Forces(st, w, q, v, f)
 	})
 }
 
 func BenchmarkForcesOverStep(b *testing.B) {
+	benchForces(b, (*Model).ForcesOverStep)
+}
+
+func benchForces(b *testing.B, forces func(m *Model, st *State, w *Workspace, q, v []float64, h float64, f []float64) error) {
 	forEachSize(b, func(b *testing.B, m *Model, q, v []float64) {
 		const h = 0.02
 		f, st, w := make([]float64, len(q)), m.NewState(), m.NewWorkspace()
@@ -97,7 +93,7 @@ func BenchmarkForcesOverStep(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for b.Loop() {
-			_ = m.ForcesOverStep(st, w, q, v, h, f)
+			_ = forces(m, st, w, q, v, h, f)
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
 	})

@@ -52,8 +52,16 @@ func (m *Model) Forces(st *State, w *Workspace, q, v, f []float64) error {
 	if err := m.checkPass(st, w, []string{"q", "v", "f"}, q, v, f); err != nil {
 		return err
 	}
-	alpha, beta := m.mat.MassDamping, m.mat.StiffnessDamping
-	m.elementStresses(w, st.rot, w.rot, q, v, beta, 1)
+	m.elementStresses(w, st.rot, w.rot, q, v, m.mat.StiffnessDamping, 1)
+	m.gatherForces(w, v, f)
+	return nil
+}
+
+// gatherForces writes into f the mass damping α·M·v and adds the element
+// stresses of the last pass in w: the whole internal force of Forces and
+// ForcesOverStep once their element pass has run.
+func (m *Model) gatherForces(w *Workspace, v, f []float64) {
+	alpha := m.mat.MassDamping
 	for i, mi := range m.mass {
 		d := alpha * mi
 		f[3*i], f[3*i+1], f[3*i+2] = d*v[3*i], d*v[3*i+1], d*v[3*i+2]
@@ -61,7 +69,6 @@ func (m *Model) Forces(st *State, w *Workspace, q, v, f []float64) error {
 	for k := range m.elems {
 		m.elems[k].scatterForce(&w.stress[k], f)
 	}
-	return nil
 }
 
 // ForcesOverStep is Forces with the stiffness damping of a backward-Euler
@@ -72,8 +79,8 @@ func (m *Model) Forces(st *State, w *Workspace, q, v, f []float64) error {
 //
 // U = Rᵀ·F and U_t = R_tᵀ·F_t the stretches of the polar decompositions
 // at q and q_t, instead of β·K(q)·v. From the rest shape the two agree
-// to first order in h. They differ in a step that turns far: the chord velocity
-// v = (R − I)·x/h of a rigid turn by θ has the velocity gradient
+// to first order in h. They differ in a step that turns far: the chord
+// velocity v = (R − I)·x/h of a rigid turn by θ has the velocity gradient
 // (R − I)/h, whose corotated symmetric part (I − sym R)/h reads as a
 // stretch rate of (1 − cos θ)/h, and β·K(q)·v damps it as such (at
 // θ = 0.5 rad, h = 20 ms, it shrinks a freely spinning box by 2 % in a
@@ -91,15 +98,8 @@ func (m *Model) ForcesOverStep(st *State, w *Workspace, q, v []float64, h float6
 	if !(h > 0) || math.IsInf(h, 0) {
 		return fmt.Errorf("fem: the step h = %g s is not a positive number", h)
 	}
-	alpha, beta := m.mat.MassDamping, m.mat.StiffnessDamping
-	m.stretchRateStresses(w, st.rot, w.rot, q, v, beta, h)
-	for i, mi := range m.mass {
-		d := alpha * mi
-		f[3*i], f[3*i+1], f[3*i+2] = d*v[3*i], d*v[3*i+1], d*v[3*i+2]
-	}
-	for k := range m.elems {
-		m.elems[k].scatterForce(&w.stress[k], f)
-	}
+	m.stretchRateStresses(w, st.rot, w.rot, q, v, m.mat.StiffnessDamping, h)
+	m.gatherForces(w, v, f)
 	return nil
 }
 
