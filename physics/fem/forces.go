@@ -75,7 +75,7 @@ func (m *Model) gatherForces(w *Workspace, v, f []float64) {
 // step of h that ends at q with velocities v: the rate of each element's
 // stretch over the step from q_t = q − h·v,
 //
-//	F(q, v) = f_el(q) + α·M·v + β·K̃,  per element V·R·σ((U − U_t)/h)·g_i,
+//	F(q, v) = α·M·v + Σ_e V·R·σ(U − I + β·(U − U_t)/h)·g_i,
 //
 // U = Rᵀ·F and U_t = R_tᵀ·F_t the stretches of the polar decompositions
 // at q and q_t, instead of β·K(q)·v. From the rest shape the two agree
