@@ -169,9 +169,9 @@ func (j *stressJob) do(lo, hi int) {
 			// The stretch U = Rᵀ·F at q and U_t at q − h·v: both
 			// symmetric, and equal for any rigid motion of the element
 			// over the step, however far it turns. The warm start is
-			// the rotation at q_t when the step's
-			// assembly left it (Assemble at q_t): then R_tᵀ·F_t is
-			// symmetric already and no second decomposition is needed.
+			// the rotation at q_t when the step's assembly left it
+			// (Assemble at q_t): then R_tᵀ·F_t is symmetric already and
+			// no second decomposition is needed.
 			Ft := m3.Sub(F, m3.Scale(j.h, e.defGrad(j.v)))
 			Ut := m3.TMul(j.warm[k], Ft)
 			if !symmetricWithin(Ut, 1e-12) {
