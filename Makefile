@@ -25,18 +25,14 @@ APT_PACKAGES := gcc g++ pkg-config libsuitesparse-dev libopenblas-dev \
 	libxxf86vm-dev libgl1-mesa-dev libgl1-mesa-dri xvfb xauth tetgen ffmpeg \
 	xdotool
 
-# Every package's tests run under the race detector, in two go test runs:
-# every package but the GL ones, the two longest first (physics/scenario
-# and physics, 3 and 2 minutes under the race detector on 2 cores), so
-# that go test keeps both cores busy to the end; then the GL packages
-# under Xvfb (they open a context there and skip without one), alone:
-# their viewer tests count rendered frames while the physics loop runs in
-# real time, and beside the physics packages one of them ran out of
-# frames (TestCtrlClickGraspHoldsAndLifts). Run as three groups one after
-# the other (the packages that start goroutines, the rest, the GL ones),
-# make test took 7 min 44 s on a clean clone of a 2-core Intel Xeon of
-# model 207; this way 7 min 32 s.
-PLAIN_PKGS = ./physics/scenario ./physics $$($(GO) list ./... | grep -v -E '/(render|ui|app)($$|/)')
+# The packages but the GL ones run first (the two longest, physics/scenario
+# and physics, first, so that go test keeps both cores busy to the end;
+# the test target below says how often and how), then the GL packages
+# under Xvfb (they open a context there and skip without one), alone and
+# race-built: their viewer tests count rendered frames while the physics
+# loop runs in real time, and beside the physics packages one of them ran
+# out of frames (TestCtrlClickGraspHoldsAndLifts).
+PLAIN_PKGS = ./physics/scenario ./physics ./physics/soak $$($(GO) list ./... | grep -v -E '/(render|ui|app)($$|/)')
 GL_PKGS   := ./render/... ./ui/... ./app/...
 
 .PHONY: deps build run test bench accuracy headless clean fuzz
@@ -81,10 +77,15 @@ TEST_ENV := OPENBLAS_CORETYPE=Haswell OPENBLAS_NUM_THREADS=1
 # data, the asynchronous solver against the exact one and the soak, run
 # there too (raceBuild in their packages). Race-built throughout, the
 # non-GL packages took 5 of make test's 8 minutes (physics 210 s and
-# physics/scenario 186 s side by side); this way about 3.
+# physics/scenario 186 s side by side); this way about 3. The soak (20 s
+# of wall time whatever the build) and the asynchronous solver's run go
+# only into the race-built pass, the soak among the first packages so that
+# it runs beside physics/scenario rather than after it.
+RACE_ONLY := '^(TestSoakShort|TestAsyncSolverStaysCloseToExact)$$'
+
 test: deps
 	$(GO) vet ./...
-	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 $(PLAIN_PKGS)
+	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -skip $(RACE_ONLY) $(PLAIN_PKGS)
 	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -race -short $(PLAIN_PKGS)
 	$(TEST_ENV) SOFTGRASP_REQUIRE_XDOTOOL=1 xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -race $(GL_PKGS)
 	$(MAKE) --no-print-directory cuda-test
