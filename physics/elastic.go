@@ -20,7 +20,9 @@ import (
 //	R_k = M·Δv_k − h·M·g + h·F(q_k, v_k) − h·Jᵀ·λ_k,
 //	v_k = v_t + Δv_k,  q_k = q_t + h·v_k,
 //
-// with F evaluated anew, rotations included (fem.Model.Forces); it
+// with F evaluated anew, rotations included (fem.Model.ForcesOverStep,
+// whose stiffness damping is the rate of the elements' stretch over the
+// step, or fem.Model.Forces, β·K(q_k)·v_k: Settings.DampingRate); it
 // vanishes for every λ when F is linear and Δv_free = A⁻¹·b. Its
 // quasi-Newton correction with the step's factor as the Jacobian moves
 // the free motion only, Δv_free ← Δv_free − A⁻¹·R_k, so that the contact
