@@ -477,6 +477,24 @@ func TestForcesOverStep(t *testing.T) {
 		t.Fatalf("rigid turn: Forces' β·K·v is only %.3g against f_el's %.3g: the test no longer tells the two apart", d, scale)
 	}
 
+	// With the rotations at q_t that the step's assembly leaves in the
+	// state, the stretch at q_t is taken from them instead of a second
+	// polar decomposition: the same forces to round-off.
+	fresh := make([]float64, N)
+	if err := m.ForcesOverStep(m.NewState(), w, q, v, h, fresh); err != nil {
+		t.Fatal(err)
+	}
+	assembled := m.NewState()
+	m.Assemble(assembled, w, qt, v, h, r3.Vec{}, m.Pattern(), make([]float64, N))
+	if err := m.ForcesOverStep(assembled, w, q, v, h, f); err != nil {
+		t.Fatal(err)
+	}
+	for i := range f {
+		if d := math.Abs(f[i] - fresh[i]); d > 1e-12*scale {
+			t.Fatalf("F[%d] = %.15g with the assembly's rotations at q_t, %.15g without (|Δ| %.3g)", i, f[i], fresh[i], d)
+		}
+	}
+
 	// A small step of a generic velocity from the rest shape: the two
 	// forms part by O(h). (From a strained shape they part by O(strain
 	// times the turn rate) too: β·K(q)·v damps the turn of a strained
