@@ -9,7 +9,6 @@ import (
 
 	"softgrasp/physics/collide"
 	"softgrasp/physics/mesh"
-	"softgrasp/physics/settings"
 )
 
 // The contact budget (docs/method.md, "Contact budget"): on a surface
@@ -379,8 +378,8 @@ func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 	}
 	move := r3.Sub(r3.Scale(h, v), rigid)
 	fall := r3.Scale(h*h, c.set.Gravity)
-	if dv := c.state.dvLast; c.set.BudgetFall == settings.FallLastStep && len(dv) == len(c.state.v) {
-		fall = fallAt(h, c.atPair(dv, pr), fall)
+	if c.fallsByLastStep(c.set.BudgetFall) {
+		fall = fallAt(h, c.atPair(c.state.dvLast, pr), fall)
 	}
 	reach = r3.Norm(r3.Add(move, towardBody(pr.Normal, fall)))
 	return math.Max(0, -r3.Dot(pr.Normal, move)), reach

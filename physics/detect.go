@@ -273,7 +273,7 @@ func (c *step) alarmOver(p []float64, bounded bool) float64 {
 	// The fall each point counts (Settings.AlarmFall): gravity's, or its
 	// last velocity change times h and unforeseenFall of gravity's
 	// (fallAt).
-	lastStep := c.set.AlarmFall == settings.FallLastStep && len(state.dvLast) == len(state.v)
+	lastStep := c.fallsByLastStep(c.set.AlarmFall)
 	// Below its default (1.5, alarmMargin), AlarmFallMargin counts the
 	// fall only by its part towards the body, and with that margin.
 	fallCut := alarmMargin - c.set.AlarmFallMargin
@@ -303,7 +303,10 @@ func (c *step) alarmOver(p []float64, bounded bool) float64 {
 		if lastStep {
 			fv = fallAt(h, c.model.surfacePoint(state.dvLast, n), gh2)
 		}
-		fall := r3.Norm(fv)
+		var fall float64 // ‖fv‖, read by the margin's cut alone
+		if fallCut > 0 {
+			fall = r3.Norm(fv)
+		}
 		soft := r3.Add(r3.Scale(h, c.model.surfacePoint(state.v, n)), fv)
 		for i := range c.bodies {
 			mv := &moves[i]
@@ -383,6 +386,14 @@ func (c *step) nodeMotionBounds(moves []bodyMove, gh2 r3.Vec, lastStep bool) []f
 		bound[k] = worst + 1e-9*(scale+far)
 	}
 	return bound
+}
+
+// fallsByLastStep reports whether a prediction under the setting f counts
+// the fall by the points' last velocity change (fallAt): f is
+// FallLastStep and the state has a last step (not the first, nor one set
+// by SetState, where the whole fall counts).
+func (c *step) fallsByLastStep(f settings.Fall) bool {
+	return f == settings.FallLastStep && len(c.state.dvLast) == len(c.state.v)
 }
 
 // fallAt is the fall over a step that Settings.FallLastStep predicts for
