@@ -31,6 +31,7 @@ type benchFlags struct {
 	scaleSizes        string
 	scaleDTs          string
 	scenario          string
+	precision         string
 }
 
 // Defaults of the full run and of -quick.
@@ -56,6 +57,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.scaleSizes, "scale-sizes", scaleSizes, "with -scale: comma-separated target DOFs (-quick: "+scaleQuickSizes+")")
 	fs.StringVar(&f.scaleDTs, "scale-dts", scaleDTs, "with -scale: comma-separated time steps, s")
 	fs.StringVar(&f.scenario, "scenario", string(settings.Squeeze), "the Table-1 scene: squeeze (one soft box) or stack (two soft cubes of half the DOFs each in soft–soft contact, squeezed together)")
+	fs.StringVar(&f.precision, "compliance-precision", settings.PrecisionDouble.String(), "precision of the compliance products (Build W_H, the standard scheme's Rebuild W, the asynchronous solver's node compliances): double or single (docs/method.md, Compliance in single precision)")
 	f.mesh.register(fs)
 }
 
@@ -90,6 +92,7 @@ type benchOptions struct {
 	mesh          benchMeshOption
 	backend       string
 	kind          settings.Kind // squeeze or stack
+	precision     settings.Precision
 }
 
 // options validates the flags; -quick fills -sizes and -steps unless they
@@ -115,6 +118,11 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 		return o, err
 	}
 	o.steps, o.warmup, o.backend = f.steps, f.warmup, f.backend
+	p, err := f.compliancePrecision()
+	if err != nil {
+		return o, err
+	}
+	o.precision = p
 	switch k := settings.Kind(f.scenario); k {
 	case settings.Squeeze, settings.Stack:
 		o.kind = k
@@ -137,6 +145,17 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 		o.sizes = append(o.sizes, d)
 	}
 	return o, nil
+}
+
+// compliancePrecision reads -compliance-precision.
+func (f *benchFlags) compliancePrecision() (settings.Precision, error) {
+	switch f.precision {
+	case settings.PrecisionDouble.String():
+		return settings.PrecisionDouble, nil
+	case settings.PrecisionSingle.String():
+		return settings.PrecisionSingle, nil
+	}
+	return 0, fmt.Errorf("-compliance-precision = %q: want double or single", f.precision)
 }
 
 // runBench reproduces the paper's Table 1 on this machine.
@@ -386,6 +405,10 @@ func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 2
 	}
+	if _, err := f.compliancePrecision(); err != nil {
+		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
+		return 2
+	}
 	// One OpenBLAS thread, as headless runs the asynchronous solver: a
 	// second would fight the background factorisation for the other core
 	// (measured: the 18k-DOF step 297 ms with OpenBLAS's default threads).
@@ -412,7 +435,11 @@ func measureAndWriteScale(f *benchFlags, stdout, stderr io.Writer) error {
 	for i, d := range dofs {
 		sizes[i] = int(math.Round(d))
 	}
-	rep, err := measureScale(sizes, dts, f.backend, stderr)
+	precision, err := f.compliancePrecision()
+	if err != nil {
+		return err
+	}
+	rep, err := measureScale(sizes, dts, f.backend, precision, stderr)
 	if err != nil {
 		return err
 	}

@@ -70,12 +70,14 @@ type scaleRow struct {
 // scaleReport is -scale's JSON: the rows and, per time step, each stage's
 // growth exponent α in ms ∝ DOFs^α (least squares on the logarithms).
 type scaleReport struct {
-	Scenario  string                        `json:"scenario"`
-	Solver    string                        `json:"solver"`
-	Backend   string                        `json:"backend"`
-	BLASCore  string                        `json:"blas_core"` // OpenBLAS's kernels (sparse.BLASCore)
-	Rows      []scaleRow                    `json:"rows"`
-	Exponents map[string]map[string]float64 `json:"exponents"` // dt → stage → α
+	Scenario string `json:"scenario"`
+	Solver   string `json:"solver"`
+	Backend  string `json:"backend"`
+	BLASCore string `json:"blas_core"` // OpenBLAS's kernels (sparse.BLASCore)
+	// CompliancePrecision is -compliance-precision.
+	CompliancePrecision string                        `json:"compliance_precision"`
+	Rows                []scaleRow                    `json:"rows"`
+	Exponents           map[string]map[string]float64 `json:"exponents"` // dt → stage → α
 }
 
 // parseList reads a comma-separated list of numbers.
@@ -92,11 +94,12 @@ func parseList(flagName, s string) ([]float64, error) {
 }
 
 // scaleConfig is the scene of one row.
-func scaleConfig(dofs int, dt float64) settings.Scenario {
+func scaleConfig(dofs int, dt float64, precision settings.Precision) settings.Scenario {
 	cfg := settings.DefaultScenario(settings.GraspRotate)
 	cfg.TargetDOFs = dofs
 	cfg.Physics.TimeStep = dt
 	cfg.Physics.Solver = settings.AsyncSolver
+	cfg.Physics.CompliancePrecision = precision
 	return cfg
 }
 
@@ -104,11 +107,12 @@ func scaleConfig(dofs int, dt float64) settings.Scenario {
 // backend names where the fast scheme's Newton iterations run (-backend);
 // a GPU that cannot be opened leaves a row on the CPU, and the report's
 // Backend says "cpu" once any row ran there.
-func measureScale(sizes []int, dts []float64, backend string, progress io.Writer) (*scaleReport, error) {
-	rep := &scaleReport{Scenario: string(settings.GraspRotate), Solver: settings.AsyncSolver.String(), Backend: backend, BLASCore: sparse.BLASCore(), Exponents: map[string]map[string]float64{}}
+func measureScale(sizes []int, dts []float64, backend string, precision settings.Precision, progress io.Writer) (*scaleReport, error) {
+	rep := &scaleReport{Scenario: string(settings.GraspRotate), Solver: settings.AsyncSolver.String(), Backend: backend, BLASCore: sparse.BLASCore(),
+		CompliancePrecision: precision.String(), Exponents: map[string]map[string]float64{}}
 	for _, dt := range dts {
 		for _, dofs := range sizes {
-			cfg := scaleConfig(dofs, dt)
+			cfg := scaleConfig(dofs, dt, precision)
 			if err := cfg.Validate(); err != nil {
 				return nil, fmt.Errorf("%d DOFs, h = %g s: %w", dofs, dt, err)
 			}

@@ -170,6 +170,7 @@ func TestBenchBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-steps", "0"}, {"-sizes", "18000,abc"}, {"-sizes", "10"}, {"-warmup", "-3"},
 		{"-threads", "-1"}, {"-nope"}, {"extra"}, {"-scenario", "drop"}, {"-scenario", "stack", "-mesh", "x.stl"},
+		{"-compliance-precision", "half"}, {"-scale", "-compliance-precision", "half"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -202,8 +203,8 @@ func TestBenchScale(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Rows) != 4 || len(rep.Exponents) != 2 {
-		t.Fatalf("%d rows, exponents for %d steps; want 4 and 2", len(rep.Rows), len(rep.Exponents))
+	if len(rep.Rows) != 4 || len(rep.Exponents) != 2 || rep.CompliancePrecision != "double" {
+		t.Fatalf("%d rows, exponents for %d steps, compliance in %q; want 4, 2 and double", len(rep.Rows), len(rep.Exponents), rep.CompliancePrecision)
 	}
 	for _, r := range rep.Rows {
 		if r.Error != "" || r.Steps == 0 || r.RealtimeFactor <= 0 || r.Contacts <= 0 || r.MS["step"] <= 0 || r.MS["newton_iter"] <= 0 {

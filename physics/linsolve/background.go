@@ -57,6 +57,11 @@ type background struct {
 	// refresh > 0 starts a job only once current is that many steps old
 	// (Options.Refresh).
 	refresh int
+	// single computes the node compliances in single precision
+	// (Options.SingleCompliance); jobSingle is its value for the job in
+	// flight, written by begin before the job is sent and read by the
+	// worker.
+	single, jobSingle bool
 }
 
 // newBackground analyses A a second time for the background factor.
@@ -92,7 +97,7 @@ func (af *background) work() {
 		}
 		if err == nil {
 			af.jobNodes = append(af.jobNodes[:0], nodes()...)
-			err = af.gSpare.build(af.spare, af.jobNodes, af.nNodes)
+			err = af.gSpare.build(af.spare, af.jobNodes, af.nNodes, af.jobSingle)
 		}
 		af.done <- err
 	}
@@ -134,6 +139,7 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 		copy(af.pattern.Val, A.Val)
 		copy(af.qJob, q)
 		nodes := near()
+		af.jobSingle = af.single
 		af.busy, af.pending = true, 0
 		af.jobs <- nodes
 	}

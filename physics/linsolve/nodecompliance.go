@@ -38,8 +38,9 @@ type nodeCompliance struct {
 	builds        int // calls of build (the tests count them)
 }
 
-// build computes G for the given nodes with the factor f.
-func (g *nodeCompliance) build(f *sparse.Factor, nodes []int, nNodes int) error {
+// build computes G for the given nodes with the factor f, in single
+// precision or in double.
+func (g *nodeCompliance) build(f *sparse.Factor, nodes []int, nNodes int, single bool) error {
 	g.builds++
 	if len(g.slot) != nNodes {
 		g.slot = make([]int, nNodes)
@@ -71,7 +72,7 @@ func (g *nodeCompliance) build(f *sparse.Factor, nodes []int, nNodes int) error 
 		g.valid = true
 		return nil
 	}
-	if err := f.Compliance(&g.X, g.G); err != nil {
+	if err := compliance(f, single, &g.X, g.G); err != nil {
 		return err
 	}
 	g.valid = true

@@ -42,12 +42,17 @@ type Options struct {
 	// the conjugate gradient stops, and PCGMaxIterations its bound.
 	PCGTolerance     float64
 	PCGMaxIterations int
+	// SingleCompliance runs the compliance products (Compliance,
+	// PairCompliance, the node compliances) in single precision
+	// (sparse.Factor.ComplianceSingle).
+	SingleCompliance bool
 }
 
 // OptionsFrom returns the options that the simulation's settings select.
 func OptionsFrom(set settings.Settings) Options {
 	return Options{Async: set.Solver == settings.AsyncSolver, Lag: set.AsyncLag, Refresh: set.AsyncRefresh,
-		PCGTolerance: set.PCGTolerance, PCGMaxIterations: set.PCGMaxIterations}
+		PCGTolerance: set.PCGTolerance, PCGMaxIterations: set.PCGMaxIterations,
+		SingleCompliance: set.CompliancePrecision == settings.PrecisionSingle}
 }
 
 // ErrBackgroundFactor marks the failure of a background factorisation:
@@ -112,7 +117,7 @@ func (s *Solver) SetOptions(opt Options) error {
 		s.bg = nil
 	}
 	if s.bg != nil {
-		s.bg.lag, s.bg.refresh = opt.Lag, opt.Refresh
+		s.bg.lag, s.bg.refresh, s.bg.single = opt.Lag, opt.Refresh, opt.SingleCompliance
 	}
 	s.opt = opt
 	return nil
@@ -318,10 +323,20 @@ func (s *Solver) SetWarp(R m3.Mat3) {
 
 // Compliance computes W = X·P⁻¹·Xᵀ (dense, row-major, 3c×3c for the
 // 3c×3N rows of X) with the step's factor by sparse forward solves and a
-// symmetric product (sparse.Factor.Compliance). It is not warped: use it
-// with an exact factor, or warp the rows of X.
+// symmetric product (sparse.Factor.Compliance, or ComplianceSingle as
+// the options say). It is not warped: use it with an exact factor, or
+// warp the rows of X.
 func (s *Solver) Compliance(X *sparse.CSR, W []float64) error {
-	return s.factor.Compliance(X, W)
+	return compliance(s.factor, s.opt.SingleCompliance, X, W)
+}
+
+// compliance computes W = X·P⁻¹·Xᵀ with the factor f in single precision
+// or in double.
+func compliance(f *sparse.Factor, single bool, X *sparse.CSR, W []float64) error {
+	if single {
+		return f.ComplianceSingle(X, W)
+	}
+	return f.Compliance(X, W)
 }
 
 // PairCompliance computes the lower block triangle of W_H = H·P⁻¹·Hᵀ for
@@ -334,7 +349,7 @@ func (s *Solver) Compliance(X *sparse.CSR, W []float64) error {
 // the warp R to the directions (Warp).
 func (s *Solver) PairCompliance(WH []float64, pairs []collide.Pair, H *sparse.CSR) error {
 	if s.bg == nil {
-		return s.factor.Compliance(H, WH)
+		return s.Compliance(H, WH)
 	}
 	if s.bg.gCur.covers(pairs) {
 		s.bg.gCur.assemble(WH, pairs, &s.gRows)
@@ -360,7 +375,7 @@ func (s *Solver) missedCompliance(WH []float64, pairs []collide.Pair) error {
 			nodes = append(nodes, pairs[a].Nodes[:pairs[a].Count]...)
 		}
 		bg.extNodes = nodes
-		if err := bg.gExt.build(s.factor, nodes, bg.nNodes); err != nil {
+		if err := bg.gExt.build(s.factor, nodes, bg.nNodes, s.opt.SingleCompliance); err != nil {
 			return err
 		}
 	}

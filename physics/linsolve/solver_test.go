@@ -245,7 +245,27 @@ func TestPairComplianceFromNodeCompliance(t *testing.T) {
 // the pairs' H, on the lower block triangle.
 func checkPairCompliance(t *testing.T, name string, s *Solver, pairs []collide.Pair, n int) {
 	t.Helper()
-	var H sparse.CSR
+	H := pairRows(pairs, n)
+	c := 3 * len(pairs)
+	got, want := make([]float64, c*c), make([]float64, c*c)
+	if err := s.PairCompliance(got, pairs, H); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Compliance(H, want); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < c; i++ {
+		for j := 0; j < 3*(i/3+1); j++ { // lower block triangle
+			if d := math.Abs(got[i*c+j] - want[i*c+j]); d > 1e-12 {
+				t.Fatalf("%s: W_H(%d,%d) = %g gathered, %g from the kernel", name, i, j, got[i*c+j], want[i*c+j])
+			}
+		}
+	}
+}
+
+// pairRows returns the mapping Jacobian H of the pairs on n nodes.
+func pairRows(pairs []collide.Pair, n int) *sparse.CSR {
+	H := &sparse.CSR{}
 	H.Reset(3*len(pairs), 3*n)
 	var cols [collide.MaxNodes]int
 	for _, pr := range pairs {
@@ -256,20 +276,59 @@ func checkPairCompliance(t *testing.T, name string, s *Solver, pairs []collide.P
 			H.Append(cols[:pr.Count], pr.Weights[:pr.Count])
 		}
 	}
-	c := 3 * len(pairs)
-	got, want := make([]float64, c*c), make([]float64, c*c)
-	if err := s.PairCompliance(got, pairs, &H); err != nil {
-		t.Fatal(err)
+	return H
+}
+
+// TestSingleCompliance: with Options.SingleCompliance, W_H from the
+// kernel (exact mode) and from the node compliances (asynchronous mode:
+// the worker's G, and the step's own for pairs outside it) is the double
+// precision W_H of the same factor to float's rounding (the kernel's
+// bound, sparse's singleComplianceTol), and differs from it: the option
+// reaches every path.
+func TestSingleCompliance(t *testing.T) {
+	const n = 20
+	covered := []collide.Pair{
+		{Count: 1, Nodes: [collide.MaxNodes]int{4}, Weights: [collide.MaxNodes]float64{1}},
+		{Count: 3, Nodes: [collide.MaxNodes]int{3, 5, 7}, Weights: [collide.MaxNodes]float64{0.2, 0.5, 0.3}},
 	}
-	if err := s.Compliance(&H, want); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < c; i++ {
-		for j := 0; j < 3*(i/3+1); j++ { // lower block triangle
-			if d := math.Abs(got[i*c+j] - want[i*c+j]); d > 1e-12 {
-				t.Fatalf("%s: W_H(%d,%d) = %g gathered, %g from the kernel", name, i, j, got[i*c+j], want[i*c+j])
+	missed := append(covered[:2:2],
+		collide.Pair{Count: 2, Nodes: [collide.MaxNodes]int{7, 12}, Weights: [collide.MaxNodes]float64{0.6, 0.4}})
+	for _, async := range []bool{false, true} {
+		rng := rand.New(rand.NewSource(3))
+		A, mass := chain(n)
+		s, err := New(A, mass, Options{Async: async, Lag: 1, PCGTolerance: 1e-10, PCGMaxIterations: 100, SingleCompliance: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := make([]float64, 3*n)
+		for range 3 { // prime, start a job, swap it in
+			assembleChain(s.Matrix(), rng, 50)
+			if err := s.Refactor(q, nearNodes(3, 4, 5, 6, 7)); err != nil {
+				t.Fatal(err)
 			}
 		}
+		for _, pairs := range [][]collide.Pair{covered, missed} {
+			H := pairRows(pairs, n)
+			c := 3 * len(pairs)
+			got, want := make([]float64, c*c), make([]float64, c*c)
+			if err := s.PairCompliance(got, pairs, H); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.factor.Compliance(H, want); err != nil {
+				t.Fatal(err)
+			}
+			diff, size := 0.0, 0.0
+			for i := 0; i < c; i++ {
+				for j := 0; j < 3*(i/3+1); j++ { // lower block triangle
+					diff = max(diff, math.Abs(got[i*c+j]-want[i*c+j]))
+					size = max(size, math.Abs(want[i*c+j]))
+				}
+			}
+			if rel := diff / size; !(rel > 1e-10 && rel <= 5e-7) {
+				t.Errorf("async %v, %d pairs: W_H in single precision %.3g (relative) from double's, want within (1e-10, 5e-7]", async, len(pairs), rel)
+			}
+		}
+		s.Close()
 	}
 }
 

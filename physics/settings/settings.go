@@ -141,6 +141,31 @@ func (d DampingRate) String() string {
 	return choiceName(dampingRateNames, "DampingRate", int(d))
 }
 
+// Precision selects the floating-point precision of the compliance
+// products W = X·A⁻¹·Xᵀ (the fast scheme's W_H, the standard scheme's W,
+// the asynchronous solver's node compliances).
+type Precision int
+
+const (
+	// PrecisionDouble computes them in double precision. It is the zero
+	// value so that a configuration written before the setting existed
+	// reads as it ran then.
+	PrecisionDouble Precision = iota
+	// PrecisionSingle runs the compliance kernel's forward solves and
+	// products in single precision (sparse.Factor.ComplianceSingle:
+	// relative error of W about 1e-7; docs/method.md, "Compliance in
+	// single precision").
+	PrecisionSingle
+)
+
+// precisionNames are the choices' names, by value.
+var precisionNames = []string{PrecisionDouble: "double", PrecisionSingle: "single"}
+
+// String returns "double" or "single".
+func (p Precision) String() string {
+	return choiceName(precisionNames, "Precision", int(p))
+}
+
 // Fall selects the fall towards a body that a prediction of a point's
 // motion over a step counts beyond its motion at its start velocity: the
 // contact budget's reach (BudgetFall) and the alarm distance (AlarmFall).
@@ -277,6 +302,10 @@ type Settings struct {
 	// the exact solver never does. Zero is the value a configuration
 	// written before it existed reads as, and runs as it ran then.
 	PGSSingleFrom int
+	// CompliancePrecision is the precision of the compliance products,
+	// in both schemes and both solvers: PrecisionDouble, the default, or
+	// PrecisionSingle.
+	CompliancePrecision Precision
 	// PGSForcing, when positive, makes the Newton iterations inexact
 	// (docs/method.md, "Inexact Newton"): PGS stops at the relative
 	// tolerance max(PGSTolerance, min(PGSForcing, PGSForcing·θ_k)) in

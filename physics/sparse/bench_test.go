@@ -126,6 +126,7 @@ const (
 	sparseReduced complianceVariant = iota // Compliance as the simulation calls it
 	sparseRows                             // the supernodal kernel on the rows of X, no reduction
 	denseSolves                            // ComplianceDense
+	sparseSingle                           // ComplianceSingle
 )
 
 // benchCompliance times one of the compliance routines.
@@ -137,8 +138,9 @@ func benchCompliance(b *testing.B, ord ordering, v complianceVariant) {
 			W := make([]float64, sz.rows*sz.rows)
 			run := map[complianceVariant]func(*CSR, []float64) error{
 				sparseReduced: f.Compliance,
-				sparseRows:    func(X *CSR, W []float64) error { return f.compliance(X, W, false) },
+				sparseRows:    func(X *CSR, W []float64) error { return f.compliance(X, W, false, false) },
 				denseSolves:   f.ComplianceDense,
+				sparseSingle:  f.ComplianceSingle,
 			}[v]
 			if err := run(X, W); err != nil { // warm the workspaces
 				b.Fatal(err)
@@ -164,6 +166,9 @@ func BenchmarkCompliance(b *testing.B) { benchCompliance(b, orderingMETIS, spars
 // BenchmarkComplianceRows: the same kernel with the rows of X as
 // right-hand sides (no reduction to the touched DOFs).
 func BenchmarkComplianceRows(b *testing.B) { benchCompliance(b, orderingMETIS, sparseRows) }
+
+// BenchmarkComplianceSingle: Compliance's kernel in single precision.
+func BenchmarkComplianceSingle(b *testing.B) { benchCompliance(b, orderingMETIS, sparseSingle) }
 
 // BenchmarkComplianceDense: the same W by dense multi-RHS solves.
 func BenchmarkComplianceDense(b *testing.B) { benchCompliance(b, orderingMETIS, denseSolves) }

@@ -56,6 +56,7 @@ typedef struct {
 	double *G;        int64_t g_cap;   /* compliance of the touched DOFs, nt×nt */
 	double *T;        int64_t t_cap;   /* X̃·G, m×nt */
 	int *cidx;        int64_t cidx_cap; /* compact column of each entry of X */
+	float *Ls;        int64_t ls_cap;  /* a supernode's columns of L in float (single precision) */
 	double flops;     /* floating-point operations of the last call */
 	int64_t reach;    /* Σ_s m_s of the last call */
 	int64_t rhs;      /* right-hand sides solved by the last call */
@@ -95,9 +96,10 @@ const char *sg_blas_core(void);
 int sg_single_copy(sg_factor *f);
 int sg_solve_single(sg_factor *f, double *x, const double *b);
 
-/* Compliance W = X·A⁻¹·Xᵀ with X in CSR form, W row-major m×m (compliance.c). */
+/* Compliance W = X·A⁻¹·Xᵀ with X in CSR form, W row-major m×m (compliance.c);
+ * single: the sweep in float (W returned in double). */
 int sg_compliance(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
-                  const double *val, double *W, int reduce);
+                  const double *val, double *W, int reduce, int single);
 /* Dense baseline: chunked full solves A⁻¹·Xᵀ then X·(A⁻¹·Xᵀ) (compliance_dense.c). */
 int sg_compliance_dense(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
                         const double *val, double *W);
@@ -105,13 +107,13 @@ int sg_compliance_dense(sg_factor *f, int64_t m, const int64_t *rowptr, const in
 /* Internal steps shared between the files. */
 int sg_grow(void **p, int64_t *cap, int64_t need, size_t elem);
 int sg_solve_block(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
-                   const double *val);
-void sg_store_sym(const sg_work *w, int64_t m, double *W);
+                   const double *val, int single);
+void sg_store_sym(const sg_work *w, int64_t m, double *W, int single);
 int sg_reduce_init(sg_factor *f);
 int64_t sg_touched_dofs(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx);
 void sg_untouch(sg_factor *f, int64_t nt);
 int sg_expand_reduced(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
-                      const double *val, int64_t nt, double *W);
+                      const double *val, int64_t nt, double *W, int single);
 int sg_tree_build(sg_factor *f);
 void sg_tree_free(sg_tree *t);
 void sg_work_free(sg_work *w);

@@ -103,33 +103,10 @@ void sg_work_free(sg_work *w)
 {
 	void *bufs[] = {w->start, w->order, w->rank, w->cmap, w->bucket, w->mark,
 	                w->rptr, w->zoff, w->ridx, w->Z, w->U, w->Wp,
-	                w->slot, w->urowptr, w->ucolidx, w->uval, w->G, w->T, w->cidx};
+	                w->slot, w->urowptr, w->ucolidx, w->uval, w->G, w->T, w->cidx, w->Ls};
 	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
 		free(bufs[i]);
 	memset(w, 0, sizeof *w);
-}
-
-/* trsm_lower solves L·Y = B in place (B is k×n, leading dimension ldb; L
- * is k×k lower triangular, leading dimension ldl). It splits L as
- *
- *     [L11  0 ] [Y1]   [B1]        Y1 = L11⁻¹·B1
- *     [L21 L22] [Y2] = [B2],       Y2 = L22⁻¹·(B2 − L21·Y1)
- *
- * recursively, so that nearly all flops go to dgemm, which runs much
- * closer to peak than dtrsm on the large separator blocks at the top of
- * the tree. */
-static void trsm_lower(int64_t k, int64_t n, const double *L, int64_t ldl, double *B, int64_t ldb)
-{
-	if (k <= 32) {
-		cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit,
-		            k, n, 1.0, L, ldl, B, ldb);
-		return;
-	}
-	int64_t k1 = k / 2;
-	trsm_lower(k1, n, L, ldl, B, ldb);
-	cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, k - k1, n, k1,
-	            -1.0, L + k1, ldl, B, ldb, 1.0, B + k1, ldb);
-	trsm_lower(k - k1, n, L + k1 + k1 * ldl, ldl, B + k1, ldb);
 }
 
 /* rpos is the position of RHS q in the sorted set R of length len (q ∈ R). */
@@ -215,7 +192,7 @@ static void walk_reach(sg_factor *f, int64_t m, const int64_t *rowptr, const int
 
 /* plan builds the sets R_s, the offsets of the blocks Z_s and sizes every
  * buffer for this X. */
-static int plan(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx)
+static int plan(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx, int single)
 {
 	sg_work *w = &f->work;
 	const int *super = f->L->super, *pi = f->L->pi;
@@ -232,7 +209,7 @@ static int plan(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *c
 		return SG_NOMEM;
 	memcpy(w->zoff, w->rptr, (size_t)ns * sizeof(int64_t)); /* fill pointers */
 	walk_reach(f, m, rowptr, colidx, w->zoff, w->ridx);
-	int64_t uneed = 1;
+	int64_t uneed = 1, lneed = 1;
 	w->zoff[0] = 0;
 	for (int64_t s = 0; s < ns; s++) {
 		int64_t ms = w->rptr[s + 1] - w->rptr[s];
@@ -245,155 +222,95 @@ static int plan(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *c
 		if (Rs[ms - 1] - Rs[0] != ms - 1 && ms * ms > need)
 			need = ms * ms; /* scattered dsyrk scratch */
 		uneed = need > uneed ? need : uneed;
+		lneed = (nb + k) * k > lneed ? (nb + k) * k : lneed;
 	}
 	if (sg_grow((void **)&w->Z, &w->z_cap, w->zoff[ns] + 1, sizeof(double)) != SG_OK ||
 	    sg_grow((void **)&w->U, &w->u_cap, uneed, sizeof(double)) != SG_OK ||
-	    sg_grow((void **)&w->Wp, &w->w_cap, m * m, sizeof(double)) != SG_OK)
+	    sg_grow((void **)&w->Wp, &w->w_cap, m * m, sizeof(double)) != SG_OK ||
+	    (single && sg_grow((void **)&w->Ls, &w->ls_cap, lneed, sizeof(float)) != SG_OK))
 		return SG_NOMEM;
 	return SG_OK;
 }
 
-/* load_rhs zeroes the blocks Z_s and scatters P·Xᵀ into them. */
-static void load_rhs(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
-                     const double *val)
+/* pivot_block_d returns supernode s's columns of L as CHOLMOD stores
+ * them; pivot_block_s rounds them to float into work.Ls (sized by plan). */
+static inline const double *pivot_block_d(sg_factor *f, int64_t s)
 {
-	sg_work *w = &f->work;
-	const sg_tree *t = &f->tree;
-	const int *super = f->L->super;
-	memset(w->Z, 0, (size_t)w->zoff[f->L->nsuper] * sizeof(double));
-	for (int q = 0; q < m; q++) {
-		int r = w->order[q];
-		for (int64_t k = rowptr[r]; k < rowptr[r + 1]; k++) {
-			int p = t->iperm[colidx[k]], s = t->col_super[p];
-			int64_t ks = super[s + 1] - super[s];
-			int64_t j = rpos(w->ridx + w->rptr[s], w->rptr[s + 1] - w->rptr[s], q);
-			w->Z[w->zoff[s] + (p - super[s]) + ks * j] += val[k];
-		}
-	}
+	return (const double *)f->L->x + ((const int *)f->L->px)[s];
 }
 
-/* accumulate_w adds Z_sᵀ·Z_s to the lower triangle of W[R_s,R_s] (sorted
- * order, column-major, leading dimension m). */
-static void accumulate_w(sg_work *w, const int *Rs, int64_t ms, int64_t k, const double *Zs, int64_t m)
+static inline const float *pivot_block_s(sg_factor *f, int64_t s)
 {
-	if (Rs[ms - 1] - Rs[0] == ms - 1) {
-		double *C = w->Wp + Rs[0] + m * Rs[0];
-		cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, ms, k, 1.0, Zs, k, 1.0, C, m);
-		return;
-	}
-	double *T = w->U;
-	cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, ms, k, 1.0, Zs, k, 0.0, T, ms);
-	/* R_s is increasing, so ii ≥ jj lands in the lower triangle of W. */
-	for (int64_t jj = 0; jj < ms; jj++) {
-		double *Wc = w->Wp + m * Rs[jj];
-		for (int64_t ii = jj; ii < ms; ii++)
-			Wc[Rs[ii]] += T[ii + ms * jj];
-	}
+	const int *super = f->L->super, *pi = f->L->pi, *px = f->L->px;
+	int64_t n = (int64_t)(pi[s + 1] - pi[s]) * (super[s + 1] - super[s]);
+	const double *x = (const double *)f->L->x + px[s];
+	float *Ls = f->work.Ls;
+	for (int64_t i = 0; i < n; i++)
+		Ls[i] = (float)x[i];
+	return Ls;
 }
 
-/* scatter_below subtracts the update U = L_bs·Z_s (nb×ms, column-major)
- * from the pivot blocks of the ancestors that own the rows below s's
- * diagonal block. Those rows are sorted, so each ancestor's rows are a
- * consecutive run; R_s ⊆ R_t maps s's columns into t's. */
-static void scatter_below(sg_factor *f, int64_t s, int64_t nb, int64_t ms)
-{
-	sg_work *w = &f->work;
-	const int *super = f->L->super, *pi = f->L->pi;
-	const int *rows = (const int *)f->L->s + pi[s] + (super[s + 1] - super[s]);
-	const int *Rs = w->ridx + w->rptr[s];
-	int64_t i = 0;
-	while (i < nb) {
-		int tsn = f->tree.col_super[rows[i]];
-		int64_t i1 = i + 1;
-		while (i1 < nb && rows[i1] < super[tsn + 1])
-			i1++;
-		const int *Rt = w->ridx + w->rptr[tsn];
-		int64_t mt = w->rptr[tsn + 1] - w->rptr[tsn], kt = super[tsn + 1] - super[tsn];
-		double *Zt = w->Z + w->zoff[tsn] - super[tsn]; /* indexed by global row */
-		for (int64_t j = 0; j < ms; j++)
-			w->cmap[j] = (int)rpos(Rt, mt, Rs[j]);
-		for (int64_t j = 0; j < ms; j++) {
-			double *zc = Zt + kt * w->cmap[j];
-			const double *uc = w->U + nb * j;
-			for (int64_t ii = i; ii < i1; ii++)
-				zc[rows[ii]] -= uc[ii];
-		}
-		i = i1;
-	}
-}
+#define REAL double
+#define SFX(name) name##_d
+#define TRSM cblas_dtrsm
+#define GEMM cblas_dgemm
+#define SYRK cblas_dsyrk
+#include "compliance_sweep.h"
+#undef REAL
+#undef SFX
+#undef TRSM
+#undef GEMM
+#undef SYRK
 
-/* sweep runs the blocked forward substitution over the supernodes in
- * increasing (postorder) order, accumulating W as it goes. */
-static void sweep(sg_factor *f, int64_t m)
-{
-	sg_work *w = &f->work;
-	const int *super = f->L->super, *pi = f->L->pi;
-	const int *px = f->L->px;
-	const double *Lx = f->L->x;
-	double flops = 0;
-	for (int64_t s = 0; s < (int64_t)f->L->nsuper; s++) {
-		int64_t ms = w->rptr[s + 1] - w->rptr[s];
-		if (ms == 0)
-			continue;
-		int64_t k = super[s + 1] - super[s], nsrow = pi[s + 1] - pi[s], nb = nsrow - k;
-		const double *Lss = Lx + px[s];
-		double *Zs = w->Z + w->zoff[s];
-		trsm_lower(k, ms, Lss, nsrow, Zs, k);
-		accumulate_w(w, w->ridx + w->rptr[s], ms, k, Zs, m);
-		if (nb > 0) {
-			cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, nb, ms, k,
-			            1.0, Lss + k, nsrow, Zs, k, 0.0, w->U, nb);
-			scatter_below(f, s, nb, ms);
-		}
-		flops += (double)(k * k * ms + 2 * nb * k * ms + k * ms * (ms + 1));
-	}
-	w->flops = flops;
-}
-
-/* sg_store_sym writes W (row-major, both triangles, original row order of
- * the right-hand sides) from the lower triangle of the sorted-order Wp. */
-void sg_store_sym(const sg_work *w, int64_t m, double *W)
-{
-	for (int64_t a = 0; a < m; a++) {
-		const double *col = w->Wp + m * a;
-		int64_t ra = w->order[a];
-		for (int64_t b = a; b < m; b++) {
-			int64_t rb = w->order[b];
-			W[ra * m + rb] = col[b];
-			W[rb * m + ra] = col[b];
-		}
-	}
-}
+#define REAL float
+#define SFX(name) name##_s
+#define TRSM cblas_strsm
+#define GEMM cblas_sgemm
+#define SYRK cblas_ssyrk
+#include "compliance_sweep.h"
+#undef REAL
+#undef SFX
+#undef TRSM
+#undef GEMM
+#undef SYRK
 
 int sg_solve_block(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
-                   const double *val)
+                   const double *val, int single)
 {
-	int st = plan(f, m, rowptr, colidx);
+	int st = plan(f, m, rowptr, colidx, single);
 	if (st != SG_OK)
 		return st;
-	load_rhs(f, m, rowptr, colidx, val);
-	for (int64_t a = 0; a < m; a++)
-		memset(f->work.Wp + a + m * a, 0, (size_t)(m - a) * sizeof(double));
-	sweep(f, m);
+	if (single)
+		solve_block_s(f, m, rowptr, colidx, val);
+	else
+		solve_block_d(f, m, rowptr, colidx, val);
 	f->work.rhs = m;
 	return SG_OK;
 }
 
+void sg_store_sym(const sg_work *w, int64_t m, double *W, int single)
+{
+	if (single)
+		store_sym_s(w, m, W);
+	else
+		store_sym_d(w, m, W);
+}
+
 int sg_compliance(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
-                  const double *val, double *W, int reduce)
+                  const double *val, double *W, int reduce, int single)
 {
 	int st;
 	int64_t nt = reduce ? sg_touched_dofs(f, m, rowptr, colidx) : m;
 	if (nt < m) {
 		/* Fewer distinct columns than rows: solve for the touched DOFs. */
 		sg_work *w = &f->work;
-		st = sg_solve_block(f, nt, w->urowptr, w->ucolidx, w->uval);
+		st = sg_solve_block(f, nt, w->urowptr, w->ucolidx, w->uval, single);
 		if (st == SG_OK)
-			st = sg_expand_reduced(f, m, rowptr, colidx, val, nt, W);
+			st = sg_expand_reduced(f, m, rowptr, colidx, val, nt, W, single);
 	} else {
-		st = sg_solve_block(f, m, rowptr, colidx, val);
+		st = sg_solve_block(f, m, rowptr, colidx, val, single);
 		if (st == SG_OK)
-			sg_store_sym(&f->work, m, W);
+			sg_store_sym(&f->work, m, W, single);
 	}
 	if (reduce)
 		sg_untouch(f, nt);

@@ -33,14 +33,30 @@ import (
 // right-hand side); Y. Chen, T. A. Davis, W. W. Hager, S. Rajamanickam,
 // CHOLMOD, ACM TOMS 35(3), 2008 (supernodal factor layout).
 func (f *Factor) Compliance(X *CSR, W []float64) error {
-	return f.compliance(X, W, true)
+	return f.compliance(X, W, true, false)
 }
 
-// compliance is Compliance with the reduction to touched DOFs optional, so
-// that benchmarks can time the row kernel alone.
-func (f *Factor) compliance(X *CSR, W []float64, reduce bool) error {
-	return f.runCompliance("compliance", X, W, func(m C.int64_t, rowPtr, colIdx *C.int64_t, val, w *C.double) C.int {
-		return C.sg_compliance(f.native, m, rowPtr, colIdx, val, w, C.int(boolInt(reduce)))
+// ComplianceSingle computes the same W = X·A⁻¹·Xᵀ as Compliance with the
+// forward solves and the products in single precision: each supernode's
+// columns of the (double) factor are rounded to float as the sweep reaches
+// them, the blocks Z_s and W are kept and accumulated in float (the BLAS
+// kernels strsm, sgemm, ssyrk do twice the flops per cycle of their
+// double twins), and W is returned widened to double. Its relative error
+// is of the order of float's rounding, 1e-7 times the growth of the
+// triangular solves (TestComplianceSingle measures it).
+func (f *Factor) ComplianceSingle(X *CSR, W []float64) error {
+	return f.compliance(X, W, true, true)
+}
+
+// compliance is Compliance or ComplianceSingle with the reduction to
+// touched DOFs optional, so that benchmarks can time the row kernel alone.
+func (f *Factor) compliance(X *CSR, W []float64, reduce, single bool) error {
+	op := "compliance"
+	if single {
+		op = "single-precision compliance"
+	}
+	return f.runCompliance(op, X, W, func(m C.int64_t, rowPtr, colIdx *C.int64_t, val, w *C.double) C.int {
+		return C.sg_compliance(f.native, m, rowPtr, colIdx, val, w, C.int(boolInt(reduce)), C.int(boolInt(single)))
 	})
 }
 

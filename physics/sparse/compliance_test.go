@@ -215,6 +215,33 @@ func checkCompliance(t *testing.T, f *Factor, A *SymCSC, X *CSR) *mat.Dense {
 	if W[m*m] != 42 {
 		t.Errorf("Compliance wrote past X.Rows²")
 	}
+	checkSymmetric(t, W, m)
+	Ws := make([]float64, m*m)
+	for i := range Ws {
+		Ws[i] = math.NaN()
+	}
+	if err := f.ComplianceSingle(X, Ws); err != nil {
+		t.Fatal(err)
+	}
+	// float's rounding: the error must be that of single precision, and
+	// not far beyond it.
+	if e := frobeniusRelErr(Ws, ref); !(e <= singleComplianceTol) || (m > 1 && e < 1e-10) {
+		t.Errorf("ComplianceSingle: relative Frobenius error %.3g, want within [1e-10, %g]", e, singleComplianceTol)
+	} else if testing.Verbose() {
+		t.Logf("ComplianceSingle: relative Frobenius error %.3g", e)
+	}
+	checkSymmetric(t, Ws, m)
+	return ref
+}
+
+// singleComplianceTol bounds the relative Frobenius error of
+// ComplianceSingle on the test grids: the largest measured is 2.4e-7
+// (float's unit roundoff 6e-8), so the bound leaves about twice that.
+const singleComplianceTol = 5e-7
+
+// checkSymmetric fails unless the row-major m×m W is exactly symmetric.
+func checkSymmetric(t *testing.T, W []float64, m int) {
+	t.Helper()
 	for i := 0; i < m; i++ {
 		for j := 0; j < i; j++ {
 			if W[i*m+j] != W[j*m+i] {
@@ -222,7 +249,6 @@ func checkCompliance(t *testing.T, f *Factor, A *SymCSC, X *CSR) *mat.Dense {
 			}
 		}
 	}
-	return ref
 }
 
 // TestComplianceOfEmptyRows: rows without entries give zero rows and

@@ -1,0 +1,164 @@
+/*
+ * The typed half of the compliance kernel (compliance.c): the forward
+ * sweep over the supernodes and what it reads and writes. compliance.c
+ * includes it once per precision, with
+ *
+ *     REAL          the type of the blocks Z_s, the update U and W (Wp)
+ *     SFX(name)     name with the precision's suffix
+ *     TRSM, GEMM, SYRK   the CBLAS routines of that precision
+ *     pivot_block   SFX(pivot_block)(f, s) returns supernode s's columns
+ *                   of L (nsrow×k, column-major) in REAL
+ *
+ * In single precision the factor stays in double; each supernode's
+ * columns are rounded to float as the sweep reaches it (work.Ls), O(nnz)
+ * against the sweep's O(nnz·|R_s|) flops. Z, U and Wp reuse the buffers
+ * that plan() sized for doubles.
+ */
+
+/* trsm_lower solves L·Y = B in place (B is k×n, leading dimension ldb; L
+ * is k×k lower triangular, leading dimension ldl). It splits L as
+ *
+ *     [L11  0 ] [Y1]   [B1]        Y1 = L11⁻¹·B1
+ *     [L21 L22] [Y2] = [B2],       Y2 = L22⁻¹·(B2 − L21·Y1)
+ *
+ * recursively, so that nearly all flops go to gemm, which runs much
+ * closer to peak than trsm on the large separator blocks at the top of
+ * the tree. */
+static void SFX(trsm_lower)(int64_t k, int64_t n, const REAL *L, int64_t ldl, REAL *B, int64_t ldb)
+{
+	if (k <= 32) {
+		TRSM(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit,
+		     k, n, 1.0, L, ldl, B, ldb);
+		return;
+	}
+	int64_t k1 = k / 2;
+	SFX(trsm_lower)(k1, n, L, ldl, B, ldb);
+	GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, k - k1, n, k1,
+	     -1.0, L + k1, ldl, B, ldb, 1.0, B + k1, ldb);
+	SFX(trsm_lower)(k - k1, n, L + k1 + k1 * ldl, ldl, B + k1, ldb);
+}
+
+/* load_rhs zeroes the blocks Z_s and scatters P·Xᵀ into them. */
+static void SFX(load_rhs)(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+                          const double *val)
+{
+	sg_work *w = &f->work;
+	const sg_tree *t = &f->tree;
+	const int *super = f->L->super;
+	REAL *Z = (REAL *)w->Z;
+	memset(Z, 0, (size_t)w->zoff[f->L->nsuper] * sizeof(REAL));
+	for (int q = 0; q < m; q++) {
+		int r = w->order[q];
+		for (int64_t k = rowptr[r]; k < rowptr[r + 1]; k++) {
+			int p = t->iperm[colidx[k]], s = t->col_super[p];
+			int64_t ks = super[s + 1] - super[s];
+			int64_t j = rpos(w->ridx + w->rptr[s], w->rptr[s + 1] - w->rptr[s], q);
+			Z[w->zoff[s] + (p - super[s]) + ks * j] += (REAL)val[k];
+		}
+	}
+}
+
+/* accumulate_w adds Z_sᵀ·Z_s to the lower triangle of W[R_s,R_s] (sorted
+ * order, column-major, leading dimension m). */
+static void SFX(accumulate_w)(sg_work *w, const int *Rs, int64_t ms, int64_t k, const REAL *Zs, int64_t m)
+{
+	REAL *Wp = (REAL *)w->Wp;
+	if (Rs[ms - 1] - Rs[0] == ms - 1) {
+		SYRK(CblasColMajor, CblasLower, CblasTrans, ms, k, 1.0, Zs, k, 1.0, Wp + Rs[0] + m * Rs[0], m);
+		return;
+	}
+	REAL *T = (REAL *)w->U;
+	SYRK(CblasColMajor, CblasLower, CblasTrans, ms, k, 1.0, Zs, k, 0.0, T, ms);
+	/* R_s is increasing, so ii ≥ jj lands in the lower triangle of W. */
+	for (int64_t jj = 0; jj < ms; jj++) {
+		REAL *Wc = Wp + m * Rs[jj];
+		for (int64_t ii = jj; ii < ms; ii++)
+			Wc[Rs[ii]] += T[ii + ms * jj];
+	}
+}
+
+/* scatter_below subtracts the update U = L_bs·Z_s (nb×ms, column-major)
+ * from the pivot blocks of the ancestors that own the rows below s's
+ * diagonal block. Those rows are sorted, so each ancestor's rows are a
+ * consecutive run; R_s ⊆ R_t maps s's columns into t's. */
+static void SFX(scatter_below)(sg_factor *f, int64_t s, int64_t nb, int64_t ms)
+{
+	sg_work *w = &f->work;
+	const int *super = f->L->super, *pi = f->L->pi;
+	const int *rows = (const int *)f->L->s + pi[s] + (super[s + 1] - super[s]);
+	const int *Rs = w->ridx + w->rptr[s];
+	const REAL *U = (const REAL *)w->U;
+	int64_t i = 0;
+	while (i < nb) {
+		int tsn = f->tree.col_super[rows[i]];
+		int64_t i1 = i + 1;
+		while (i1 < nb && rows[i1] < super[tsn + 1])
+			i1++;
+		const int *Rt = w->ridx + w->rptr[tsn];
+		int64_t mt = w->rptr[tsn + 1] - w->rptr[tsn], kt = super[tsn + 1] - super[tsn];
+		REAL *Zt = (REAL *)w->Z + w->zoff[tsn] - super[tsn]; /* indexed by global row */
+		for (int64_t j = 0; j < ms; j++)
+			w->cmap[j] = (int)rpos(Rt, mt, Rs[j]);
+		for (int64_t j = 0; j < ms; j++) {
+			REAL *zc = Zt + kt * w->cmap[j];
+			const REAL *uc = U + nb * j;
+			for (int64_t ii = i; ii < i1; ii++)
+				zc[rows[ii]] -= uc[ii];
+		}
+		i = i1;
+	}
+}
+
+/* sweep runs the blocked forward substitution over the supernodes in
+ * increasing (postorder) order, accumulating W as it goes. */
+static void SFX(sweep)(sg_factor *f, int64_t m)
+{
+	sg_work *w = &f->work;
+	const int *super = f->L->super, *pi = f->L->pi;
+	double flops = 0;
+	for (int64_t s = 0; s < (int64_t)f->L->nsuper; s++) {
+		int64_t ms = w->rptr[s + 1] - w->rptr[s];
+		if (ms == 0)
+			continue;
+		int64_t k = super[s + 1] - super[s], nsrow = pi[s + 1] - pi[s], nb = nsrow - k;
+		const REAL *Lss = SFX(pivot_block)(f, s);
+		REAL *Zs = (REAL *)w->Z + w->zoff[s];
+		SFX(trsm_lower)(k, ms, Lss, nsrow, Zs, k);
+		SFX(accumulate_w)(w, w->ridx + w->rptr[s], ms, k, Zs, m);
+		if (nb > 0) {
+			GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, nb, ms, k,
+			     1.0, Lss + k, nsrow, Zs, k, 0.0, (REAL *)w->U, nb);
+			SFX(scatter_below)(f, s, nb, ms);
+		}
+		flops += (double)(k * k * ms + 2 * nb * k * ms + k * ms * (ms + 1));
+	}
+	w->flops = flops;
+}
+
+/* solve_block loads the right-hand sides, clears W's lower triangle and
+ * runs the sweep (plan() has run). */
+static void SFX(solve_block)(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+                             const double *val)
+{
+	REAL *Wp = (REAL *)f->work.Wp;
+	SFX(load_rhs)(f, m, rowptr, colidx, val);
+	for (int64_t a = 0; a < m; a++)
+		memset(Wp + a + m * a, 0, (size_t)(m - a) * sizeof(REAL));
+	SFX(sweep)(f, m);
+}
+
+/* store_sym writes W (row-major, both triangles, original row order of
+ * the right-hand sides) from the lower triangle of the sorted-order Wp. */
+static void SFX(store_sym)(const sg_work *w, int64_t m, double *W)
+{
+	const REAL *Wp = (const REAL *)w->Wp;
+	for (int64_t a = 0; a < m; a++) {
+		const REAL *col = Wp + m * a;
+		int64_t ra = w->order[a];
+		for (int64_t b = a; b < m; b++) {
+			int64_t rb = w->order[b];
+			W[ra * m + rb] = (double)col[b];
+			W[rb * m + ra] = (double)col[b];
+		}
+	}
+}
