@@ -32,6 +32,7 @@ type benchFlags struct {
 	scaleDTs          string
 	scenario          string
 	precision         string
+	complianceThreads int
 }
 
 // Defaults of the full run and of -quick.
@@ -58,6 +59,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.scaleDTs, "scale-dts", scaleDTs, "with -scale: comma-separated time steps, s")
 	fs.StringVar(&f.scenario, "scenario", string(settings.Squeeze), "the Table-1 scene: squeeze (one soft box) or stack (two soft cubes of half the DOFs each in soft–soft contact, squeezed together)")
 	fs.StringVar(&f.precision, "compliance-precision", settings.PrecisionDouble.String(), "precision of the compliance products (Build W_H, the standard scheme's Rebuild W, the asynchronous solver's node compliances): double or single (docs/method.md, Compliance in single precision)")
+	fs.IntVar(&f.complianceThreads, "compliance-threads", 1, "threads of the compliance products in both schemes, 1 or 2 (the right-hand sides in two halves of equal work; give OpenBLAS one thread with -threads 1, whose own idle threads would take the second core)")
 	f.mesh.register(fs)
 }
 
@@ -93,6 +95,7 @@ type benchOptions struct {
 	backend       string
 	kind          settings.Kind // squeeze or stack
 	precision     settings.Precision
+	threads       int // the compliance products' threads
 }
 
 // options validates the flags; -quick fills -sizes and -steps unless they
@@ -123,6 +126,10 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 		return o, err
 	}
 	o.precision = p
+	if f.complianceThreads < 1 || f.complianceThreads > 2 {
+		return o, fmt.Errorf("-compliance-threads = %d: want 1 or 2", f.complianceThreads)
+	}
+	o.threads = f.complianceThreads
 	switch k := settings.Kind(f.scenario); k {
 	case settings.Squeeze, settings.Stack:
 		o.kind = k

@@ -170,7 +170,7 @@ func TestBenchBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-steps", "0"}, {"-sizes", "18000,abc"}, {"-sizes", "10"}, {"-warmup", "-3"},
 		{"-threads", "-1"}, {"-nope"}, {"extra"}, {"-scenario", "drop"}, {"-scenario", "stack", "-mesh", "x.stl"},
-		{"-compliance-precision", "half"}, {"-scale", "-compliance-precision", "half"},
+		{"-compliance-precision", "half"}, {"-scale", "-compliance-precision", "half"}, {"-compliance-threads", "3"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

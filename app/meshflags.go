@@ -67,6 +67,7 @@ func (o benchOptions) sceneConfig(dofs int) settings.Scenario {
 	cfg := scenario.BenchConfigOf(kind, dofs)
 	cfg.MeshFile, cfg.MeshScale = o.mesh.file, o.mesh.scale
 	cfg.Physics.CompliancePrecision = o.precision
+	cfg.Physics.ComplianceThreads = o.threads
 	return cfg
 }
 

@@ -46,13 +46,17 @@ type Options struct {
 	// PairCompliance, the node compliances) in single precision
 	// (sparse.Factor.ComplianceSingle).
 	SingleCompliance bool
+	// ComplianceThreads is the exact mode's threads for the compliance
+	// products (sparse.Factor.SetComplianceThreads); the asynchronous mode
+	// uses one.
+	ComplianceThreads int
 }
 
 // OptionsFrom returns the options that the simulation's settings select.
 func OptionsFrom(set settings.Settings) Options {
 	return Options{Async: set.Solver == settings.AsyncSolver, Lag: set.AsyncLag, Refresh: set.AsyncRefresh,
 		PCGTolerance: set.PCGTolerance, PCGMaxIterations: set.PCGMaxIterations,
-		SingleCompliance: set.CompliancePrecision == settings.PrecisionSingle}
+		SingleCompliance: set.CompliancePrecision == settings.PrecisionSingle, ComplianceThreads: set.ComplianceThreads}
 }
 
 // ErrBackgroundFactor marks the failure of a background factorisation:
@@ -119,6 +123,11 @@ func (s *Solver) SetOptions(opt Options) error {
 	if s.bg != nil {
 		s.bg.lag, s.bg.refresh, s.bg.single = opt.Lag, opt.Refresh, opt.SingleCompliance
 	}
+	threads := opt.ComplianceThreads
+	if s.bg != nil {
+		threads = 1
+	}
+	s.factor.SetComplianceThreads(threads)
 	s.opt = opt
 	return nil
 }

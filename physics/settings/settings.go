@@ -306,6 +306,13 @@ type Settings struct {
 	// in both schemes and both solvers: PrecisionDouble, the default, or
 	// PrecisionSingle.
 	CompliancePrecision Precision
+	// ComplianceThreads is the number of threads of the exact solver's
+	// compliance products: 1, or 2 (sparse.Factor.SetComplianceThreads:
+	// the right-hand sides in two halves of equal work on two threads,
+	// the result equal to round-off). 0, the value a configuration
+	// written before it existed reads as, means 1. The asynchronous
+	// solver always uses one: its worker takes the other core.
+	ComplianceThreads int
 	// PGSForcing, when positive, makes the Newton iterations inexact
 	// (docs/method.md, "Inexact Newton"): PGS stops at the relative
 	// tolerance max(PGSTolerance, min(PGSForcing, PGSForcing·θ_k)) in

@@ -123,10 +123,12 @@ func benchSolve(b *testing.B, single bool) {
 type complianceVariant int
 
 const (
-	sparseReduced complianceVariant = iota // Compliance as the simulation calls it
-	sparseRows                             // the supernodal kernel on the rows of X, no reduction
-	denseSolves                            // ComplianceDense
-	sparseSingle                           // ComplianceSingle
+	sparseReduced   complianceVariant = iota // Compliance as the simulation calls it
+	sparseRows                               // the supernodal kernel on the rows of X, no reduction
+	denseSolves                              // ComplianceDense
+	sparseSingle                             // ComplianceSingle
+	sparseTwo                                // Compliance on two threads
+	sparseSingleTwo                          // ComplianceSingle on two threads
 )
 
 // benchCompliance times one of the compliance routines.
@@ -137,11 +139,16 @@ func benchCompliance(b *testing.B, ord ordering, v complianceVariant) {
 			X := g.contactRows(sz.rows, []rowKind{vertexRows, jacobianRows}, rand.New(rand.NewSource(2)))
 			W := make([]float64, sz.rows*sz.rows)
 			run := map[complianceVariant]func(*CSR, []float64) error{
-				sparseReduced: f.Compliance,
-				sparseRows:    func(X *CSR, W []float64) error { return f.compliance(X, W, false, false) },
-				denseSolves:   f.ComplianceDense,
-				sparseSingle:  f.ComplianceSingle,
+				sparseReduced:   f.Compliance,
+				sparseRows:      func(X *CSR, W []float64) error { return f.compliance(X, W, false, false) },
+				denseSolves:     f.ComplianceDense,
+				sparseSingle:    f.ComplianceSingle,
+				sparseTwo:       f.Compliance,
+				sparseSingleTwo: f.ComplianceSingle,
 			}[v]
+			if v == sparseTwo || v == sparseSingleTwo {
+				f.SetComplianceThreads(2)
+			}
 			if err := run(X, W); err != nil { // warm the workspaces
 				b.Fatal(err)
 			}
@@ -155,6 +162,7 @@ func benchCompliance(b *testing.B, ord ordering, v complianceVariant) {
 			reportMS(b)
 			b.ReportMetric(f.Stats().ComplianceFlops/1e6, "Mflop")
 			b.ReportMetric(float64(f.Stats().ComplianceColumns), "rhs")
+			b.ReportMetric(float64(f.Stats().ComplianceThreads), "threads")
 		})
 	}
 }
@@ -169,6 +177,15 @@ func BenchmarkComplianceRows(b *testing.B) { benchCompliance(b, orderingMETIS, s
 
 // BenchmarkComplianceSingle: Compliance's kernel in single precision.
 func BenchmarkComplianceSingle(b *testing.B) { benchCompliance(b, orderingMETIS, sparseSingle) }
+
+// BenchmarkComplianceTwoThreads: Compliance with SetComplianceThreads(2);
+// run it with OPENBLAS_NUM_THREADS=1 (SetComplianceThreads says why).
+func BenchmarkComplianceTwoThreads(b *testing.B) { benchCompliance(b, orderingMETIS, sparseTwo) }
+
+// BenchmarkComplianceSingleTwoThreads: ComplianceSingle on two threads.
+func BenchmarkComplianceSingleTwoThreads(b *testing.B) {
+	benchCompliance(b, orderingMETIS, sparseSingleTwo)
+}
 
 // BenchmarkComplianceDense: the same W by dense multi-RHS solves.
 func BenchmarkComplianceDense(b *testing.B) { benchCompliance(b, orderingMETIS, denseSolves) }

@@ -50,6 +50,7 @@ type Factor struct {
 	native  *C.sg_factor
 	cleanup runtime.Cleanup
 	n, nnz  int
+	threads int // the compliance kernel's threads (SetComplianceThreads)
 }
 
 // FactorStats describes a factor and the work of its last compliance.
@@ -66,6 +67,10 @@ type FactorStats struct {
 	// Compliance solved: X.Rows, or the number of distinct columns of X
 	// when that is smaller (see Compliance).
 	ComplianceColumns int
+	// ComplianceThreads is the number of threads the last Compliance ran
+	// on: 2 when OpenBLAS had two or more and it had enough right-hand
+	// sides to split (see Compliance), else 1.
+	ComplianceThreads int
 }
 
 // Analyze computes the symbolic factorisation of A's pattern (the values are
@@ -166,6 +171,7 @@ func (f *Factor) Stats() FactorStats {
 		ComplianceReach: int64(f.native.work.reach),
 
 		ComplianceColumns: int(f.native.work.rhs),
+		ComplianceThreads: int(f.native.work.threads),
 	}
 	runtime.KeepAlive(f)
 	return s

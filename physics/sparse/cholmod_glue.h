@@ -29,6 +29,9 @@ typedef struct {
 	int *col_super; /* n: supernode owning each (permuted) column */
 	int *parent;    /* nsuper: parent supernode, or -1 for a root */
 	int *iperm;     /* n: iperm[original index] = permuted index */
+	/* nsuper: flops per right-hand side of the forward solve from
+	 * supernode s to the root (its triangular solves and updates) */
+	double *pathcost;
 } sg_tree;
 
 /* Per-call buffers of the compliance kernel, grown on demand and kept. */
@@ -60,7 +63,19 @@ typedef struct {
 	double flops;     /* floating-point operations of the last call */
 	int64_t reach;    /* Σ_s m_s of the last call */
 	int64_t rhs;      /* right-hand sides solved by the last call */
+	int threads;      /* threads the last call ran on (compliance_split.c) */
 } sg_work;
+
+/* Buffers of the two-thread compliance (compliance_split.c): each half's
+ * rows of X as a CSR of their own, with the row of X of each, and W_AB. */
+typedef struct {
+	int64_t *rowptr[2], *colidx[2];
+	double *val[2];
+	int *row[2];
+	int64_t rowptr_cap[2], colidx_cap[2], val_cap[2], row_cap[2];
+	void *Wab;        int64_t wab_cap;  /* bytes */
+	void *T[2];       int64_t t_cap[2]; /* bytes: scattered cross products */
+} sg_split;
 
 typedef struct {
 	cholmod_common c;
@@ -75,6 +90,8 @@ typedef struct {
 	cholmod_dense *DB, *DX, *DY, *DE;
 	sg_tree tree;
 	sg_work work;
+	sg_work work2; /* the second half of a two-thread compliance */
+	sg_split split;
 	/* single-precision copy of L's values and the buffers of its solve
 	 * (single.c); single_valid once copied from the current numeric L */
 	float *sx, *sy, *st;
@@ -97,23 +114,37 @@ int sg_single_copy(sg_factor *f);
 int sg_solve_single(sg_factor *f, double *x, const double *b);
 
 /* Compliance W = X·A⁻¹·Xᵀ with X in CSR form, W row-major m×m (compliance.c);
- * single: the sweep in float (W returned in double). */
+ * single: the sweep in float (W returned in double); threads: up to two
+ * threads of its own (compliance_split.c). */
 int sg_compliance(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
-                  const double *val, double *W, int reduce, int single);
+                  const double *val, double *W, int reduce, int single, int threads);
 /* Dense baseline: chunked full solves A⁻¹·Xᵀ then X·(A⁻¹·Xᵀ) (compliance_dense.c). */
 int sg_compliance_dense(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
                         const double *val, double *W);
 
 /* Internal steps shared between the files. */
 int sg_grow(void **p, int64_t *cap, int64_t need, size_t elem);
-int sg_solve_block(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+int sg_order_rows(sg_factor *f, sg_work *w, int64_t m, const int64_t *rowptr, const int64_t *colidx);
+int sg_solve_block(sg_factor *f, sg_work *w, int64_t m, const int64_t *rowptr, const int64_t *colidx,
                    const double *val, int single);
+double sg_cross(sg_factor *f, const sg_work *wa, const sg_work *wb, int64_t mA, int b0, int b1,
+                void *Wab, void *T, int single);
+void sg_store_half(const sg_work *w, const int *row, int64_t mh, double *W, int64_t m, int single);
+void sg_store_cross(const sg_work *wa, const sg_work *wb, const int *rowA, const int *rowB,
+                    int64_t mA, int b0, int b1, const void *Wab, double *W, int64_t m, int single);
+int sg_split_wanted(int64_t m, int threads);
+int64_t sg_set_split_min_rhs(int64_t m);
+int sg_solve_split(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+                   const double *val, int single, double *W);
+void sg_split_free(sg_split *sp);
+void sg_blas_lock(void);
+void sg_blas_unlock(void);
 void sg_store_sym(const sg_work *w, int64_t m, double *W, int single);
 int sg_reduce_init(sg_factor *f);
 int64_t sg_touched_dofs(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx);
 void sg_untouch(sg_factor *f, int64_t nt);
 int sg_expand_reduced(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
-                      const double *val, int64_t nt, double *W, int single);
+                      const double *val, int64_t nt, double *W);
 int sg_tree_build(sg_factor *f);
 void sg_tree_free(sg_tree *t);
 void sg_work_free(sg_work *w);

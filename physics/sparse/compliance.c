@@ -54,6 +54,16 @@ int sg_grow(void **p, int64_t *cap, int64_t need, size_t elem)
 	return SG_OK;
 }
 
+/* work_init allocates the per-supernode arrays of a kernel workspace. */
+static int work_init(sg_work *w, int64_t ns)
+{
+	w->mark = malloc((size_t)ns * sizeof(int));
+	w->bucket = malloc((size_t)(ns + 2) * sizeof(int));
+	w->rptr = malloc((size_t)(ns + 1) * sizeof(int64_t));
+	w->zoff = malloc((size_t)(ns + 1) * sizeof(int64_t));
+	return w->mark && w->bucket && w->rptr && w->zoff ? SG_OK : SG_NOMEM;
+}
+
 /* sg_tree_build derives from the analysed supernodal factor the tables the
  * compliance kernel walks (supernode of each column, supernodal parent,
  * inverse permutation) and allocates the per-supernode work arrays. */
@@ -63,15 +73,12 @@ int sg_tree_build(sg_factor *f)
 	int64_t n = f->n, ns = (int64_t)L->nsuper;
 	const int *super = L->super, *pi = L->pi, *Ls = L->s, *Perm = L->Perm;
 	sg_tree *t = &f->tree;
-	sg_work *w = &f->work;
 	t->col_super = malloc((size_t)n * sizeof(int));
 	t->iperm = malloc((size_t)n * sizeof(int));
 	t->parent = malloc((size_t)ns * sizeof(int));
-	w->mark = malloc((size_t)ns * sizeof(int));
-	w->bucket = malloc((size_t)(ns + 2) * sizeof(int));
-	w->rptr = malloc((size_t)(ns + 1) * sizeof(int64_t));
-	w->zoff = malloc((size_t)(ns + 1) * sizeof(int64_t));
-	if (!t->col_super || !t->iperm || !t->parent || !w->mark || !w->bucket || !w->rptr || !w->zoff)
+	t->pathcost = malloc((size_t)ns * sizeof(double));
+	if (!t->col_super || !t->iperm || !t->parent || !t->pathcost ||
+	    work_init(&f->work, ns) != SG_OK || work_init(&f->work2, ns) != SG_OK)
 		return SG_NOMEM;
 	if (sg_reduce_init(f) != SG_OK)
 		return SG_NOMEM;
@@ -88,6 +95,11 @@ int sg_tree_build(sg_factor *f)
 	}
 	for (int64_t k = 0; k < n; k++)
 		t->iperm[Perm[k]] = (int)k;
+	/* Parents come after their children: sum from the root down. */
+	for (int64_t s = ns - 1; s >= 0; s--) {
+		double k = super[s + 1] - super[s], nb = (pi[s + 1] - pi[s]) - k;
+		t->pathcost[s] = k * k + 2 * nb * k + (t->parent[s] != -1 ? t->pathcost[t->parent[s]] : 0);
+	}
 	return SG_OK;
 }
 
@@ -96,6 +108,7 @@ void sg_tree_free(sg_tree *t)
 	free(t->col_super);
 	free(t->parent);
 	free(t->iperm);
+	free(t->pathcost);
 	memset(t, 0, sizeof *t);
 }
 
@@ -125,11 +138,26 @@ static inline int64_t rpos(const int *R, int64_t len, int q)
 	return lo;
 }
 
-/* order_rows sorts the rows of X by the lowest supernode they touch
- * (counting sort, stable); empty rows go last. */
-static int order_rows(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx)
+/* lower_bound is the first position in the sorted R of length len whose
+ * value is at least q (len when there is none). */
+static inline int64_t lower_bound(const int *R, int64_t len, int q)
 {
-	sg_work *w = &f->work;
+	int64_t lo = 0, hi = len;
+	while (lo < hi) {
+		int64_t mid = (lo + hi) / 2;
+		if (R[mid] < q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* sg_order_rows sorts the rows of X by the lowest supernode they touch
+ * (counting sort, stable) into w->order (sorted position → row) and
+ * w->rank; empty rows go last. */
+int sg_order_rows(sg_factor *f, sg_work *w, int64_t m, const int64_t *rowptr, const int64_t *colidx)
+{
 	const sg_tree *t = &f->tree;
 	int ns = (int)f->L->nsuper;
 	if (m > w->mcap) {
@@ -170,10 +198,9 @@ static int order_rows(sg_factor *f, int64_t m, const int64_t *rowptr, const int6
  * first supernode already marked with q, whose ancestors are marked too.
  * With ridx == NULL it counts |R_s| into slot[s+1]; otherwise it appends q
  * to R_s at slot[s]. */
-static void walk_reach(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+static void walk_reach(sg_factor *f, sg_work *w, int64_t m, const int64_t *rowptr, const int64_t *colidx,
                        int64_t *slot, int *ridx)
 {
-	sg_work *w = &f->work;
 	const sg_tree *t = &f->tree;
 	memset(w->mark, 0xff, f->L->nsuper * sizeof(int)); /* all -1 */
 	for (int q = 0; q < m; q++) {
@@ -192,23 +219,22 @@ static void walk_reach(sg_factor *f, int64_t m, const int64_t *rowptr, const int
 
 /* plan builds the sets R_s, the offsets of the blocks Z_s and sizes every
  * buffer for this X. */
-static int plan(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx, int single)
+static int plan(sg_factor *f, sg_work *w, int64_t m, const int64_t *rowptr, const int64_t *colidx, int single)
 {
-	sg_work *w = &f->work;
 	const int *super = f->L->super, *pi = f->L->pi;
 	int64_t ns = (int64_t)f->L->nsuper;
-	int st = order_rows(f, m, rowptr, colidx);
+	int st = sg_order_rows(f, w, m, rowptr, colidx);
 	if (st != SG_OK)
 		return st;
 	memset(w->rptr, 0, (size_t)(ns + 1) * sizeof(int64_t));
-	walk_reach(f, m, rowptr, colidx, w->rptr, NULL);
+	walk_reach(f, w, m, rowptr, colidx, w->rptr, NULL);
 	for (int64_t s = 0; s < ns; s++)
 		w->rptr[s + 1] += w->rptr[s];
 	w->reach = w->rptr[ns];
 	if (sg_grow((void **)&w->ridx, &w->ridx_cap, w->reach + 1, sizeof(int)) != SG_OK)
 		return SG_NOMEM;
 	memcpy(w->zoff, w->rptr, (size_t)ns * sizeof(int64_t)); /* fill pointers */
-	walk_reach(f, m, rowptr, colidx, w->zoff, w->ridx);
+	walk_reach(f, w, m, rowptr, colidx, w->zoff, w->ridx);
 	int64_t uneed = 1, lneed = 1;
 	w->zoff[0] = 0;
 	for (int64_t s = 0; s < ns; s++) {
@@ -233,18 +259,19 @@ static int plan(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *c
 }
 
 /* pivot_block_d returns supernode s's columns of L as CHOLMOD stores
- * them; pivot_block_s rounds them to float into work.Ls (sized by plan). */
-static inline const double *pivot_block_d(sg_factor *f, int64_t s)
+ * them; pivot_block_s rounds them to float into w->Ls (sized by plan). */
+static inline const double *pivot_block_d(sg_factor *f, sg_work *w, int64_t s)
 {
+	(void)w;
 	return (const double *)f->L->x + ((const int *)f->L->px)[s];
 }
 
-static inline const float *pivot_block_s(sg_factor *f, int64_t s)
+static inline const float *pivot_block_s(sg_factor *f, sg_work *w, int64_t s)
 {
 	const int *super = f->L->super, *pi = f->L->pi, *px = f->L->px;
 	int64_t n = (int64_t)(pi[s + 1] - pi[s]) * (super[s + 1] - super[s]);
 	const double *x = (const double *)f->L->x + px[s];
-	float *Ls = f->work.Ls;
+	float *Ls = w->Ls;
 	for (int64_t i = 0; i < n; i++)
 		Ls[i] = (float)x[i];
 	return Ls;
@@ -274,17 +301,43 @@ static inline const float *pivot_block_s(sg_factor *f, int64_t s)
 #undef GEMM
 #undef SYRK
 
-int sg_solve_block(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+double sg_cross(sg_factor *f, const sg_work *wa, const sg_work *wb, int64_t mA, int b0, int b1,
+                void *Wab, void *T, int single)
+{
+	if (single)
+		return cross_s(f, wa, wb, mA, b0, b1, Wab, T);
+	return cross_d(f, wa, wb, mA, b0, b1, Wab, T);
+}
+
+void sg_store_half(const sg_work *w, const int *row, int64_t mh, double *W, int64_t m, int single)
+{
+	if (single)
+		store_half_s(w, row, mh, W, m);
+	else
+		store_half_d(w, row, mh, W, m);
+}
+
+void sg_store_cross(const sg_work *wa, const sg_work *wb, const int *rowA, const int *rowB,
+                    int64_t mA, int b0, int b1, const void *Wab, double *W, int64_t m, int single)
+{
+	if (single)
+		store_cross_s(wa, wb, rowA, rowB, mA, b0, b1, Wab, W, m);
+	else
+		store_cross_d(wa, wb, rowA, rowB, mA, b0, b1, Wab, W, m);
+}
+
+int sg_solve_block(sg_factor *f, sg_work *w, int64_t m, const int64_t *rowptr, const int64_t *colidx,
                    const double *val, int single)
 {
-	int st = plan(f, m, rowptr, colidx, single);
+	int st = plan(f, w, m, rowptr, colidx, single);
 	if (st != SG_OK)
 		return st;
 	if (single)
-		solve_block_s(f, m, rowptr, colidx, val);
+		solve_block_s(f, w, m, rowptr, colidx, val);
 	else
-		solve_block_d(f, m, rowptr, colidx, val);
-	f->work.rhs = m;
+		solve_block_d(f, w, m, rowptr, colidx, val);
+	w->rhs = m;
+	w->threads = 1;
 	return SG_OK;
 }
 
@@ -296,21 +349,35 @@ void sg_store_sym(const sg_work *w, int64_t m, double *W, int single)
 		store_sym_d(w, m, W);
 }
 
+/* solve_full writes X·A⁻¹·Xᵀ, both triangles, into the row-major m×m out:
+ * on two threads when threads allows it and sg_split_wanted finds enough
+ * right-hand sides, else on this one. */
+static int solve_full(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+                      const double *val, int single, int threads, double *out)
+{
+	if (sg_split_wanted(m, threads))
+		return sg_solve_split(f, m, rowptr, colidx, val, single, out);
+	int st = sg_solve_block(f, &f->work, m, rowptr, colidx, val, single);
+	if (st == SG_OK)
+		sg_store_sym(&f->work, m, out, single);
+	return st;
+}
+
 int sg_compliance(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
-                  const double *val, double *W, int reduce, int single)
+                  const double *val, double *W, int reduce, int single, int threads)
 {
 	int st;
 	int64_t nt = reduce ? sg_touched_dofs(f, m, rowptr, colidx) : m;
 	if (nt < m) {
 		/* Fewer distinct columns than rows: solve for the touched DOFs. */
 		sg_work *w = &f->work;
-		st = sg_solve_block(f, nt, w->urowptr, w->ucolidx, w->uval, single);
+		st = sg_grow((void **)&w->G, &w->g_cap, nt * nt, sizeof(double));
 		if (st == SG_OK)
-			st = sg_expand_reduced(f, m, rowptr, colidx, val, nt, W, single);
+			st = solve_full(f, nt, w->urowptr, w->ucolidx, w->uval, single, threads, w->G);
+		if (st == SG_OK)
+			st = sg_expand_reduced(f, m, rowptr, colidx, val, nt, W);
 	} else {
-		st = sg_solve_block(f, m, rowptr, colidx, val, single);
-		if (st == SG_OK)
-			sg_store_sym(&f->work, m, W, single);
+		st = solve_full(f, m, rowptr, colidx, val, single, threads, W);
 	}
 	if (reduce)
 		sg_untouch(f, nt);

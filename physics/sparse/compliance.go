@@ -28,6 +28,10 @@ import (
 // G = S·A⁻¹·Sᵀ is computed by the same kernel and the two outer products
 // are sparse. Stats().ComplianceColumns tells which happened.
 //
+// With SetComplianceThreads(2) and at least 256 right-hand sides the
+// kernel runs on two threads of its own (compliance_split.c;
+// Stats().ComplianceThreads).
+//
 // References: J. R. Gilbert, Predicting structure in sparse matrix
 // computations, SIAM J. Matrix Anal. Appl. 15(1), 1994 (reach of a sparse
 // right-hand side); Y. Chen, T. A. Davis, W. W. Hager, S. Rajamanickam,
@@ -56,8 +60,23 @@ func (f *Factor) compliance(X *CSR, W []float64, reduce, single bool) error {
 		op = "single-precision compliance"
 	}
 	return f.runCompliance(op, X, W, func(m C.int64_t, rowPtr, colIdx *C.int64_t, val, w *C.double) C.int {
-		return C.sg_compliance(f.native, m, rowPtr, colIdx, val, w, C.int(boolInt(reduce)), C.int(boolInt(single)))
+		return C.sg_compliance(f.native, m, rowPtr, colIdx, val, w, C.int(boolInt(reduce)), C.int(boolInt(single)), C.int(max(f.threads, 1)))
 	})
+}
+
+// SetComplianceThreads sets the threads Compliance and ComplianceSingle
+// run on: 1 (the default) or 2 (values above 2 count as 2, below 1 as
+// 1). With two, a call with at least 256 right-hand sides sorts them by
+// the elimination tree, cuts them in two halves of equal forward-solve
+// work, runs the kernel on each half on a thread of its own, each with
+// one OpenBLAS thread, then the cross products Z_Aᵀ·Z_B of the halves on
+// both (compliance_split.c). W agrees with the one-thread kernel's to
+// round-off, not bit for bit. OpenBLAS's own idle threads, where the
+// process gave it more than one, spin for a while after each call and
+// take a core from the two: the split pays when OpenBLAS has one thread
+// (SetBLASThreads(1)).
+func (f *Factor) SetComplianceThreads(n int) {
+	f.threads = min(max(n, 1), 2)
 }
 
 // ComplianceDense computes the same W = X·A⁻¹·Xᵀ as Compliance the naive
@@ -120,4 +139,12 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// setSplitMinRHS sets the count of right-hand sides from which the
+// compliance kernel runs on two threads (when OpenBLAS has two or more)
+// and returns the previous one; the tests lower it to reach the
+// two-thread path on small grids.
+func setSplitMinRHS(m int) int {
+	return int(C.sg_set_split_min_rhs(C.int64_t(m)))
 }

@@ -70,5 +70,6 @@ int sg_compliance_dense(sg_factor *f, int64_t m, const int64_t *rowptr, const in
 	f->work.flops = 4.0 * f->c.lnz * (double)(chunks * cw);
 	f->work.reach = 0;
 	f->work.rhs = m;
+	f->work.threads = 1;
 	return SG_OK;
 }

@@ -95,22 +95,20 @@ static void transpose(const double *S, int64_t a, int64_t b, double *D)
 		}
 }
 
-/* sg_expand_reduced computes W = X̃·G·X̃ᵀ from the G just solved (sorted
- * order in work.Wp): G in compact order, T = X̃·G row by row (axpys of rows
+/* sg_expand_reduced computes W = X̃·G·X̃ᵀ from the G just solved (in
+ * work.G, nt×nt, compact order, both triangles): T = X̃·G row by row (axpys of rows
  * of G), U = Tᵀ, then the lower triangle of W row by row as
  * W[r, :r] = Σ_k X̃[r, c_k]·U[c_k, :r], mirrored so that W is exactly
  * symmetric. */
 int sg_expand_reduced(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
-                      const double *val, int64_t nt, double *W, int single)
+                      const double *val, int64_t nt, double *W)
 {
 	sg_work *w = &f->work;
 	int64_t nnz = rowptr[m];
-	if (sg_grow((void **)&w->G, &w->g_cap, nt * nt, sizeof(double)) != SG_OK ||
-	    sg_grow((void **)&w->T, &w->t_cap, m * nt, sizeof(double)) != SG_OK ||
+	if (sg_grow((void **)&w->T, &w->t_cap, m * nt, sizeof(double)) != SG_OK ||
 	    sg_grow((void **)&w->U, &w->u_cap, m * nt, sizeof(double)) != SG_OK ||
 	    sg_grow((void **)&w->cidx, &w->cidx_cap, nnz, sizeof(int)) != SG_OK)
 		return SG_NOMEM;
-	sg_store_sym(w, nt, w->G, single);
 	int *cidx = w->cidx; /* compact column of each entry of X */
 	for (int64_t k = 0; k < nnz; k++)
 		cidx[k] = w->slot[colidx[k]];

@@ -39,10 +39,9 @@ static void SFX(trsm_lower)(int64_t k, int64_t n, const REAL *L, int64_t ldl, RE
 }
 
 /* load_rhs zeroes the blocks Z_s and scatters P·Xᵀ into them. */
-static void SFX(load_rhs)(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+static void SFX(load_rhs)(sg_factor *f, sg_work *w, int64_t m, const int64_t *rowptr, const int64_t *colidx,
                           const double *val)
 {
-	sg_work *w = &f->work;
 	const sg_tree *t = &f->tree;
 	const int *super = f->L->super;
 	REAL *Z = (REAL *)w->Z;
@@ -81,9 +80,8 @@ static void SFX(accumulate_w)(sg_work *w, const int *Rs, int64_t ms, int64_t k, 
  * from the pivot blocks of the ancestors that own the rows below s's
  * diagonal block. Those rows are sorted, so each ancestor's rows are a
  * consecutive run; R_s ⊆ R_t maps s's columns into t's. */
-static void SFX(scatter_below)(sg_factor *f, int64_t s, int64_t nb, int64_t ms)
+static void SFX(scatter_below)(sg_factor *f, sg_work *w, int64_t s, int64_t nb, int64_t ms)
 {
-	sg_work *w = &f->work;
 	const int *super = f->L->super, *pi = f->L->pi;
 	const int *rows = (const int *)f->L->s + pi[s] + (super[s + 1] - super[s]);
 	const int *Rs = w->ridx + w->rptr[s];
@@ -111,9 +109,8 @@ static void SFX(scatter_below)(sg_factor *f, int64_t s, int64_t nb, int64_t ms)
 
 /* sweep runs the blocked forward substitution over the supernodes in
  * increasing (postorder) order, accumulating W as it goes. */
-static void SFX(sweep)(sg_factor *f, int64_t m)
+static void SFX(sweep)(sg_factor *f, sg_work *w, int64_t m)
 {
-	sg_work *w = &f->work;
 	const int *super = f->L->super, *pi = f->L->pi;
 	double flops = 0;
 	for (int64_t s = 0; s < (int64_t)f->L->nsuper; s++) {
@@ -121,14 +118,14 @@ static void SFX(sweep)(sg_factor *f, int64_t m)
 		if (ms == 0)
 			continue;
 		int64_t k = super[s + 1] - super[s], nsrow = pi[s + 1] - pi[s], nb = nsrow - k;
-		const REAL *Lss = SFX(pivot_block)(f, s);
+		const REAL *Lss = SFX(pivot_block)(f, w, s);
 		REAL *Zs = (REAL *)w->Z + w->zoff[s];
 		SFX(trsm_lower)(k, ms, Lss, nsrow, Zs, k);
 		SFX(accumulate_w)(w, w->ridx + w->rptr[s], ms, k, Zs, m);
 		if (nb > 0) {
 			GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, nb, ms, k,
 			     1.0, Lss + k, nsrow, Zs, k, 0.0, (REAL *)w->U, nb);
-			SFX(scatter_below)(f, s, nb, ms);
+			SFX(scatter_below)(f, w, s, nb, ms);
 		}
 		flops += (double)(k * k * ms + 2 * nb * k * ms + k * ms * (ms + 1));
 	}
@@ -137,14 +134,14 @@ static void SFX(sweep)(sg_factor *f, int64_t m)
 
 /* solve_block loads the right-hand sides, clears W's lower triangle and
  * runs the sweep (plan() has run). */
-static void SFX(solve_block)(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
+static void SFX(solve_block)(sg_factor *f, sg_work *w, int64_t m, const int64_t *rowptr, const int64_t *colidx,
                              const double *val)
 {
-	REAL *Wp = (REAL *)f->work.Wp;
-	SFX(load_rhs)(f, m, rowptr, colidx, val);
+	REAL *Wp = (REAL *)w->Wp;
+	SFX(load_rhs)(f, w, m, rowptr, colidx, val);
 	for (int64_t a = 0; a < m; a++)
 		memset(Wp + a + m * a, 0, (size_t)(m - a) * sizeof(REAL));
-	SFX(sweep)(f, m);
+	SFX(sweep)(f, w, m);
 }
 
 /* store_sym writes W (row-major, both triangles, original row order of
@@ -159,6 +156,78 @@ static void SFX(store_sym)(const sg_work *w, int64_t m, double *W)
 			int64_t rb = w->order[b];
 			W[ra * m + rb] = (double)col[b];
 			W[rb * m + ra] = (double)col[b];
+		}
+	}
+}
+
+/* cross adds Z_A,sᵀ·Z_B,s, over every supernode s that both halves of a
+ * split reach, to W_AB (mA×mB, column-major, leading dimension mA: A's
+ * sorted right-hand sides by B's), for B's sorted right-hand sides in
+ * [b0, b1) only; T is scratch of at least max_s |R_A,s|·|R_B,s| entries.
+ * It returns the flops. */
+static double SFX(cross)(sg_factor *f, const sg_work *wa, const sg_work *wb, int64_t mA, int b0, int b1,
+                         REAL *Wab, REAL *T)
+{
+	const int *super = f->L->super;
+	double flops = 0;
+	for (int64_t s = 0; s < (int64_t)f->L->nsuper; s++) {
+		int64_t ma = wa->rptr[s + 1] - wa->rptr[s], mb = wb->rptr[s + 1] - wb->rptr[s];
+		if (ma == 0 || mb == 0)
+			continue;
+		const int *Ra = wa->ridx + wa->rptr[s], *Rb = wb->ridx + wb->rptr[s];
+		int64_t j0 = lower_bound(Rb, mb, b0), j1 = lower_bound(Rb, mb, b1), nb = j1 - j0;
+		if (nb == 0)
+			continue;
+		int64_t k = super[s + 1] - super[s];
+		const REAL *Za = (const REAL *)wa->Z + wa->zoff[s];
+		const REAL *Zb = (const REAL *)wb->Z + wb->zoff[s] + k * j0;
+		if (Ra[ma - 1] - Ra[0] == ma - 1 && Rb[j1 - 1] - Rb[j0] == nb - 1) {
+			GEMM(CblasColMajor, CblasTrans, CblasNoTrans, ma, nb, k,
+			     1.0, Za, k, Zb, k, 1.0, Wab + Ra[0] + mA * Rb[j0], mA);
+		} else {
+			GEMM(CblasColMajor, CblasTrans, CblasNoTrans, ma, nb, k,
+			     1.0, Za, k, Zb, k, 0.0, T, ma);
+			for (int64_t jj = 0; jj < nb; jj++) {
+				REAL *Wc = Wab + mA * Rb[j0 + jj];
+				for (int64_t ii = 0; ii < ma; ii++)
+					Wc[Ra[ii]] += T[ii + ma * jj];
+			}
+		}
+		flops += 2.0 * (double)(k * ma * nb);
+	}
+	return flops;
+}
+
+/* store_half writes half h's block of W (row-major m×m, both triangles,
+ * the rows of X in their original order) from its lower triangle (its
+ * Wp, in its sorted order); row gives the row of X of each row of the
+ * half's own X. */
+static void SFX(store_half)(const sg_work *w, const int *row, int64_t mh, double *W, int64_t m)
+{
+	const REAL *Wp = (const REAL *)w->Wp;
+	for (int64_t a = 0; a < mh; a++) {
+		const REAL *col = Wp + mh * a;
+		int64_t ra = row[w->order[a]];
+		for (int64_t b = a; b < mh; b++) {
+			int64_t rb = row[w->order[b]];
+			W[ra * m + rb] = (double)col[b];
+			W[rb * m + ra] = (double)col[b];
+		}
+	}
+}
+
+/* store_cross writes the entries of W_AB (and W_BA) of B's sorted
+ * right-hand sides [b0, b1) into W. */
+static void SFX(store_cross)(const sg_work *wa, const sg_work *wb, const int *rowA, const int *rowB,
+                             int64_t mA, int b0, int b1, const REAL *Wab, double *W, int64_t m)
+{
+	for (int64_t b = b0; b < b1; b++) {
+		const REAL *col = Wab + mA * b;
+		int64_t rb = rowB[wb->order[b]];
+		for (int64_t a = 0; a < mA; a++) {
+			int64_t ra = rowA[wa->order[a]];
+			W[ra * m + rb] = (double)col[a];
+			W[rb * m + ra] = (double)col[a];
 		}
 	}
 }

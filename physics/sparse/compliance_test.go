@@ -301,3 +301,54 @@ func TestComplianceAllocatesNothing(t *testing.T) {
 func gridName(g testGrid) string {
 	return fmt.Sprintf("grid=%dx%dx%d", g.nx, g.ny, g.nz)
 }
+
+// TestComplianceOnTwoThreads runs every compliance case with the kernel
+// on two threads (SetComplianceThreads) and the split threshold lowered
+// to two right-hand sides: W agrees with the one-thread kernel's to
+// round-off in double (and with the dense reference as closely as ever),
+// and in single precision within float's bound of the reference.
+func TestComplianceOnTwoThreads(t *testing.T) {
+	defer setSplitMinRHS(setSplitMinRHS(2))
+	for _, g := range complianceGrids {
+		A := g.matrix(5)
+		f := mustFactor(t, A)
+		for _, tc := range complianceCases {
+			t.Run(tc.name+"/"+gridName(g), func(t *testing.T) {
+				X := tc.X(g, rand.New(rand.NewSource(int64(g.nodes()))))
+				ref, err := denseCompliance(A, X)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := X.Rows
+				one, two, twoSingle := make([]float64, m*m), make([]float64, m*m), make([]float64, m*m)
+				f.SetComplianceThreads(1)
+				if err := f.Compliance(X, one); err != nil {
+					t.Fatal(err)
+				}
+				f.SetComplianceThreads(2)
+				if err := f.Compliance(X, two); err != nil {
+					t.Fatal(err)
+				}
+				st := f.Stats()
+				if err := f.ComplianceSingle(X, twoSingle); err != nil {
+					t.Fatal(err)
+				}
+				if st.ComplianceColumns >= 2 && st.ComplianceThreads != 2 {
+					t.Fatalf("%d right-hand sides ran on %d threads, want 2", st.ComplianceColumns, st.ComplianceThreads)
+				}
+				checkSymmetric(t, two, m)
+				checkSymmetric(t, twoSingle, m)
+				d := mat.NewDense(m, m, one)
+				if e := frobeniusRelErr(two, d); !(e <= 1e-13) {
+					t.Errorf("two threads: %.3g (relative) from one thread's", e)
+				}
+				if e := frobeniusRelErr(two, ref); !(e <= 1e-10) {
+					t.Errorf("two threads: relative Frobenius error %.3g", e)
+				}
+				if e := frobeniusRelErr(twoSingle, ref); !(e <= singleComplianceTol) {
+					t.Errorf("two threads, single precision: relative Frobenius error %.3g", e)
+				}
+			})
+		}
+	}
+}

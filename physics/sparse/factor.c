@@ -179,6 +179,8 @@ void sg_free(sg_factor *f)
 	cholmod_finish(&f->c);
 	sg_tree_free(&f->tree);
 	sg_work_free(&f->work);
+	sg_work_free(&f->work2);
+	sg_split_free(&f->split);
 	free(f->sx);
 	free(f->sy);
 	free(f->st);
@@ -187,7 +189,9 @@ void sg_free(sg_factor *f)
 
 void sg_set_blas_threads(int n)
 {
+	sg_blas_lock();
 	openblas_set_num_threads(n);
+	sg_blas_unlock();
 }
 
 int sg_blas_threads(void)
