@@ -32,15 +32,7 @@ func TestPGSSingleFrom(t *testing.T) {
 		t.Fatal("the exact solver's steps changed with PGSSingleFrom")
 	}
 	async1, async0 := runWith(settings.AsyncSolver, 1), runWith(settings.AsyncSolver, 0)
-	apart := func(from, to int) float64 {
-		worst := 0.0
-		for i := from; i < to; i++ {
-			for j := range async0[i] {
-				worst = math.Max(worst, math.Abs(async1[i][j]-async0[i][j]))
-			}
-		}
-		return worst
-	}
+	apart := func(from, to int) float64 { return largestApart(async1, async0, from, to) }
 	// Until the jaws reach the box (about step 85) it rests on the floor,
 	// its floor pairs solved on the single W in every step: the rounding
 	// alone, 4e-10 to 1.0e-9 m (the same with OpenBLAS's Haswell and
@@ -84,15 +76,7 @@ func TestCompliancePrecision(t *testing.T) {
 			return qs
 		}
 		single, double := runWith(settings.PrecisionSingle), runWith(settings.PrecisionDouble)
-		apart := func(from, to int) float64 {
-			worst := 0.0
-			for i := from; i < to; i++ {
-				for j := range double[i] {
-					worst = math.Max(worst, math.Abs(single[i][j]-double[i][j]))
-				}
-			}
-			return worst
-		}
+		apart := func(from, to int) float64 { return largestApart(single, double, from, to) }
 		early, all := apart(0, resting), apart(0, steps)
 		t.Logf("%v: largest node difference %.3g m in the first %d steps, %.3g m over %d", solver, early, resting, all, steps)
 		if early == 0 {
@@ -133,12 +117,7 @@ func TestComplianceThreads(t *testing.T) {
 			return qs
 		}
 		two, one := runWith(2), runWith(1)
-		worst := 0.0
-		for i := range one {
-			for j := range one[i] {
-				worst = math.Max(worst, math.Abs(two[i][j]-one[i][j]))
-			}
-		}
+		worst := largestApart(two, one, 0, steps)
 		t.Logf("%v: largest node difference %.3g m over %d steps", scheme, worst, steps)
 		if worst == 0 {
 			t.Fatalf("%v: two threads gave the same bits: the split did not run", scheme)
@@ -149,4 +128,16 @@ func TestComplianceThreads(t *testing.T) {
 			t.Fatalf("%v: two threads moved a node %.3g m from one thread's run", scheme, worst)
 		}
 	}
+}
+
+// largestApart is the largest difference of a coordinate between the runs
+// a and b (positions per step) over the steps [from, to).
+func largestApart(a, b [][]float64, from, to int) float64 {
+	worst := 0.0
+	for i := from; i < to; i++ {
+		for j := range b[i] {
+			worst = math.Max(worst, math.Abs(a[i][j]-b[i][j]))
+		}
+	}
+	return worst
 }

@@ -122,22 +122,6 @@ void sg_work_free(sg_work *w)
 	memset(w, 0, sizeof *w);
 }
 
-/* rpos is the position of RHS q in the sorted set R of length len (q ∈ R). */
-static inline int64_t rpos(const int *R, int64_t len, int q)
-{
-	if (R[len - 1] - R[0] == len - 1)
-		return q - R[0];
-	int64_t lo = 0, hi = len - 1;
-	while (lo < hi) {
-		int64_t mid = (lo + hi) / 2;
-		if (R[mid] < q)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* lower_bound is the first position in the sorted R of length len whose
  * value is at least q (len when there is none). */
 static inline int64_t lower_bound(const int *R, int64_t len, int q)
@@ -151,6 +135,14 @@ static inline int64_t lower_bound(const int *R, int64_t len, int q)
 			hi = mid;
 	}
 	return lo;
+}
+
+/* rpos is the position of RHS q in the sorted set R of length len (q ∈ R). */
+static inline int64_t rpos(const int *R, int64_t len, int q)
+{
+	if (R[len - 1] - R[0] == len - 1)
+		return q - R[0];
+	return lower_bound(R, len, q);
 }
 
 /* sg_order_rows sorts the rows of X by the lowest supernode they touch
