@@ -5,6 +5,7 @@ import (
 
 	"softgrasp/physics/contact"
 	"softgrasp/physics/m3"
+	"softgrasp/physics/settings"
 	"softgrasp/physics/stage"
 )
 
@@ -38,20 +39,28 @@ type fastScheme struct {
 }
 
 // loadBackend hands the step's W_H to the backend, telling a
-// SingleBackend first whether to keep W in single precision: with the
-// asynchronous solver, from Settings.PGSSingleFrom contacts on (the exact
-// solver's results stay those of a double W).
+// SingleBackend first whether to keep W in single precision (singleW).
 func (c *step) loadBackend() error {
 	ct := &c.ws.ct
 	n := len(ct.pairs)
 	if sb, ok := c.backend.(SingleBackend); ok {
-		from := c.set.PGSSingleFrom
-		sb.SetSingle(c.solver.Async() && from > 0 && n >= from)
+		sb.SetSingle(c.singleW(n, c.solver.Async()))
 	}
 	if err := c.backend.Load(ct.WH, n, c.set.PGSIterations, c.set.PGSTolerance); err != nil {
 		return fmt.Errorf("backend %s: %w", c.backend.Name(), err)
 	}
 	return nil
+}
+
+// singleW tells whether PGS reads a W of n contacts in single precision:
+// from Settings.PGSSingleFrom contacts on, where the compliance products
+// are in single precision already (Settings.CompliancePrecision: W's
+// entries are good to float's rounding anyway) or, for the fast scheme,
+// with the asynchronous solver (async). Otherwise W stays in double, and
+// the exact solver's results those of a double W.
+func (c *step) singleW(n int, async bool) bool {
+	from := c.set.PGSSingleFrom
+	return (async || c.set.CompliancePrecision == settings.PrecisionSingle) && from > 0 && n >= from
 }
 
 // prepare builds W_H and loads it on the backend (Build W_H).

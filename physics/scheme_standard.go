@@ -31,6 +31,7 @@ import (
 type standardScheme struct {
 	pgs contact.PGS
 	qK  []float64 // q_k, 3N
+	w32 []float32 // W_k in single precision for PGS (step.singleW)
 }
 
 // prepare sizes W and starts the iterations at q_free (timed with the
@@ -68,11 +69,21 @@ func (sc *standardScheme) rebuildW(c *step) error {
 	return nil
 }
 
-// solvePGS solves the contact problem on W_k.
+// solvePGS solves the contact problem on W_k, read in single precision
+// where the compliance products are (step.singleW; never because of the
+// asynchronous solver alone, whose standard steps factor exactly).
 func (sc *standardScheme) solvePGS(c *step, h2, tol float64) (contact.Result, error) {
 	ct := &c.ws.ct
+	n := len(ct.pairs)
 	sc.pgs.Tolerance, sc.pgs.Bilateral = tol, ct.bilateral
-	return sc.pgs.Solve(ct.W, len(ct.pairs), h2, ct.dFree, c.mu, ct.lambda)
+	if c.singleW(n, false) {
+		sc.w32 = grow(sc.w32, 9*n*n)
+		if err := contact.NarrowLower(sc.w32, ct.W, n); err != nil {
+			return contact.Result{}, err
+		}
+		return sc.pgs.SolveSingle(sc.w32, n, h2, ct.dFree, c.mu, ct.lambda)
+	}
+	return sc.pgs.Solve(ct.W, n, h2, ct.dFree, c.mu, ct.lambda)
 }
 
 // correct applies the full corrective motion of iteration k:

@@ -141,3 +141,37 @@ func largestApart(a, b [][]float64, from, to int) float64 {
 	}
 	return worst
 }
+
+// TestSingleWWithSingleCompliance: with the compliance products in single
+// precision the exact solver keeps W in single precision for PGS too, from
+// PGSSingleFrom contacts on, in both schemes: PGSSingleFrom 1 moves the
+// nodes from PGSSingleFrom 0 (the path is taken) by no more than W's
+// rounding can.
+func TestSingleWWithSingleCompliance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the grasp four times")
+	}
+	const steps, resting = 120, 80
+	for _, scheme := range []settings.Scheme{settings.Fast, settings.Standard} {
+		runWith := func(from int) [][]float64 {
+			cfg := settings.DefaultScenario(settings.GraspRotate)
+			cfg.Physics.Scheme = scheme
+			cfg.Physics.CompliancePrecision = settings.PrecisionSingle
+			cfg.Physics.PGSSingleFrom = from
+			qs, _ := run(t, mappedBox(t, cfg, 300, 3000, false), steps)
+			return qs
+		}
+		single, double := runWith(1), runWith(0)
+		early, all := largestApart(single, double, 0, resting), largestApart(single, double, 0, steps)
+		t.Logf("%v: largest node difference %.3g m in the first %d steps, %.3g m over %d", scheme, early, resting, all, steps)
+		if early == 0 {
+			t.Fatalf("%v: PGSSingleFrom 1 left the exact steps unchanged under single precision compliance", scheme)
+		}
+		// Measured 3.5e-9 and 3.0e-9 m resting, 3.3e-8 and 1.9e-8 m over
+		// the 120 steps (fast, standard); the bounds are five times the
+		// larger.
+		if early > 2e-8 || all > 2e-7 {
+			t.Fatalf("%v: single W moved a node %.3g m (resting) and %.3g m (all)", scheme, early, all)
+		}
+	}
+}

@@ -163,3 +163,35 @@ func TestSolveSingleIsSolveOfWidened(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowLower: the lower block triangle of W rounded to float32, the
+// strict upper block triangle left as it was; a W of the wrong length is
+// an error.
+func TestNarrowLower(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	for _, c := range []int{1, 2, 5, 13} {
+		n := 3 * c
+		W := randRow(rng, n*n)
+		W32 := make([]float32, n*n)
+		for i := range W32 {
+			W32[i] = -1
+		}
+		if err := NarrowLower(W32, W, c); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				want := float32(-1)
+				if j < 3*(i/3+1) {
+					want = float32(W[i*n+j])
+				}
+				if W32[i*n+j] != want {
+					t.Fatalf("c = %d: W32[%d,%d] = %v, want %v", c, i, j, W32[i*n+j], want)
+				}
+			}
+		}
+	}
+	if err := NarrowLower(make([]float32, 9), make([]float64, 8), 1); err == nil {
+		t.Fatal("a W of 8 values for one contact: no error")
+	}
+}

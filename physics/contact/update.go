@@ -122,6 +122,26 @@ func RebuildWLowerSingle(W []float32, WH []float64, C []m3.Mat3, work []float64)
 	return nil
 }
 
+// NarrowLower rounds the lower block triangle of the (3c)×(3c) row-major
+// W, whose diagonal blocks are symmetric, to float32 into W32 (the same
+// layout), for PGS.SolveSingle: the standard scheme's W, computed whole
+// by the compliance kernel. The strict upper block triangle of W32 is
+// left as it is. It allocates nothing.
+func NarrowLower(W32 []float32, W []float64, c int) error {
+	if err := checkKernel("NarrowLower", c, "W", W); err != nil {
+		return err
+	}
+	n := 3 * c
+	if len(W32) != n*n {
+		return fmt.Errorf("contact: NarrowLower: len(W32) = %d: want (3c)² = %d for c = %d contacts", len(W32), n*n, c)
+	}
+	for i := 0; i < n; i++ {
+		end := 3 * (i/3 + 1)
+		narrow(W32[i*n:i*n+end], W[i*n:i*n+end])
+	}
+	return nil
+}
+
 // frameLanes writes the frames C_b column by column into the three lane
 // arrays M_k = lanes[3c·k : 3c·(k+1)], M_k[3b+q] = C_b[q][k]: entry j of
 // M_k multiplies entry k of column j's own 3-column block in X·C_bᵀ.

@@ -299,12 +299,14 @@ type Settings struct {
 	// this many contacts keep W in single precision for PGS
 	// (contact.PGS.SolveSingle: half the bytes per sweep, every sum in
 	// double; docs/method.md, "W in single precision"). 0 never does;
-	// the exact solver never does. Zero is the value a configuration
+	// the exact solver does only with CompliancePrecision single (its W
+	// is good to float's rounding then). Zero is the value a configuration
 	// written before it existed reads as, and runs as it ran then.
 	PGSSingleFrom int
 	// CompliancePrecision is the precision of the compliance products,
 	// in both schemes and both solvers: PrecisionDouble, the default, or
-	// PrecisionSingle.
+	// PrecisionSingle, with which the exact solver's PGS also reads W in
+	// single precision from PGSSingleFrom contacts on.
 	CompliancePrecision Precision
 	// ComplianceThreads is the number of threads of the exact solver's
 	// compliance products: 1, or 2 (sparse.Factor.SetComplianceThreads:

@@ -29,9 +29,6 @@ typedef struct {
 	int *col_super; /* n: supernode owning each (permuted) column */
 	int *parent;    /* nsuper: parent supernode, or -1 for a root */
 	int *iperm;     /* n: iperm[original index] = permuted index */
-	/* nsuper: flops per right-hand side of the forward solve from
-	 * supernode s to the root (its triangular solves and updates) */
-	double *pathcost;
 } sg_tree;
 
 /* Per-call buffers of the compliance kernel, grown on demand and kept. */
@@ -57,7 +54,7 @@ typedef struct {
 	int64_t *urowptr, *ucolidx;
 	double *uval;
 	double *G;        int64_t g_cap;   /* compliance of the touched DOFs, nt×nt */
-	double *T;        int64_t t_cap;   /* X̃·G, m×nt */
+	double *T;        int64_t t_cap;   /* a row of X̃·G, nt values */
 	int *cidx;        int64_t cidx_cap; /* compact column of each entry of X */
 	float *Ls;        int64_t ls_cap;  /* a supernode's columns of L in float (single precision) */
 	double flops;     /* floating-point operations of the last call */
@@ -75,6 +72,7 @@ typedef struct {
 	int64_t rowptr_cap[2], colidx_cap[2], val_cap[2], row_cap[2];
 	void *Wab;        int64_t wab_cap;  /* bytes */
 	void *T[2];       int64_t t_cap[2]; /* bytes: scattered cross products */
+	double *cost[2];  int64_t cost_cap[2]; /* the halves' work by split point */
 } sg_split;
 
 typedef struct {

@@ -76,8 +76,7 @@ int sg_tree_build(sg_factor *f)
 	t->col_super = malloc((size_t)n * sizeof(int));
 	t->iperm = malloc((size_t)n * sizeof(int));
 	t->parent = malloc((size_t)ns * sizeof(int));
-	t->pathcost = malloc((size_t)ns * sizeof(double));
-	if (!t->col_super || !t->iperm || !t->parent || !t->pathcost ||
+	if (!t->col_super || !t->iperm || !t->parent ||
 	    work_init(&f->work, ns) != SG_OK || work_init(&f->work2, ns) != SG_OK)
 		return SG_NOMEM;
 	if (sg_reduce_init(f) != SG_OK)
@@ -95,11 +94,6 @@ int sg_tree_build(sg_factor *f)
 	}
 	for (int64_t k = 0; k < n; k++)
 		t->iperm[Perm[k]] = (int)k;
-	/* Parents come after their children: sum from the root down. */
-	for (int64_t s = ns - 1; s >= 0; s--) {
-		double k = super[s + 1] - super[s], nb = (pi[s + 1] - pi[s]) - k;
-		t->pathcost[s] = k * k + 2 * nb * k + (t->parent[s] != -1 ? t->pathcost[t->parent[s]] : 0);
-	}
 	return SG_OK;
 }
 
@@ -108,7 +102,6 @@ void sg_tree_free(sg_tree *t)
 	free(t->col_super);
 	free(t->parent);
 	free(t->iperm);
-	free(t->pathcost);
 	memset(t, 0, sizeof *t);
 }
 

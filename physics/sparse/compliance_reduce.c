@@ -65,9 +65,9 @@ void sg_untouch(sg_factor *f, int64_t nt)
 		f->work.slot[f->work.ucolidx[c]] = -1;
 }
 
-/* mirror_lower copies the strict lower triangle of the row-major m×m W to
- * its upper triangle, in cache-sized tiles. */
-static void mirror_lower(double *W, int64_t m)
+/* mirror_upper copies the strict upper triangle of the row-major m×m W
+ * to its lower triangle, in cache-sized tiles. */
+static void mirror_upper(double *W, int64_t m)
 {
 	enum { TILE = 32 };
 	for (int64_t i0 = 0; i0 < m; i0 += TILE) {
@@ -76,67 +76,46 @@ static void mirror_lower(double *W, int64_t m)
 			for (int64_t i = i0; i < i1; i++) {
 				int64_t j1 = j0 + TILE < i ? j0 + TILE : i;
 				for (int64_t j = j0; j < j1; j++)
-					W[j * m + i] = W[i * m + j];
+					W[i * m + j] = W[j * m + i];
 			}
 		}
 	}
 }
 
-/* transpose writes the row-major a×b matrix S into D (b×a), in tiles. */
-static void transpose(const double *S, int64_t a, int64_t b, double *D)
-{
-	enum { TILE = 32 };
-	for (int64_t i0 = 0; i0 < a; i0 += TILE)
-		for (int64_t j0 = 0; j0 < b; j0 += TILE) {
-			int64_t i1 = i0 + TILE < a ? i0 + TILE : a, j1 = j0 + TILE < b ? j0 + TILE : b;
-			for (int64_t i = i0; i < i1; i++)
-				for (int64_t j = j0; j < j1; j++)
-					D[j * a + i] = S[i * b + j];
-		}
-}
-
 /* sg_expand_reduced computes W = X̃·G·X̃ᵀ from the G just solved (in
- * work.G, nt×nt, compact order, both triangles): T = X̃·G row by row (axpys of rows
- * of G), U = Tᵀ, then the lower triangle of W row by row as
- * W[r, :r] = Σ_k X̃[r, c_k]·U[c_k, :r], mirrored so that W is exactly
- * symmetric. */
+ * work.G, nt×nt, compact order, both triangles), row by row: t = row r of
+ * X̃·G, a sum of at most nine rows of G (G is symmetric), then
+ * W[r, r2] = Σ_k X̃[r2, c_k]·t[c_k] for r2 ≥ r, whose gathers stay within
+ * t, and the upper triangle mirrored so that W is exactly symmetric. */
 int sg_expand_reduced(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
                       const double *val, int64_t nt, double *W)
 {
 	sg_work *w = &f->work;
 	int64_t nnz = rowptr[m];
-	if (sg_grow((void **)&w->T, &w->t_cap, m * nt, sizeof(double)) != SG_OK ||
-	    sg_grow((void **)&w->U, &w->u_cap, m * nt, sizeof(double)) != SG_OK ||
+	if (sg_grow((void **)&w->T, &w->t_cap, nt, sizeof(double)) != SG_OK ||
 	    sg_grow((void **)&w->cidx, &w->cidx_cap, nnz, sizeof(int)) != SG_OK)
 		return SG_NOMEM;
 	int *cidx = w->cidx; /* compact column of each entry of X */
 	for (int64_t k = 0; k < nnz; k++)
 		cidx[k] = w->slot[colidx[k]];
+	double *t = w->T;
 	for (int64_t r = 0; r < m; r++) {
-		double *Tr = w->T + r * nt;
-		memset(Tr, 0, (size_t)nt * sizeof(double));
+		memset(t, 0, (size_t)nt * sizeof(double));
 		for (int64_t k = rowptr[r]; k < rowptr[r + 1]; k++) {
 			const double *Gc = w->G + cidx[k] * nt;
 			double v = val[k];
 			for (int64_t j = 0; j < nt; j++)
-				Tr[j] += v * Gc[j];
+				t[j] += v * Gc[j];
 		}
-	}
-	/* U = Tᵀ = G·X̃ᵀ (nt×m, row-major), so that row r of W is a sum of at
-	 * most nine contiguous rows of U. */
-	double *U = w->U;
-	transpose(w->T, m, nt, U);
-	for (int64_t r = 0; r < m; r++) {
 		double *Wr = W + r * m;
-		memset(Wr, 0, (size_t)(r + 1) * sizeof(double));
-		for (int64_t k = rowptr[r]; k < rowptr[r + 1]; k++) {
-			const double *Uc = U + cidx[k] * m;
-			double v = val[k];
-			for (int64_t r2 = 0; r2 <= r; r2++)
-				Wr[r2] += v * Uc[r2];
+		for (int64_t r2 = r; r2 < m; r2++) {
+			double s = 0;
+			for (int64_t k = rowptr[r2]; k < rowptr[r2 + 1]; k++)
+				s += val[k] * t[cidx[k]];
+			Wr[r2] = s;
 		}
 	}
-	mirror_lower(W, m);
+	mirror_upper(W, m);
 	w->flops += (double)nnz * (double)(2 * nt + m);
 	return SG_OK;
 }

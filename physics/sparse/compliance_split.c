@@ -66,6 +66,7 @@ void sg_split_free(sg_split *sp)
 		free(sp->val[h]);
 		free(sp->row[h]);
 		free(sp->T[h]);
+		free(sp->cost[h]);
 	}
 	free(sp->Wab);
 	memset(sp, 0, sizeof *sp);
@@ -155,27 +156,48 @@ static int copy_half(sg_factor *f, int h, int64_t p0, int64_t mh, const int64_t 
 	return SG_OK;
 }
 
-/* split_point returns the count of sorted right-hand sides (f->work's
- * order) that takes half of the forward solves' work: a right-hand side
- * costs the triangular solve and update flops of each supernode on its
- * path to the root (tree.pathcost of its lowest supernode), which are
- * linear in the number of right-hand sides at each supernode. */
-static int64_t split_point(const sg_factor *f, int64_t m)
+/* halfCosts writes into cost[i] the flops of the forward solves and the
+ * symmetric product of the first i right-hand sides of f->work's sorted
+ * order (i = 0 … m), as a half holding them alone would spend them (with
+ * reverse set, of the last i). Each right-hand side climbs from its lowest
+ * supernode to the root (a contact row's nodes share an element, so its
+ * reach is that path); at a supernode s already reached by a others it
+ * adds k_s² + 2·nb_s·k_s for its triangular solve and update and k_s·a
+ * for its products with them (syrk). count (nsuper ints) is scratch. */
+static void halfCosts(const sg_factor *f, int64_t m, int reverse, int *count, double *cost)
 {
 	const sg_work *w = &f->work;
+	const int *super = f->L->super, *pi = f->L->pi;
 	int64_t ns = (int64_t)f->L->nsuper;
-	double total = 0, acc = 0;
-	for (int64_t p = 0; p < m; p++) {
-		int s = w->start[w->order[p]];
-		total += s < ns ? f->tree.pathcost[s] : 0;
+	memset(count, 0, (size_t)ns * sizeof(int));
+	cost[0] = 0;
+	for (int64_t i = 0; i < m; i++) {
+		int s = w->start[w->order[reverse ? m - 1 - i : i]];
+		double c = 0;
+		for (; s != -1 && s < ns; s = f->tree.parent[s]) {
+			double k = super[s + 1] - super[s], nb = (pi[s + 1] - pi[s]) - k;
+			c += k * k + 2 * nb * k + k * count[s];
+			count[s]++;
+		}
+		cost[i + 1] = cost[i] + c;
 	}
-	int64_t p = 0;
-	while (p < m - 1 && acc < total / 2) {
-		int s = w->start[w->order[p]];
-		acc += s < ns ? f->tree.pathcost[s] : 0;
-		p++;
+}
+
+/* split_point returns the count of sorted right-hand sides (f->work's
+ * order) for half A that best balances the two halves' work (halfCosts),
+ * at least 1 and at most m − 1. */
+static int split_point(sg_factor *f, int64_t m, int *countA, int *countB, double *costA, double *costB)
+{
+	halfCosts(f, m, 0, countA, costA);
+	halfCosts(f, m, 1, countB, costB);
+	int64_t best = 1;
+	for (int64_t p = 1; p < m; p++) {
+		double worst = costA[p] > costB[m - p] ? costA[p] : costB[m - p];
+		double was = costA[best] > costB[m - best] ? costA[best] : costB[m - best];
+		if (worst < was)
+			best = p;
 	}
-	return p > 0 ? p : 1;
+	return (int)best;
 }
 
 int sg_solve_split(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx,
@@ -186,7 +208,11 @@ int sg_solve_split(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t
 	int st = sg_order_rows(f, wa, m, rowptr, colidx);
 	if (st != SG_OK)
 		return st;
-	int64_t mA = split_point(f, m), mh[2] = {mA, m - mA};
+	if (sg_grow((void **)&sp->cost[0], &sp->cost_cap[0], m + 1, sizeof(double)) != SG_OK ||
+	    sg_grow((void **)&sp->cost[1], &sp->cost_cap[1], m + 1, sizeof(double)) != SG_OK)
+		return SG_NOMEM;
+	/* the halves' mark arrays serve as the counters: plan refills them */
+	int64_t mA = split_point(f, m, wa->mark, wb->mark, sp->cost[0], sp->cost[1]), mh[2] = {mA, m - mA};
 	st = copy_half(f, 0, 0, mh[0], rowptr, colidx, val);
 	if (st == SG_OK)
 		st = copy_half(f, 1, mh[0], mh[1], rowptr, colidx, val);
@@ -232,3 +258,4 @@ int sg_solve_split(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t
 	sg_blas_unlock();
 	return st;
 }
+
