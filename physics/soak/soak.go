@@ -355,7 +355,7 @@ func (g *generator) settings() (string, frame.Command) {
 		}
 		return g.between(lo, hi)
 	}
-	switch g.rng.IntN(10) {
+	switch g.rng.IntN(11) {
 	case 0:
 		s.TimeStep = v(0.002, 0.03)
 	case 1:
@@ -383,6 +383,9 @@ func (g *generator) settings() (string, frame.Command) {
 		s.Material.YoungModulus = v(5e3, 5e5)
 	case 8:
 		s.ContactBudget = int(v(0, 600))
+	case 9:
+		s.CompliancePrecision = settings.Precision(g.rng.IntN(2))
+		s.ComplianceThreads = int(v(0, 2.99))
 	default:
 		s.Gravity = r3.Vec{Z: -v(0, 30)}
 	}
