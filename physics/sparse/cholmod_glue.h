@@ -137,7 +137,6 @@ int sg_solve_split(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t
 void sg_split_free(sg_split *sp);
 void sg_blas_lock(void);
 void sg_blas_unlock(void);
-void sg_store_sym(const sg_work *w, int64_t m, double *W, int single);
 int sg_reduce_init(sg_factor *f);
 int64_t sg_touched_dofs(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t *colidx);
 void sg_untouch(sg_factor *f, int64_t nt);

@@ -243,8 +243,17 @@ static int plan(sg_factor *f, sg_work *w, int64_t m, const int64_t *rowptr, cons
 	return SG_OK;
 }
 
+/* row_of is row[q], or q itself when row is NULL (store_half). */
+static inline int64_t row_of(const int *row, int q)
+{
+	return row != NULL ? row[q] : q;
+}
+
 /* pivot_block_d returns supernode s's columns of L as CHOLMOD stores
- * them; pivot_block_s rounds them to float into w->Ls (sized by plan). */
+ * them; pivot_block_s the same in float: from the factor's
+ * single-precision copy when it holds one (sg_single_copy, the
+ * asynchronous solver's preconditioner), else rounded into w->Ls (sized
+ * by plan). */
 static inline const double *pivot_block_d(sg_factor *f, sg_work *w, int64_t s)
 {
 	(void)w;
@@ -254,6 +263,8 @@ static inline const double *pivot_block_d(sg_factor *f, sg_work *w, int64_t s)
 static inline const float *pivot_block_s(sg_factor *f, sg_work *w, int64_t s)
 {
 	const int *super = f->L->super, *pi = f->L->pi, *px = f->L->px;
+	if (f->single_valid)
+		return f->sx + px[s];
 	int64_t n = (int64_t)(pi[s + 1] - pi[s]) * (super[s + 1] - super[s]);
 	const double *x = (const double *)f->L->x + px[s];
 	float *Ls = w->Ls;
@@ -326,14 +337,6 @@ int sg_solve_block(sg_factor *f, sg_work *w, int64_t m, const int64_t *rowptr, c
 	return SG_OK;
 }
 
-void sg_store_sym(const sg_work *w, int64_t m, double *W, int single)
-{
-	if (single)
-		store_sym_s(w, m, W);
-	else
-		store_sym_d(w, m, W);
-}
-
 /* solve_full writes X·A⁻¹·Xᵀ, both triangles, into the row-major m×m out:
  * on two threads when threads allows it and sg_split_wanted finds enough
  * right-hand sides, else on this one. */
@@ -344,7 +347,7 @@ static int solve_full(sg_factor *f, int64_t m, const int64_t *rowptr, const int6
 		return sg_solve_split(f, m, rowptr, colidx, val, single, out);
 	int st = sg_solve_block(f, &f->work, m, rowptr, colidx, val, single);
 	if (st == SG_OK)
-		sg_store_sym(&f->work, m, out, single);
+		sg_store_half(&f->work, NULL, m, out, m, single);
 	return st;
 }
 

@@ -11,8 +11,9 @@
  *
  * In single precision the factor stays in double; each supernode's
  * columns are rounded to float as the sweep reaches it (work.Ls), O(nnz)
- * against the sweep's O(nnz·|R_s|) flops. Z, U and Wp reuse the buffers
- * that plan() sized for doubles.
+ * against the sweep's O(nnz·|R_s|) flops, or read from the factor's
+ * single-precision copy where it has one (sg_single_copy: the same
+ * rounding). Z, U and Wp reuse the buffers that plan() sized for doubles.
  */
 
 /* trsm_lower solves L·Y = B in place (B is k×n, leading dimension ldb; L
@@ -144,22 +145,6 @@ static void SFX(solve_block)(sg_factor *f, sg_work *w, int64_t m, const int64_t 
 	SFX(sweep)(f, w, m);
 }
 
-/* store_sym writes W (row-major, both triangles, original row order of
- * the right-hand sides) from the lower triangle of the sorted-order Wp. */
-static void SFX(store_sym)(const sg_work *w, int64_t m, double *W)
-{
-	const REAL *Wp = (const REAL *)w->Wp;
-	for (int64_t a = 0; a < m; a++) {
-		const REAL *col = Wp + m * a;
-		int64_t ra = w->order[a];
-		for (int64_t b = a; b < m; b++) {
-			int64_t rb = w->order[b];
-			W[ra * m + rb] = (double)col[b];
-			W[rb * m + ra] = (double)col[b];
-		}
-	}
-}
-
 /* cross adds Z_A,sᵀ·Z_B,s, over every supernode s that both halves of a
  * split reach, to W_AB (mA×mB, column-major, leading dimension mA: A's
  * sorted right-hand sides by B's), for B's sorted right-hand sides in
@@ -198,18 +183,19 @@ static double SFX(cross)(sg_factor *f, const sg_work *wa, const sg_work *wb, int
 	return flops;
 }
 
-/* store_half writes half h's block of W (row-major m×m, both triangles,
- * the rows of X in their original order) from its lower triangle (its
- * Wp, in its sorted order); row gives the row of X of each row of the
- * half's own X. */
+/* store_half writes W (row-major m×m, both triangles, the rows of X in
+ * their original order) or, in a split, one half's block of it, from the
+ * lower triangle of its Wp (mh right-hand sides, in w's sorted order):
+ * row gives the row of X of each row of the half's own X, NULL when the
+ * rows are X's own (mh = m). */
 static void SFX(store_half)(const sg_work *w, const int *row, int64_t mh, double *W, int64_t m)
 {
 	const REAL *Wp = (const REAL *)w->Wp;
 	for (int64_t a = 0; a < mh; a++) {
 		const REAL *col = Wp + mh * a;
-		int64_t ra = row[w->order[a]];
+		int64_t ra = row_of(row, w->order[a]);
 		for (int64_t b = a; b < mh; b++) {
-			int64_t rb = row[w->order[b]];
+			int64_t rb = row_of(row, w->order[b]);
 			W[ra * m + rb] = (double)col[b];
 			W[rb * m + ra] = (double)col[b];
 		}
