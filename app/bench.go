@@ -156,13 +156,11 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 
 // compliancePrecision reads -compliance-precision.
 func (f *benchFlags) compliancePrecision() (settings.Precision, error) {
-	switch f.precision {
-	case settings.PrecisionDouble.String():
-		return settings.PrecisionDouble, nil
-	case settings.PrecisionSingle.String():
-		return settings.PrecisionSingle, nil
+	p, err := settings.ParsePrecision(f.precision)
+	if err != nil {
+		return 0, fmt.Errorf("-compliance-precision: %w", err)
 	}
-	return 0, fmt.Errorf("-compliance-precision = %q: want double or single", f.precision)
+	return p, nil
 }
 
 // runBench reproduces the paper's Table 1 on this machine.

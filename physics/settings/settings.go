@@ -166,6 +166,12 @@ func (p Precision) String() string {
 	return choiceName(precisionNames, "Precision", int(p))
 }
 
+// ParsePrecision reads "double" or "single".
+func ParsePrecision(name string) (Precision, error) {
+	v, err := ParamByKey("compliance-precision").Parse(name)
+	return Precision(v), err
+}
+
 // Fall selects the fall towards a body that a prediction of a point's
 // motion over a step counts beyond its motion at its start velocity: the
 // contact budget's reach (BudgetFall) and the alarm distance (AlarmFall).

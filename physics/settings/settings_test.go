@@ -73,6 +73,19 @@ func TestParseScheme(t *testing.T) {
 	}
 }
 
+func TestParsePrecision(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Precision
+		ok   bool
+	}{{"double", PrecisionDouble, true}, {" Single ", PrecisionSingle, true}, {"half", 0, false}, {"", 0, false}} {
+		got, err := ParsePrecision(c.in)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("ParsePrecision(%q) = %v, %v", c.in, got, err)
+		}
+	}
+}
+
 func TestScenarioValidateNamesTheField(t *testing.T) {
 	cases := []struct {
 		field string
