@@ -98,11 +98,21 @@ const sg_dim3& sg_block_idx() { return sg_current_block->idx; }
 const sg_dim3& sg_block_dim() { return sg_current_block->block; }
 const sg_dim3& sg_grid_dim() { return sg_current_block->grid; }
 
-// yield returns to the scheduler; the thread resumes on its next turn.
+// yield hands over to the next unfinished thread of the block, in turn
+// (round robin), without going through the scheduler: one switch instead
+// of two per thread at every barrier. The thread resumes on its next turn.
 static void yield()
 {
     sg_block* b = sg_current_block;
-    sg_switch(&b->t[sg_current_thread].sp, b->scheduler);
+    int from = sg_current_thread, t = from;
+    do {
+        t = t + 1 == b->threads ? 0 : t + 1;
+    } while (b->t[t].done);
+    if (t == from) {
+        return;
+    }
+    sg_current_thread = t;
+    sg_switch(&b->t[from].sp, b->t[t].sp);
 }
 
 // wait_os is wait_at for OS threads: expected is read under the block's

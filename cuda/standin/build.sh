@@ -20,7 +20,7 @@ out=$(cd "$out" && pwd)
 obj=$out/obj
 CXX=${CXX:-g++}
 CC=${CC:-gcc}
-cxxflags=(-std=c++17 -O2 -g -fPIC -ffp-contract=off -Wall -Wno-unused-function -I"$cache/include" -I"$src")
+cxxflags=(-std=c++17 -O2 -g -fPIC -ftls-model=initial-exec -ffp-contract=off -Wall -Wno-unused-function -I"$cache/include" -I"$src")
 
 soname() { readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
 
