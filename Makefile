@@ -94,7 +94,7 @@ test: deps
 	$(GO) vet ./...
 	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -skip $(RACE_ONLY) $(PLAIN_PKGS)
 	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -race -short $(PLAIN_PKGS)
-	$(TEST_ENV) $(GO) test -count=1 -run $(APP_PLAIN) ./app
+	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -run $(APP_PLAIN) ./app
 	$(TEST_ENV) SOFTGRASP_REQUIRE_XDOTOOL=1 xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -race -skip $(APP_PLAIN) $(GL_PKGS)
 	$(MAKE) --no-print-directory cuda-test
 

@@ -108,9 +108,10 @@ func TestSoftFingersLiftACube(t *testing.T) {
 		along := c.Rotate(r3.Vec{X: 1})
 		t.Logf("μ = %g: cube at z = %.3f mm (lifted %.1f mm), its x axis %v, grip %.3f N", tc.mu, 1e3*c.Position.Z, 1e3*lift, along, grip)
 		// Measured: 0.029 mm below the lift (the sag while the pads caught
-		// it), 0.0007 rad off the quarter turn; the bounds leave room.
+		// it), 0.0007 rad off the quarter turn; the bounds are about four
+		// times that.
 		if tc.held {
-			if math.Abs(c.Position.Z-lift) > 1e-4 || math.Abs(along.Y) < math.Cos(0.01) {
+			if math.Abs(c.Position.Z-lift) > 1e-4 || math.Abs(along.Y) < math.Cos(0.003) {
 				t.Fatalf("μ = %g: the cube is at z = %.3f mm with its x axis along %v; the jaws lifted 20 mm and turned a quarter turn", tc.mu, 1e3*c.Position.Z, along)
 			}
 		} else if c.Position.Z > -0.01 {

@@ -128,11 +128,14 @@ func TestAimAlongRay(t *testing.T) {
 	}
 	// The camera's right along x: 60 mm across there, 56.6 mm at the
 	// search's edge, less than 10 % narrower: the heading is kept.
-	if a, _ = AimAlongRay(origin, dir, r3.Vec{X: 1}, 0, pos, tris, aimFloor); a.Yaw != 0 {
-		t.Errorf("closing axis heading %g rad, want the camera's right kept", a.Yaw)
+	if a, ok = AimAlongRay(origin, dir, r3.Vec{X: 1}, 0, pos, tris, aimFloor); !ok || a.Yaw != 0 {
+		t.Errorf("closing axis heading %g rad (hit %v), want the camera's right kept", a.Yaw, ok)
 	}
 	// The camera's right along y: the axis crosses the narrow side.
-	a, _ = AimAlongRay(origin, dir, r3.Vec{Y: 1}, 0, pos, tris, aimFloor)
+	a, ok = AimAlongRay(origin, dir, r3.Vec{Y: 1}, 0, pos, tris, aimFloor)
+	if !ok {
+		t.Fatal("the ray missed the box")
+	}
 	if math.Abs(math.Abs(a.Yaw)-math.Pi/2) > 1e-9 || math.Abs(a.Width-0.02) > 1e-6 {
 		t.Errorf("closing axis heading %g rad, width %g; want ±π/2, 0.02", a.Yaw, a.Width)
 	}
