@@ -95,7 +95,6 @@ func NewWithMaterials(msh *mesh.TetMesh, emb *mesh.Embedding, bodies []rigid.Bod
 	if err != nil {
 		return nil, err
 	}
-	model.fem.SetSerial(solver.Async())
 	return &Simulation{
 		set: set, model: model, state: model.NewState(),
 		bodies:  append([]rigid.Body(nil), bodies...),
@@ -172,9 +171,6 @@ func (s *Simulation) SetSettings(set settings.Settings) error {
 		// building W_H and the final correction (asynchronous solver).
 		s.solver.Invalidate()
 	}
-	// The asynchronous worker takes one core and the step the other: the
-	// element passes run on the step's goroutine alone.
-	s.model.fem.SetSerial(s.solver.Async())
 	s.set = set
 	return nil
 }

@@ -66,6 +66,7 @@ func (c *step) run() (*StepStats, error) {
 	} else if err != nil {
 		return st, c.diverged(fmt.Sprintf("the system matrix A is not positive definite (%v)", err))
 	}
+	c.shareElementPass() // the refactorisation may have started a job
 	sw.lap(stage.Factor)
 	if err := c.freeMotion(); err != nil {
 		return st, err
@@ -109,10 +110,22 @@ func (c *step) refactor() error {
 	return err
 }
 
+// shareElementPass lets the element passes use the worker pool unless
+// the asynchronous solver's background factorisation is running: it
+// takes the second core, and a pool worker descheduled in its favour
+// would hold up the pass (fem.Model.SetSerial). While that worker idles
+// (-async-refresh holds it back, or its job waits to be swapped in) the
+// pass shares the cores. The pass's results do not depend on how it is
+// shared.
+func (c *step) shareElementPass() {
+	c.model.fem.SetSerial(c.solver.BackgroundRunning())
+}
+
 // assemble fills A and b at (q_t, v_t), advancing the element rotations,
 // and checks element inversion.
 func (c *step) assemble() error {
 	state, ws := c.state, c.ws
+	c.shareElementPass()
 	rep := c.model.fem.Assemble(&state.elem, ws.fem, state.q, state.v, c.set.TimeStep, c.set.Gravity, c.solver.Matrix(), ws.b)
 	if rep.Err != nil {
 		return fmt.Errorf("assembly: %w", rep.Err)

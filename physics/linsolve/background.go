@@ -2,6 +2,7 @@ package linsolve
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"softgrasp/physics/sparse"
 )
@@ -41,6 +42,11 @@ type background struct {
 	jobs     chan func() []int // a job: the worker's half of its Near
 	done     chan error
 	busy     bool
+	// running is set when a job is handed to the worker and cleared by
+	// the worker before it hands the result back: busy also covers a
+	// finished job that waits to be swapped in, when the worker takes no
+	// CPU.
+	running atomic.Bool
 	// primed is set once current holds a factor of an A this worker saw
 	// (the first begin factors synchronously).
 	primed bool
@@ -99,6 +105,7 @@ func (af *background) work() {
 			af.jobNodes = append(af.jobNodes[:0], nodes()...)
 			err = af.gSpare.build(af.spare, af.jobNodes, af.nNodes, af.jobSingle)
 		}
+		af.running.Store(false)
 		af.done <- err
 	}
 	close(af.done)
@@ -141,6 +148,7 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 		nodes := near()
 		af.jobSingle = af.single
 		af.busy, af.pending = true, 0
+		af.running.Store(true)
 		af.jobs <- nodes
 	}
 	return failed

@@ -146,6 +146,12 @@ func (s *Solver) Invalidate() {
 // Async reports whether the background worker runs.
 func (s *Solver) Async() bool { return s.bg != nil }
 
+// BackgroundRunning reports whether the asynchronous solver's worker is
+// computing a factorisation at this moment: false for the exact solver,
+// for an idle worker (-async-refresh holds it back) and for a finished job
+// that waits to be swapped in.
+func (s *Solver) BackgroundRunning() bool { return s.bg != nil && s.bg.running.Load() }
+
 // Matrix returns A, into which the caller assembles each step's values
 // before Refactor.
 func (s *Solver) Matrix() *sparse.SymCSC { return s.matA }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/spatial/r3"
@@ -397,6 +398,50 @@ func TestAsyncRefreshAgesTheFactor(t *testing.T) {
 		s.Close()
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("Refresh %d: factor ages %v, want %v", tc.refresh, got, tc.want)
+		}
+	}
+}
+
+// TestBackgroundRunning: the exact solver never reports a running
+// worker; the asynchronous one does from the step that hands it a job
+// until the worker has finished it (the job's Near holds the worker
+// until the test lets it go), and not while the finished job waits for
+// its swap (Lag) or Refresh holds the next job back.
+func TestBackgroundRunning(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	exact, q, _, _ := asyncChain(t, 10, rng, Options{PCGTolerance: 1e-12, PCGMaxIterations: 100})
+	assembleChain(exact.Matrix(), rng, 100)
+	if err := exact.Refactor(q, nearNodes()); err != nil || exact.BackgroundRunning() {
+		t.Fatalf("exact solver: running %v, error %v", exact.BackgroundRunning(), err)
+	}
+	exact.Close()
+	s, q, _, _ := asyncChain(t, 10, rng, Options{Async: true, Lag: 3, Refresh: 2, PCGTolerance: 1e-12, PCGMaxIterations: 100})
+	defer s.Close()
+	release := make(chan struct{})
+	defer close(release) // before Close, which waits for a held worker
+	held := func() func() []int {
+		return func() []int { <-release; return nil }
+	}
+	// Refresh 2, Lag 3: the first step factors synchronously; a job starts
+	// at step 2 (the factor 2 steps old) and is swapped in at step 5, when
+	// the next one starts (its factor then 3 steps old).
+	starts := map[int]bool{2: true, 5: true}
+	for step := 0; step < 7; step++ {
+		assembleChain(s.Matrix(), rng, 100)
+		if err := s.Refactor(q, held); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.BackgroundRunning(); got != starts[step] {
+			t.Fatalf("step %d: running %v, want %v", step, got, starts[step])
+		}
+		if !starts[step] {
+			continue
+		}
+		release <- struct{}{} // the worker takes it once it has factored
+		for start := time.Now(); s.BackgroundRunning(); time.Sleep(time.Millisecond) {
+			if time.Since(start) > 30*time.Second {
+				t.Fatalf("step %d: the worker still runs 30 s after its job's end", step)
+			}
 		}
 	}
 }
