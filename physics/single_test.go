@@ -20,12 +20,11 @@ func TestPGSSingleFrom(t *testing.T) {
 	}
 	const steps = 120 // through the closing of the jaws
 	runWith := func(solver settings.Solver, from int) [][]float64 {
-		cfg := settings.DefaultScenario(settings.GraspRotate)
-		cfg.Physics.Solver = solver
-		cfg.Physics.AsyncLag = 4 // deterministic swaps of the factor
-		cfg.Physics.PGSSingleFrom = from
-		qs, _ := run(t, mappedBox(t, cfg, 300, 3000, false), steps)
-		return qs
+		return mappedGrasp(t, steps, func(p *settings.Settings) {
+			p.Solver = solver
+			p.AsyncLag = 4 // deterministic swaps of the factor
+			p.PGSSingleFrom = from
+		})
 	}
 	exact1, exact0 := runWith(settings.ExactSolver, 1), runWith(settings.ExactSolver, 0)
 	if !slices.Equal(exact1[steps-1], exact0[steps-1]) {
@@ -67,13 +66,12 @@ func TestCompliancePrecision(t *testing.T) {
 	}
 	const steps, resting = 120, 80 // through the closing of the jaws; resting until about step 85
 	for _, solver := range []settings.Solver{settings.ExactSolver, settings.AsyncSolver} {
-		runWith := func(p settings.Precision) [][]float64 {
-			cfg := settings.DefaultScenario(settings.GraspRotate)
-			cfg.Physics.Solver = solver
-			cfg.Physics.AsyncLag = 4 // deterministic swaps of the factor
-			cfg.Physics.CompliancePrecision = p
-			qs, _ := run(t, mappedBox(t, cfg, 300, 3000, false), steps)
-			return qs
+		runWith := func(precision settings.Precision) [][]float64 {
+			return mappedGrasp(t, steps, func(p *settings.Settings) {
+				p.Solver = solver
+				p.AsyncLag = 4 // deterministic swaps of the factor
+				p.CompliancePrecision = precision
+			})
 		}
 		single, double := runWith(settings.PrecisionSingle), runWith(settings.PrecisionDouble)
 		apart := func(from, to int) float64 { return largestApart(single, double, from, to) }
@@ -130,6 +128,16 @@ func TestComplianceThreads(t *testing.T) {
 	}
 }
 
+// mappedGrasp runs the default grasp for steps steps on the mapped box of
+// these tests (a 300-triangle surface on 3000 DOFs), with set changing
+// its physics settings, and returns the node positions of every step.
+func mappedGrasp(t *testing.T, steps int, set func(*settings.Settings)) [][]float64 {
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	set(&cfg.Physics)
+	qs, _ := run(t, mappedBox(t, cfg, 300, 3000, false), steps)
+	return qs
+}
+
 // largestApart is the largest difference of a coordinate between the runs
 // a and b (positions per step) over the steps [from, to).
 func largestApart(a, b [][]float64, from, to int) float64 {
@@ -154,12 +162,11 @@ func TestSingleWWithSingleCompliance(t *testing.T) {
 	const steps, resting = 120, 80
 	for _, scheme := range []settings.Scheme{settings.Fast, settings.Standard} {
 		runWith := func(from int) [][]float64 {
-			cfg := settings.DefaultScenario(settings.GraspRotate)
-			cfg.Physics.Scheme = scheme
-			cfg.Physics.CompliancePrecision = settings.PrecisionSingle
-			cfg.Physics.PGSSingleFrom = from
-			qs, _ := run(t, mappedBox(t, cfg, 300, 3000, false), steps)
-			return qs
+			return mappedGrasp(t, steps, func(p *settings.Settings) {
+				p.Scheme = scheme
+				p.CompliancePrecision = settings.PrecisionSingle
+				p.PGSSingleFrom = from
+			})
 		}
 		single, double := runWith(1), runWith(0)
 		early, all := largestApart(single, double, 0, resting), largestApart(single, double, 0, steps)
