@@ -410,7 +410,8 @@ func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 2
 	}
-	if _, err := f.compliancePrecision(); err != nil {
+	precision, err := f.compliancePrecision()
+	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 2
 	}
@@ -418,16 +419,16 @@ func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int 
 	// second would fight the background factorisation for the other core
 	// (measured: the 18k-DOF step 297 ms with OpenBLAS's default threads).
 	setBLASThreads(blasThreads(settings.AsyncSolver, f.threads))
-	if err := measureAndWriteScale(f, stdout, stderr); err != nil {
+	if err := measureAndWriteScale(f, precision, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 1
 	}
 	return 0
 }
 
-// measureAndWriteScale reads the -scale lists, measures every row and
-// writes the outputs.
-func measureAndWriteScale(f *benchFlags, stdout, stderr io.Writer) error {
+// measureAndWriteScale reads the -scale lists, measures every row with
+// the compliance products in precision and writes the outputs.
+func measureAndWriteScale(f *benchFlags, precision settings.Precision, stdout, stderr io.Writer) error {
 	dofs, err := parseList("scale-sizes", f.scaleSizes)
 	if err != nil {
 		return err
@@ -439,10 +440,6 @@ func measureAndWriteScale(f *benchFlags, stdout, stderr io.Writer) error {
 	sizes := make([]int, len(dofs))
 	for i, d := range dofs {
 		sizes[i] = int(math.Round(d))
-	}
-	precision, err := f.compliancePrecision()
-	if err != nil {
-		return err
 	}
 	rep, err := measureScale(sizes, dts, f.backend, precision, stderr)
 	if err != nil {
