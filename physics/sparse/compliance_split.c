@@ -228,8 +228,8 @@ int sg_solve_split(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t
 	jb.w = wb, jb.m = mh[1], jb.rowptr = sp->rowptr[1], jb.colidx = sp->colidx[1], jb.val = sp->val[1];
 	both(&jb, &ja);
 	st = ja.st != SG_OK ? ja.st : jb.st;
+	size_t elem = single ? sizeof(float) : sizeof(double);
 	if (st == SG_OK) {
-		size_t elem = single ? sizeof(float) : sizeof(double);
 		int64_t tneed = 1;
 		for (int64_t s = 0; s < (int64_t)f->L->nsuper; s++) {
 			int64_t t = (wa->rptr[s + 1] - wa->rptr[s]) * (wb->rptr[s + 1] - wb->rptr[s]);
@@ -241,7 +241,7 @@ int sg_solve_split(sg_factor *f, int64_t m, const int64_t *rowptr, const int64_t
 			st = SG_NOMEM;
 	}
 	if (st == SG_OK) {
-		memset(sp->Wab, 0, (size_t)(mh[0] * mh[1]) * (single ? sizeof(float) : sizeof(double)));
+		memset(sp->Wab, 0, (size_t)(mh[0] * mh[1]) * elem);
 		int half = (int)(mh[1] / 2);
 		job c0 = {.f = f, .phase = 2, .single = single, .wa = wa, .wb = wb, .rowA = sp->row[0],
 		          .rowB = sp->row[1], .mA = mh[0], .mAll = m, .b0 = 0, .b1 = half, .Wab = sp->Wab,
