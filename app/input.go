@@ -165,9 +165,9 @@ func (m *inputMapper) gripperPosition() r3.Vec {
 }
 
 // pick casts the pointer's ray through the soft surface of the newest
-// frame and sends the gripper to the aim (aimGrasp) with its target
-// opening, showing the aim's warning in the message banner (or clearing
-// the banner when the jaws fit).
+// frame and sends the gripper to the aim (aimGrasp) with the aim's open
+// opening, clearing the message banner; an aim refused there says why in
+// the banner and sends nothing.
 func (m *inputMapper) pick(p ui.Pointer) {
 	f, sc := m.frame(), m.scene()
 	if f == nil || sc == nil || sc.Version != f.SceneVersion || !f.Gripper.Present {
@@ -177,16 +177,20 @@ func (m *inputMapper) pick(p ui.Pointer) {
 	w, h := m.cam.Viewport()
 	origin, dir := m.cam.Ray(p.X*sx, p.Y*sy, w, h)
 	_, right, _ := m.cam.Basis()
-	a, ok := aimGrasp(origin, dir, right, gripperYaw(f.Gripper.Rotation), f.Surface, sc.SurfaceTris,
-		f.Gripper.TargetOpening, scenario.GraspFloor(jawHeight(sc)))
+	a, ok := aimGrasp(origin, dir, right, f.Surface, sc.SurfaceTris, sc, m.state.Config.Physics.Friction)
 	if !ok {
+		return
+	}
+	if a.Warning != "" {
+		m.aim = nil
+		m.state.Warn(a.Warning)
 		return
 	}
 	if !m.out.Send(frame.SetGripperTarget{Target: a.Pose, Opening: a.Opening}) {
 		return
 	}
 	m.aim, m.aimScene = &a, sc.Version
-	m.state.Warn(a.Warning)
+	m.state.Warn("")
 }
 
 // Colours of the preview: the open jaws, and the jaws where they meet the

@@ -5,33 +5,37 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"softgrasp/physics/frame"
 	"softgrasp/physics/rigid"
 	"softgrasp/physics/scenario"
 )
 
-// A ctrl+click aims the gripper through the object along the click's line
-// of sight (scenario.AimAlongRay, the rule the grasp-and-rotate script
-// aims by too) and keeps the open jaws' opening; an object wider than
-// that opening less a clearance is a warning.
+// A ctrl+click aims the gripper at the best grasp of the object near the
+// click's line of sight (scenario.AimAlongRay, the rule the
+// grasp-and-rotate script aims by too), with the jaws open to the aim's
+// opening; an object the jaws cannot hold there is refused with the
+// reason.
 
-// graspAim is a click's aim and the opening the gripper keeps there.
+// graspAim is a click's aim, or why there is none.
 type graspAim struct {
 	scenario.Aim
-	Opening float64 // the open jaws' opening, m
-	Warning string  // "" when the open jaws fit around the object
+	Warning string // "" when the jaws can grasp the object there
 }
 
-// aimGrasp aims the gripper along the ray origin + t·dir through the
-// surface (positions, three float32 per vertex; tris, three indices per
-// triangle). right is the camera's right axis, yaw the gripper's current
-// rotation about the vertical, opening its open jaws' opening and minZ the
-// lowest grasp centre. ok is false when the ray misses the object.
-func aimGrasp(origin, dir, right r3.Vec, yaw float64, positions []float32, tris []uint32, opening, minZ float64) (graspAim, bool) {
-	a, ok := scenario.AimAlongRay(origin, dir, right, yaw, positions, tris, minZ)
+// aimGrasp aims the gripper along the ray origin + t·dir at the surface
+// (positions, three float32 per vertex; tris, three indices per
+// triangle) for the jaws of the scene sc with friction μ. right is the
+// camera's right axis. ok is false when the ray misses the object.
+func aimGrasp(origin, dir, right r3.Vec, positions []float32, tris []uint32, sc *frame.Scene, mu float64) (graspAim, bool) {
+	jaws := scenario.Jaws{Width: sc.JawWidth, Height: sc.JawHeight, Reach: sc.Reach, MinOpening: sc.MinOpening, Friction: mu}
+	a, ok, err := scenario.AimAlongRay(origin, dir, right, scenario.Surface[float32, uint32]{Positions: positions, Tris: tris}, jaws, scenario.GraspFloor(sc.JawHeight))
 	if !ok {
 		return graspAim{}, false
 	}
-	return graspAim{Aim: a, Opening: opening, Warning: a.Warning(opening)}, true
+	if err != nil {
+		return graspAim{Warning: "Not here: " + err.Error() + "."}, true
+	}
+	return graspAim{Aim: a}, true
 }
 
 // jawPoses returns the world poses of the left and right jaws of a

@@ -148,11 +148,14 @@ func (s *State) commit(f *numberField, text string, out Sender) error {
 
 // commandFor returns the command that applies cfg's value of the field:
 // the physics settings at the next step, the spin speed at the script's
-// next run, any other scene setting by rebuilding the scene.
+// next run, the grip force at once, any other scene setting by rebuilding
+// the scene.
 func (f *numberField) commandFor(cfg settings.Scenario) frame.Command {
 	switch {
 	case f.p.Scope != settings.SceneScope:
 		return frame.SetSettings{Settings: cfg.Physics}
+	case f.p.NextRun && f.p.Key == "grip-force":
+		return frame.SetGripForce{Force: cfg.GripForce}
 	case f.p.NextRun:
 		return frame.SetOmega{Omega: cfg.Omega}
 	}

@@ -190,20 +190,28 @@ func drawMeshFile(s *State, out Sender) {
 }
 
 // meshUpChoices are the choices of the up-axis combo.
-var meshUpChoices = []settings.UpAxis{settings.ZUp, settings.YUp}
+var meshUpChoices = settings.UpAxes()
 
 // drawMeshUp draws the choice of the mesh file's axis that points up.
 func drawMeshUp(s *State, out Sender) {
-	imgui.SetNextItemWidth(45)
-	if imgui.BeginCombo("up", "+"+s.Config.MeshUp.String()) {
+	imgui.SetNextItemWidth(55)
+	if imgui.BeginCombo("up", meshUpLabel(s.Config.MeshUp)) {
 		for _, u := range meshUpChoices {
-			if imgui.SelectableV("+"+u.String(), u == s.Config.MeshUp, 0, imgui.Vec2{}) && u != s.Config.MeshUp {
+			if imgui.SelectableV(meshUpLabel(u), u == s.Config.MeshUp, 0, imgui.Vec2{}) && u != s.Config.MeshUp {
 				_ = s.SetMeshUp(u, out)
 			}
 		}
 		imgui.EndCombo()
 	}
-	tooltip("the mesh file's axis that points up: +z as it is, +y for a Y-up file (turned so that it stands)")
+	tooltip("the mesh file's axis that points up: auto turns it to rest stably (on its own z or y bottom when it stands level there, else on its most stable side); +z as it is, +y for a Y-up file")
+}
+
+// meshUpLabel names an up axis in the combo: "+z", "+y" or "auto".
+func meshUpLabel(u settings.UpAxis) string {
+	if u == settings.AutoUp {
+		return u.String()
+	}
+	return "+" + u.String()
 }
 
 // drawMeshUnits draws the unit combo and the custom scale field.

@@ -34,7 +34,8 @@ func (f *Frame) ComputeChecksum() uint64 {
 	h.str(s.Phase)
 	h.str(s.Error)
 	h.str(s.Backend)
-	h.bools(s.Paused, s.Held, s.DeviceTimed, s.FrictionOverridden)
+	h.str(s.ScriptStop)
+	h.bools(s.Paused, s.Held, s.DeviceTimed, s.FrictionOverridden, s.Gripping)
 	h.u64(uint64(s.Contacts))
 	h.u64(uint64(s.NewtonIterations))
 	h.u64(uint64(s.PGSIterations))
@@ -42,7 +43,7 @@ func (f *Frame) ComputeChecksum() uint64 {
 	for _, v := range s.MS.Values() {
 		h.f64(v)
 	}
-	for _, v := range [...]float64{s.FrictionOverride, s.Penetration, s.Slip, s.GripForce, s.StepRate, s.RealtimeFactor, s.DeviceKernel, s.DeviceTransfer} {
+	for _, v := range [...]float64{s.FrictionOverride, s.Penetration, s.Slip, s.GripForce, s.GripLeft, s.GripRight, s.GripTarget, s.StepRate, s.RealtimeFactor, s.DeviceKernel, s.DeviceTransfer} {
 		h.f64(v)
 	}
 	ab := &s.AB

@@ -75,8 +75,8 @@ type SetGripperTarget struct {
 // SetOpening sets the gripper's target opening (m).
 type SetOpening struct{ Opening float64 }
 
-// ToggleJaws closes open jaws to the squeeze opening, or opens closed
-// ones wide.
+// ToggleJaws closes open jaws until they grip (with the scene's grip
+// force), or opens closing or closed ones wide.
 type ToggleJaws struct{}
 
 // RunScript starts the scripted grasp-and-rotate sequence from the
@@ -90,6 +90,10 @@ type StopScript struct{}
 
 // SetOmega sets the spin speed of the grasp-and-rotate script (rad/s).
 type SetOmega struct{ Omega float64 }
+
+// SetGripForce sets the normal force each jaw closes to and holds (N),
+// from the next step on.
+type SetGripForce struct{ Force float64 }
 
 // The backends a SetBackend may name: where the fast scheme's
 // per-Newton-iteration work (rebuild W, PGS, correction) runs.
@@ -183,6 +187,12 @@ func (c SetOpening) Validate() error { return checkOpening(c.Opening) }
 // Validate checks the spin speed (settings.CheckOmega).
 func (c SetOmega) Validate() error { return settings.CheckOmega(c.Omega) }
 
+// Validate checks the force against the parameter table's range.
+func (c SetGripForce) Validate() error {
+	cfg := settings.Scenario{GripForce: c.Force}
+	return settings.ParamByKey("grip-force").Check(&cfg)
+}
+
 // Validate accepts both values.
 func (SetStressField) Validate() error { return nil }
 
@@ -230,6 +240,7 @@ func (ToggleJaws) command()       {}
 func (RunScript) command()        {}
 func (StopScript) command()       {}
 func (SetOmega) command()         {}
+func (SetGripForce) command()     {}
 func (SetBackend) command()       {}
 func (SetStressField) command()   {}
 func (SetAB) command()            {}

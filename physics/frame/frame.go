@@ -33,6 +33,10 @@ type Scene struct {
 	SurfaceRest []float32
 	// Bodies are the rigid bodies' drawable meshes in their own frames.
 	Bodies []BodyMesh
+	// Jaws describe the gripper's jaws for a click's aim: each jaw's
+	// contact face (across and along the gripper's axis), its widest and
+	// narrowest opening (m); zero without a gripper.
+	JawWidth, JawHeight, Reach, MinOpening float64
 }
 
 // BodyMesh is a rigid body's triangle mesh in its body frame.
@@ -157,6 +161,14 @@ type Stats struct {
 	Slip        float64 // object's drift in the gripper frame since the grasp closed, m
 	Held        bool
 	GripForce   float64 // total normal force of the jaws, N
+	// GripLeft and GripRight are each jaw's normal force and GripTarget
+	// the force each closes to, N; Gripping is true while the jaws close
+	// or hold by force.
+	GripLeft, GripRight, GripTarget float64
+	Gripping                        bool
+	// ScriptStop says why the grasp script stopped or refused the object
+	// ("" while it runs, or without one).
+	ScriptStop string
 
 	StepRate       float64 // steps per wall-clock second
 	RealtimeFactor float64 // simulated time / wall time

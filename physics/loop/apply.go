@@ -38,6 +38,8 @@ func (r *Runner) apply(c frame.Command) error {
 		r.pace = c.RealtimeFactor
 	case frame.SetOmega:
 		r.sc.SetOmega(c.Omega)
+	case frame.SetGripForce:
+		r.sc.SetGripForce(c.Force)
 	case frame.RunScript:
 		return r.runScript(c.Aim)
 	case frame.SetBackend:
@@ -76,12 +78,7 @@ func (r *Runner) applyGripper(c frame.Command) error {
 	case frame.SetOpening:
 		cmd.Opening = c.Opening
 	case frame.ToggleJaws:
-		open, closed := r.sc.Openings()
-		if cmd.Opening > (open+closed)/2 {
-			cmd.Opening = closed
-		} else {
-			cmd.Opening = open
-		}
+		r.sc.ToggleJaws(cmd)
 	case frame.StopScript:
 	default:
 		return fmt.Errorf("command %T is not known to the physics loop", c)

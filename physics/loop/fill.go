@@ -43,6 +43,10 @@ func newScene(sc *scenario.Scene, version uint64) *frame.Scene {
 		_, bm.Floor = b.Shape.(rigid.Plane)
 		s.Bodies = append(s.Bodies, bm)
 	}
+	if d := sc.Driver; d != nil {
+		s.JawWidth, s.JawHeight = d.Gripper.JawWidth, d.Gripper.JawHeight
+		s.Reach, s.MinOpening = sc.Reach(), scenario.MinOpening
+	}
 	return s
 }
 
@@ -176,6 +180,8 @@ func (r *Runner) fillStats(f *frame.Frame, st *physics.StepStats) {
 	s.FrictionOverride, s.FrictionOverridden = r.sc.Sim.FrictionOverride()
 	live := r.sc.Live()
 	s.Slip, s.Held, s.GripForce, s.Phase = live.Slip, live.Held, live.GripForce, string(live.Phase)
+	s.GripLeft, s.GripRight, s.GripTarget, s.Gripping = live.GripLeft, live.GripRight, live.GripTarget, live.Gripping
+	s.ScriptStop = live.Stop
 	s.StepRate, s.RealtimeFactor = r.rate.rates()
 	s.Backend = r.backend
 	r.fillDevice(s)

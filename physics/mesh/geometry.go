@@ -65,6 +65,36 @@ func (m *TetMesh) Volume() float64 {
 	return v
 }
 
+// Centroid returns the centre of the volume of the tetrahedra (the centre
+// of mass at uniform density): Σ Vₜ·cₜ / Σ Vₜ over the tetrahedra's
+// volumes Vₜ and centroids cₜ (the mean of their four nodes). A mesh
+// without volume has the mean of its nodes.
+func (m *TetMesh) Centroid() r3.Vec {
+	var c r3.Vec
+	var v float64
+	for _, t := range m.Tets {
+		vt := m.TetVolume(t)
+		mid := r3.Scale(0.25, r3.Add(r3.Add(m.Nodes[t[0]], m.Nodes[t[1]]), r3.Add(m.Nodes[t[2]], m.Nodes[t[3]])))
+		c, v = r3.Add(c, r3.Scale(vt, mid)), v+vt
+	}
+	if v > 0 {
+		return r3.Scale(1/v, c)
+	}
+	return meanOf(m.Nodes)
+}
+
+// meanOf is the mean of the points (the zero vector for none).
+func meanOf(p []r3.Vec) r3.Vec {
+	var c r3.Vec
+	for _, x := range p {
+		c = r3.Add(c, x)
+	}
+	if len(p) == 0 {
+		return c
+	}
+	return r3.Scale(1/float64(len(p)), c)
+}
+
 // Transform replaces every node x by f(x). The map must preserve
 // orientation (rotations, translations, positive scalings and smooth
 // deformations close to those); a reflection would invert every

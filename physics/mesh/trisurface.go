@@ -197,6 +197,38 @@ func (s *TriSurface) Volume() float64 {
 	return math.Abs(s.shellVolume(all))
 }
 
+// Centroid returns the centre of the volume the surface encloses, by the
+// divergence theorem: the tetrahedra spanned by each triangle and a
+// reference point o have signed volumes Vₜ and centroids (o + a + b + c)/4,
+// and Σ Vₜ·cₜ / Σ Vₜ is the solid's centroid whatever o, for outward
+// triangles. A surface that encloses no volume (an open sheet) has the
+// area-weighted mean of its triangles' centroids.
+func (s *TriSurface) Centroid() r3.Vec {
+	if len(s.Tris) == 0 {
+		return meanOf(s.Nodes)
+	}
+	o := s.Nodes[s.Tris[0][0]]
+	var c, ca r3.Vec
+	var v, area float64
+	for _, t := range s.Tris {
+		a, b, d := s.Nodes[t[0]], s.Nodes[t[1]], s.Nodes[t[2]]
+		vt := SignedVolume(o, a, b, d)
+		mid := r3.Scale(0.25, r3.Add(r3.Add(o, a), r3.Add(b, d)))
+		c, v = r3.Add(c, r3.Scale(vt, mid)), v+vt
+		at := r3.Norm(r3.Cross(r3.Sub(b, a), r3.Sub(d, a))) / 2
+		ca, area = r3.Add(ca, r3.Scale(at/3, r3.Add(r3.Add(a, b), d))), area+at
+	}
+	box := s.Bounds()
+	size := r3.Sub(box.Max, box.Min)
+	if math.Abs(v) > 1e-6*size.X*size.Y*size.Z {
+		return r3.Scale(1/v, c)
+	}
+	if area > 0 {
+		return r3.Scale(1/area, ca)
+	}
+	return meanOf(s.Nodes)
+}
+
 // Bounds returns the bounding box of the surface's points.
 func (s *TriSurface) Bounds() r3.Box { return BoundsOf(s.Nodes) }
 

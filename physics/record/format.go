@@ -81,6 +81,7 @@ var recordedCommands = []recordedCommand{
 	recorded[frame.RunScript]("run-script"),
 	recorded[frame.StopScript]("stop-script"),
 	recorded[frame.SetOmega]("set-omega"),
+	recorded[frame.SetGripForce]("set-grip-force"),
 }
 
 // CommandName returns the recorded name of c, or "" for a command that

@@ -10,58 +10,26 @@ import (
 	"softgrasp/physics/rigid"
 )
 
-// Where the gripper grasps the soft object. Both the grasp-and-rotate
-// script (AimAtObject) and the viewer's ctrl+click (AimAlongRay) aim the
-// upright gripper through the object rather than at its surface: a
-// gripper sent to a surface point closes its jaws on an edge (half of
-// each jaw above the object) and holds nothing. The aim is
-//
-//   - a closing axis that is horizontal (the gripper's own axis stays
-//     vertical, as the script and the view-plane drag assume) and crosses
-//     the object where it is narrowest: among the headings within a
-//     search range around a preferred one (the gripper's own heading for
-//     the script, the camera's right for a click), the one of least
-//     extent, so that a box is taken across two faces rather than across
-//     its corners and an elongated object across its narrow side. The
-//     preferred heading is kept unless another is narrower by more than
-//     headingTolerance: a faceted round section (a procedural cylinder, a
-//     scanned organ) then keeps it instead of turning to whichever facet
-//     happens to be narrowest. Of the two opposite directions the one
-//     nearer the gripper's current heading, so that it turns least;
-//   - a centre midway across the object's extent along that axis, so that
-//     both open jaws clear the object by the same gap; across the other
-//     horizontal axis, the script takes the middle of the object's extent
-//     and a click the line of sight;
-//   - a height where the jaws can carry it: the script grasps at the
-//     middle of the object's height as it rests on the floor, a click at
-//     the middle of the line of sight's chord through the object; both no
-//     lower than the jaws' lower edge FloorMargin above the floor
-//     (GraspFloor);
-//   - the object's width along the closing axis, over all its vertices
-//     (conservative for an object that is wider away from the jaws'
-//     reach): the opening at which the jaws meet it.
+// Where the gripper grasps the soft object: one rule (the grasp search,
+// grasp.go) for the grasp-and-rotate script (AimAtObject: the best grasp
+// anywhere on the object as it rests) and the viewer's ctrl+click
+// (AimAlongRay: the best near the point the click's line of sight enters
+// the object). Both aim an upright gripper through the object at two
+// antipodal patches of its surface that the open jaws can reach, and
+// refuse, with the reason, an object they cannot hold.
 
 // Limits of the aim.
 const (
 	// FloorMargin is the height of the jaws' lower edge above the floor at
 	// the lowest grasp, m.
-	FloorMargin = 3e-3
+	FloorMargin = 1e-3
 	// ClickSearch is the largest turn of a click's closing axis from the
-	// camera's right (the closing axis stays across the line of sight),
-	// and scriptSearch the script's from the gripper's heading (any
-	// heading: the gripper is symmetric under a half turn).
-	ClickSearch  = math.Pi / 4
+	// camera's right, and scriptSearch the script's from the gripper's
+	// heading: any heading (the gripper is symmetric under a half turn).
+	ClickSearch  = math.Pi / 2
 	scriptSearch = math.Pi / 2
-	// aimStep is the spacing of the candidate headings, rad.
-	aimStep = math.Pi / 180
-	// headingTolerance is how much wider than the narrowest (relative)
-	// the preferred heading may be and still be kept. The procedural
-	// cylinder's polygon is up to 8.3 % wider across its corners than
-	// across its flats (at its coarsest, 8 sides); a box turned by 6°
-	// from its faces is 10 % wider.
-	headingTolerance = 0.10
-	// aimClearance is the least gap between an open jaw and the object, m.
-	aimClearance = 1e-3
+	// MinOpening is the narrowest the jaws close to, m.
+	MinOpening = 2e-3
 )
 
 // Coord is the type of the coordinates of a list of points, three per
@@ -77,21 +45,27 @@ type Aim struct {
 	// Yaw is the closing axis's heading: Pose's rotation about the
 	// vertical from +x, rad.
 	Yaw float64
-	// Width is the object's extent along the closing axis, which the
-	// centre halves: the jaws meet the object at the opening Width.
+	// Width is the object's width between the jaws where they first meet
+	// it, which the centre halves: the jaws touch it at the opening Width.
 	Width float64
+	// Opening is the opening the jaws come down with: the object's width
+	// above their lower edge plus a gap each side, within their reach.
+	Opening float64
+	// Contact is the centroid of the left (−x) and right jaw's contact
+	// patch.
+	Contact [2]r3.Vec
 	// Top is the highest point of the object, m.
 	Top float64
 }
 
 // Warning says why open jaws of the given opening would not fit around
-// the object at the aim, "" when they fit with aimClearance on each side.
+// the object at the aim, "" when they fit.
 func (a Aim) Warning(opening float64) string {
-	if a.Width+2*aimClearance <= opening {
+	if a.Opening <= opening+1e-9 {
 		return ""
 	}
-	return fmt.Sprintf("The object is %.1f mm wide across the jaws, wider than their %.1f mm opening: open the jaws (G) or aim across a narrower side.",
-		1e3*a.Width, 1e3*opening)
+	return fmt.Sprintf("The object is %.1f mm wide across the jaws here, wider than their %.1f mm opening: open the jaws (G) or aim across a narrower side.",
+		1e3*(a.Opening-2*approachGap), 1e3*opening)
 }
 
 // GraspFloor returns the lowest grasp centre of jaws of height jawHeight
@@ -99,127 +73,45 @@ func (a Aim) Warning(opening float64) string {
 // floor.
 func GraspFloor(jawHeight float64) float64 { return jawHeight/2 + FloorMargin }
 
-// AimAtObject aims the gripper, heading yaw now, at the object whose
-// vertices are positions (three coordinates each): through its middle,
-// across its narrowest side (any heading), at the middle of its height
-// as it rests on the floor and no lower than minZ (GraspFloor). ok is
-// false without a vertex.
-//
-// For an object of height H resting on z = 0, symmetric about the
-// vertical planes through the origin along x and y and no more than
-// headingTolerance narrower across any other heading (the procedural box
-// and cylinder as the scene places them), seen from heading 0, the aim is
-// exactly the centre (0, 0, max(H/2, minZ)) with heading 0, and the width
-// the object's x extent.
-func AimAtObject[F Coord](positions []F, yaw, minZ float64) (a Aim, ok bool) {
-	if len(positions) < 3 {
-		return Aim{}, false
-	}
-	axisYaw := closingYaw(positions, yaw, scriptSearch, yaw)
-	across := r3.Vec{X: -math.Sin(axisYaw), Y: math.Cos(axisYaw)}
-	lo, hi := extent(positions, r3.Vec{}, across)
-	zlo, ztop := extent(positions, r3.Vec{}, r3.Vec{Z: 1})
-	centre := r3.Scale((lo+hi)/2, across)
-	centre.Z = math.Max((ztop-zlo)/2, minZ)
-	a = centredAcross(positions, centre, axisYaw)
-	a.Top = ztop
-	return a, true
+// Surface is a triangle surface to aim at: coordinates, three per point,
+// and triangles, three point indices each.
+type Surface[F Coord, I ~int | ~uint32 | ~int32] struct {
+	Positions []F
+	Tris      []I
 }
 
-// AimAlongRay aims the gripper, heading yaw now, along the ray origin +
-// t·dir (a click's line of sight, dir of unit length) through the surface
-// (positions, three coordinates per vertex; tris, three indices per
-// triangle): centred on the midpoint of the ray's entry into the object
-// and its first exit (raised to minZ), then moved along the closing axis
-// to the middle of the object's extent there. The closing axis is across
-// the line of sight, within ClickSearch of right (the camera's right
-// axis), so the centre stays on the line of sight as seen from the camera
-// up to that sideways shift, and a click off the middle does not land a
-// jaw on the object. ok is false when the ray misses the object.
-func AimAlongRay[F Coord](origin, dir, right r3.Vec, yaw float64, positions []F, tris []uint32, minZ float64) (Aim, bool) {
-	entry, exit, ok := surfaceCrossings(origin, dir, positions, tris)
-	if !ok {
-		return Aim{}, false
-	}
-	centre := r3.Add(origin, r3.Scale((entry+exit)/2, dir))
-	centre.Z = math.Max(centre.Z, minZ)
-	a := centredAcross(positions, centre, closingYaw(positions, math.Atan2(right.Y, right.X), ClickSearch, yaw))
-	_, a.Top = extent(positions, r3.Vec{}, r3.Vec{Z: 1})
-	return a, true
+func (s Surface[F, I]) tri(k int) [3]int {
+	return [3]int{int(s.Tris[3*k]), int(s.Tris[3*k+1]), int(s.Tris[3*k+2])}
 }
 
-// centredAcross completes the aim of closing axis axisYaw from centre: the
-// centre moved along the axis to the middle of the object's extent, and
-// that extent.
-func centredAcross[F Coord](positions []F, centre r3.Vec, axisYaw float64) Aim {
-	axis := r3.Vec{X: math.Cos(axisYaw), Y: math.Sin(axisYaw)}
-	lo, hi := extent(positions, centre, axis)
-	centre = r3.Add(centre, r3.Scale((lo+hi)/2, axis))
-	return Aim{
-		Pose:  rigid.Pose{Position: centre, Rotation: r3.NewRotation(axisYaw, r3.Vec{Z: 1})},
-		Yaw:   axisYaw,
-		Width: hi - lo,
-	}
+// AimAtObject aims the gripper, heading yaw now, at the object of surface
+// s and centre of mass com: the best grasp of the search (grasp.go) at any
+// heading, the jaws' centre no lower than minZ (GraspFloor). A Refusal
+// says why there is none.
+func AimAtObject[F Coord, I ~int | ~uint32 | ~int32](s Surface[F, I], com r3.Vec, jaws Jaws, yaw, minZ float64) (Aim, error) {
+	g := newGraspSurface(s.Positions, s.tri, len(s.Tris)/3, com)
+	return g.search(jaws, minZ, graspPrefs{yaw: yaw, search: scriptSearch})
 }
 
-// closingYaw returns the heading of the closing axis: the narrowest
-// within ±search of preferred (narrowestYaw), turned by half turns to
-// within a quarter turn of the gripper's heading yaw (the gripper is
-// symmetric under a half turn about its axis).
-func closingYaw[F Coord](positions []F, preferred, search, yaw float64) float64 {
-	axisYaw := narrowestYaw(positions, preferred, search)
-	return axisYaw + math.Pi*math.Round((yaw-axisYaw)/math.Pi)
-}
-
-// narrowestYaw returns the horizontal direction, as a heading from +x
-// within ±search of yaw0, along which the vertices' extent is smallest:
-// the best of the headings aimStep apart (the one nearest yaw0 among
-// equally narrow ones, within a micrometre), refined between its
-// neighbours; or yaw0 itself when its extent is within headingTolerance
-// of the smallest.
-func narrowestYaw[F Coord](positions []F, yaw0, search float64) float64 {
-	width := func(y float64) float64 {
-		lo, hi := extent(positions, r3.Vec{}, r3.Vec{X: math.Cos(y), Y: math.Sin(y)})
-		return hi - lo
+// AimAlongRay aims the gripper along the ray origin + t·dir (a click's
+// line of sight, dir of unit length) at the object of surface s: the best
+// grasp of the search near the midpoint of the ray's entry into the
+// object and its first exit (raised to minZ), preferring a closing axis
+// along right (the camera's right axis), so that the jaws close across
+// the line of sight. The centre of mass is the solid's the surface
+// bounds. ok is false when the ray misses the object; a Refusal says why
+// it cannot be grasped there.
+func AimAlongRay[F Coord, I ~int | ~uint32 | ~int32](origin, dir, right r3.Vec, s Surface[F, I], jaws Jaws, minZ float64) (a Aim, ok bool, err error) {
+	entry, exit, hit := surfaceCrossings(origin, dir, s.Positions, s.Tris)
+	if !hit {
+		return Aim{}, false, nil
 	}
-	w0 := width(yaw0)
-	best, bestWidth := yaw0, w0
-	n := int(math.Round(search / aimStep))
-	for k := 1; k <= 2*n; k++ {
-		// Candidates from the middle outwards: +δ, −δ, +2δ, −2δ, …
-		step := float64((k+1)/2) * search / float64(n)
-		if k%2 == 0 {
-			step = -step
-		}
-		y := yaw0 + step
-		if w := width(y); w < bestWidth-1e-6 {
-			best, bestWidth = y, w
-		}
-	}
-	if w0 <= (1+headingTolerance)*bestWidth {
-		return yaw0
-	}
-	return refineYaw(width, best, search/float64(n), yaw0-search, yaw0+search)
-}
-
-// refineYaw narrows the heading of least width down from the candidate y
-// of a grid of spacing step to within a thousandth of a degree, by a
-// ternary search over the candidate's neighbourhood (within [lo, hi]),
-// where the width has one minimum.
-func refineYaw(width func(float64) float64, y, step, lo, hi float64) float64 {
-	a, b := math.Max(y-step, lo), math.Min(y+step, hi)
-	for b-a > 1e-5*aimStep {
-		m1, m2 := a+(b-a)/3, b-(b-a)/3
-		if width(m1) < width(m2) {
-			b = m2
-		} else {
-			a = m1
-		}
-	}
-	if m := (a + b) / 2; width(m) < width(y) {
-		return m
-	}
-	return y
+	near := r3.Add(origin, r3.Scale((entry+exit)/2, dir))
+	near.Z = math.Max(near.Z, minZ)
+	g := newGraspSurface(s.Positions, s.tri, len(s.Tris)/3, r3.Vec{})
+	g.com = g.solidCentroid(s.tri, len(s.Tris)/3)
+	a, err = g.search(jaws, minZ, graspPrefs{yaw: math.Atan2(right.Y, right.X), search: ClickSearch, near: &near})
+	return a, true, err
 }
 
 // extent returns the least and greatest (v − from)·axis over the vertices.
@@ -247,15 +139,15 @@ func point[F Coord](positions []F, i int) r3.Vec {
 // A linear scan over the triangles is enough for a click: a few thousand
 // triangles take well under a millisecond, and the surface moves every
 // step, so an acceleration structure would have to be rebuilt per click.
-func surfaceCrossings[F Coord](origin, dir r3.Vec, positions []F, tris []uint32) (entry, exit float64, ok bool) {
-	nv := uint32(len(positions) / 3)
+func surfaceCrossings[F Coord, I ~int | ~uint32 | ~int32](origin, dir r3.Vec, positions []F, tris []I) (entry, exit float64, ok bool) {
+	nv := len(positions) / 3
 	var ts []float64
 	for i := 0; i+2 < len(tris); i += 3 {
-		a, b, c := tris[i], tris[i+1], tris[i+2]
-		if a >= nv || b >= nv || c >= nv {
+		a, b, c := int(tris[i]), int(tris[i+1]), int(tris[i+2])
+		if a < 0 || b < 0 || c < 0 || a >= nv || b >= nv || c >= nv {
 			continue
 		}
-		if t, hit := rayTriangle(origin, dir, point(positions, int(a)), point(positions, int(b)), point(positions, int(c))); hit {
+		if t, hit := rayTriangle(origin, dir, point(positions, a), point(positions, b), point(positions, c)); hit {
 			ts = append(ts, t)
 		}
 	}

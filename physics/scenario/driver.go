@@ -11,10 +11,12 @@ import (
 
 // GripperCommand is what a driver asks of the gripper: a target pose of
 // its frame (grasp centre, closing axis x, own axis z) and a target
-// opening between the jaws' contact surfaces.
+// opening between the jaws' contact surfaces, or, with Grip, jaws that
+// close until they grip with the driver's grip force (GripControl).
 type GripperCommand struct {
 	Target  rigid.Pose
 	Opening float64
+	Grip    bool
 }
 
 // GripperDriver moves the gripper towards its commanded target with
@@ -28,15 +30,24 @@ type GripperDriver struct {
 	MaxSpeed        float64 // m/s
 	MaxAngularSpeed float64 // rad/s
 	MaxOpeningSpeed float64 // m/s
+
+	// Grip closes the jaws by force while the command says Grip.
+	Grip GripControl
 }
 
 // Advance moves the gripper one step of length h towards the command and
-// returns the jaws' new poses.
+// returns the jaws' new poses. A gripping command's opening comes from the
+// grip controller; any other forgets what the controller felt.
 func (d *GripperDriver) Advance(h float64) [2]rigid.Pose {
 	g := &d.Gripper
 	g.Pose.Position = stepTowards(g.Pose.Position, d.Command.Target.Position, d.MaxSpeed*h)
 	g.Pose.Rotation = rotateTowards(g.Pose.Rotation, d.Command.Target.Rotation, d.MaxAngularSpeed*h)
-	g.Opening = approach(g.Opening, d.Command.Opening, d.MaxOpeningSpeed*h)
+	if d.Command.Grip {
+		g.Opening = d.Grip.next(g.Opening, h)
+	} else {
+		d.Grip.Release()
+		g.Opening = approach(g.Opening, d.Command.Opening, d.MaxOpeningSpeed*h)
+	}
 	return g.JawPoses()
 }
 

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"gonum.org/v1/gonum/spatial/r3"
+
 	"softgrasp/physics/embed"
 	"softgrasp/physics/mesh"
 	"softgrasp/physics/meshfile"
@@ -67,7 +69,7 @@ func loadObjectMesh(cfg settings.Scenario, dofs int) (object, meshInfo, error) {
 		// The mesh is simulated as it is; its boundary is given as an
 		// identity mapping, so that the contact budget bounds its pairs
 		// as it does a mapped surface's.
-		if err := placeObject(cfg, l.Mesh, &info); err != nil {
+		if err := placeObject(cfg, l.Mesh, l.Mesh.Centroid(), &info); err != nil {
 			return object{}, meshInfo{}, err
 		}
 		emb, err := mesh.BoundaryEmbedding(l.Mesh)
@@ -78,7 +80,7 @@ func loadObjectMesh(cfg settings.Scenario, dofs int) (object, meshInfo, error) {
 	}
 	// The surface is placed before the grid is built around it, so that
 	// the object's size, bottom and aim are the surface's.
-	if err := placeObject(cfg, &mesh.TetMesh{Nodes: surf.Nodes}, &info); err != nil {
+	if err := placeObject(cfg, &mesh.TetMesh{Nodes: surf.Nodes}, surf.Centroid(), &info); err != nil {
 		return object{}, meshInfo{}, err
 	}
 	m, emb, notes, err := embed.Build(surf, dofs, embed.Options{})
@@ -94,12 +96,20 @@ func loadObjectMesh(cfg settings.Scenario, dofs int) (object, meshInfo, error) {
 // and still be simulated as it is by the grid mesher.
 const volumeBudgetSlack = 1.25
 
-// placeObject turns m upright (cfg.MeshUp), scales it (cfg.MeshScale, or
+// placeObject turns m upright (cfg.MeshUp; for AutoUp, restingTurn of
+// its nodes about its centre of mass com), scales it (cfg.MeshScale, or
 // fitted to cfg.ObjectSize) and places it on the floor, and names it in
 // info.
-func placeObject(cfg settings.Scenario, m *mesh.TetMesh, info *meshInfo) error {
-	if cfg.MeshUp == settings.YUp {
+func placeObject(cfg settings.Scenario, m *mesh.TetMesh, com r3.Vec, info *meshInfo) error {
+	turned := ""
+	switch cfg.MeshUp {
+	case settings.YUp:
 		m.TurnYUp()
+		turned = "turned y up"
+	case settings.AutoUp:
+		rot, desc := restingTurn(m.Nodes, com)
+		rotateAbout(m.Nodes, rot)
+		turned = "auto up: " + desc
 	}
 	var err error
 	if cfg.MeshScale > 0 {
@@ -115,8 +125,8 @@ func placeObject(cfg settings.Scenario, m *mesh.TetMesh, info *meshInfo) error {
 		return fmt.Errorf("%s: %w", cfg.MeshFile, err)
 	}
 	desc := describeScale(info.scale, info.fitted, cfg.ObjectSize)
-	if cfg.MeshUp != settings.ZUp {
-		desc += "; turned " + cfg.MeshUp.String() + " up"
+	if turned != "" {
+		desc += "; " + turned
 	}
 	info.name = fmt.Sprintf("%s (%s)", cfg.MeshFile, desc)
 	return nil

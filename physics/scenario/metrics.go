@@ -11,9 +11,14 @@ import (
 	"softgrasp/physics/stage"
 )
 
-// heldMargin is how far outside the jaws' extent the centre of mass may be
-// for the object to still count as held, m.
-const heldMargin = 5e-3
+// heldMargin is how far outside the jaws' extent the centre of mass may be,
+// and how far it may have slipped since the grasp closed, for the object
+// to still count as held, m; liftedShare is the most of its weight the
+// floor may carry.
+const (
+	heldMargin  = 5e-3
+	liftedShare = 0.1
+)
 
 // metrics accumulates a scene's per-step measurements.
 type metrics struct {
@@ -47,8 +52,13 @@ type metrics struct {
 	gripSum    float64
 	gripN      int
 	gripLast   float64
-	// The last step's normal force of each jaw and of the floor, N.
+	// The last step's squeeze of each jaw (observeGrasp) and normal force
+	// of the floor, N.
 	leftLast, rightLast, floorLast float64
+	// The steady part of the spin: its steps, those at which the object
+	// was held, and the least and greatest normal force of either jaw.
+	spinSteps, spinHeld    int
+	spinJawMin, spinJawMax float64
 
 	// Incline and drop.
 	com0        r3.Vec
@@ -121,12 +131,20 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 	}
 }
 
-// observeGrasp tracks slip from the moment the jaws closed (until a
-// path's jaws open again) and the grip force during the steady part of
-// the spin.
+// observeGrasp tracks each jaw's squeeze, the slip from the moment the
+// jaws closed (until a path's jaws open again) and the grip force during
+// the steady part of the spin. A jaw's squeeze is the force it applies on
+// the object along the closing axis (towards the other jaw): a jaw
+// resting on the object's top, or rubbing its side, squeezes nothing.
 func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
 	t := sc.Sim.Time()
-	m.leftLast, m.rightLast = st.BodyNormalForce[LeftJawBody], st.BodyNormalForce[RightJawBody]
+	closing := sc.Driver.Gripper.Closing()
+	m.leftLast = math.Max(0, r3.Dot(st.BodyForce[LeftJawBody], closing))
+	m.rightLast = math.Max(0, -r3.Dot(st.BodyForce[RightJawBody], closing))
+	if sc.cfg.Kind == settings.SoftFingers {
+		// the jaws hold the pads: their force on the soft body is the pads' weight and grip
+		m.leftLast, m.rightLast = st.BodyNormalForce[LeftJawBody], st.BodyNormalForce[RightJawBody]
+	}
 	grip := m.leftLast + m.rightLast
 	if sc.cfg.Kind == settings.SoftFingers && len(st.BodyNormalForce) > FingersCubeBody {
 		// the pads, attached to the jaws, push on the cube
@@ -151,6 +169,15 @@ func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
 	}
 	if s != nil && t > s.spinStart()+s.spinRamp && t <= s.spinEnd()-s.spinRamp {
 		m.spinForces = append(m.spinForces, grip)
+		lo, hi := math.Min(m.leftLast, m.rightLast), math.Max(m.leftLast, m.rightLast)
+		if m.spinSteps == 0 {
+			m.spinJawMin, m.spinJawMax = lo, hi
+		}
+		m.spinJawMin, m.spinJawMax = math.Min(m.spinJawMin, lo), math.Max(m.spinJawMax, hi)
+		m.spinSteps++
+		if sc.held() {
+			m.spinHeld++
+		}
 	}
 }
 
@@ -196,11 +223,13 @@ func forceJitter(f []float64) float64 {
 }
 
 // held reports whether the gripper holds the object, as of the last
-// step: both jaws push on it, the floor carries less than half its weight
-// (the jaws carry it), and its centre of mass lies between the jaws:
-// within the opening across, and within the jaws' width and height (plus
-// a margin) along the other two gripper axes. An object between open
-// jaws, or squeezed while it still rests on the floor, is not held.
+// step: both jaws push on it, it is lifted (the floor carries less than
+// liftedShare of its weight: the jaws carry it), it has slipped by no more
+// than heldMargin in the gripper since the grasp closed, and its centre
+// of mass lies between the jaws: within the opening across, and within the
+// jaws' width and height (plus heldMargin) along the other two gripper
+// axes. An object between open jaws, squeezed while it still rests on the
+// floor, or dragged along it by one end, is not held.
 func (sc *Scene) held() bool {
 	if sc.Driver == nil {
 		return false
@@ -210,7 +239,7 @@ func (sc *Scene) held() bool {
 	}
 	m := &sc.metrics
 	weight := sc.total * r3.Norm(sc.Config().Physics.Gravity)
-	if !(m.leftLast > 0 && m.rightLast > 0) || m.floorLast >= weight/2 {
+	if !(m.leftLast > 0 && m.rightLast > 0) || m.floorLast >= liftedShare*weight || m.slip > heldMargin {
 		return false
 	}
 	g := sc.Driver.Gripper
@@ -230,9 +259,21 @@ type Live struct {
 	Slip      float64 // m, since the grasp closed
 	GripForce float64 // N, sum of both jaws' normal forces
 	Held      bool
+	// GripLeft and GripRight are each jaw's normal force, GripTarget the
+	// force each closes to (N), and Gripping whether the jaws close or
+	// hold by force; Stop says why the script stopped or refused.
+	GripLeft, GripRight, GripTarget float64
+	Gripping                        bool
+	Stop                            string
 }
 
 // Live returns the current running measurements.
 func (sc *Scene) Live() Live {
-	return Live{Phase: sc.Phase(), Slip: sc.metrics.slip, GripForce: sc.metrics.gripLast, Held: sc.held()}
+	m := &sc.metrics
+	l := Live{Phase: sc.Phase(), Slip: m.slip, GripForce: m.gripLast, Held: sc.held(),
+		GripLeft: m.leftLast, GripRight: m.rightLast, Stop: sc.ScriptStop()}
+	if sc.Driver != nil {
+		l.GripTarget, l.Gripping = sc.Driver.Grip.Force, sc.Driver.Command.Grip
+	}
+	return l
 }

@@ -41,8 +41,15 @@ type Scene struct {
 	partMass []float64 // mass of each part of the soft body (its mesh's connected components), kg
 	height   float64   // object height at rest, m
 	// width is the object's width along the closing axis, m: along x in
-	// the squeeze scene, along the aim's axis (AimAtObject) in a grasp.
+	// the squeeze scene, where the jaws meet it at the aim (AimAtObject)
+	// in a grasp.
 	width float64
+	// open is the grasp's open opening (the aim's, or the jaws' reach
+	// when refused), m.
+	open float64
+	// tris are the surface's triangles, three indices into
+	// SurfacePositions each.
+	tris []int32
 }
 
 // Build creates the scene described by cfg.
@@ -106,6 +113,37 @@ func (o object) surface() []r3.Vec {
 	return e.Surface.Nodes
 }
 
+// surfaceTris returns the triangles of the object's surface, three
+// indices into surface() each: the mapped surface's, or the mesh's
+// boundary's (nil for a mesh without one).
+func (o object) surfaceTris() []int32 {
+	var tris [][3]int
+	if o.emb != nil {
+		tris = o.emb.Surface.Tris
+	} else if b, err := mesh.ExtractSurface(o.mesh); err == nil {
+		tris = b.Tris
+	}
+	return flatTris(tris)
+}
+
+// flatTris lists the triangles' corners, three per triangle.
+func flatTris(tris [][3]int) []int32 {
+	out := make([]int32, 0, 3*len(tris))
+	for _, t := range tris {
+		out = append(out, int32(t[0]), int32(t[1]), int32(t[2]))
+	}
+	return out
+}
+
+// centroid is the centre of the object's volume: its surface's solid
+// for a mapped surface (the mesh may overhang it), else its mesh's.
+func (o object) centroid() r3.Vec {
+	if o.emb != nil {
+		return (&mesh.TriSurface{Nodes: o.surface(), Tris: o.emb.Surface.Tris}).Centroid()
+	}
+	return o.mesh.Centroid()
+}
+
 // build creates the scene of cfg around the object obj.
 func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	if obj.emb != nil {
@@ -119,7 +157,7 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 		b = mesh.BoundsOf(obj.surface())
 		bottom = b.Min.Z
 	}
-	sc := &Scene{cfg: cfg, meshInfo: info, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X}
+	sc := &Scene{cfg: cfg, meshInfo: info, height: b.Max.Z - b.Min.Z, width: b.Max.X - b.Min.X, tris: obj.surfaceTris()}
 	var bodies []rigid.Body
 	switch cfg.Kind {
 	case settings.GraspRotate, settings.FastSpin, settings.Squeeze, settings.Stack:
@@ -156,6 +194,7 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 		return nil, err
 	}
 	sc.Sim = sim
+	sc.tris = flatTris(sim.Surface().Tris)
 	if cfg.Kind == settings.CubeDrop {
 		d := cubeDynamics(cfg)
 		if err := sim.SetDynamic(CubeBody, &d); err != nil {
@@ -197,8 +236,21 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	for i, m := range sc.mass {
 		sc.partMass[sim.Model().NodePart(i)] += m
 	}
+	if sc.Driver != nil {
+		sc.Driver.Grip.Force = sc.gripTarget()
+	}
 	sc.metrics.reset(sc)
 	return sc, nil
+}
+
+// gripTarget is the normal force each jaw grips with, N: the configured
+// one, or for settings.AutoGrip settings.GripWeights times the object's
+// weight.
+func (sc *Scene) gripTarget() float64 {
+	if f := sc.cfg.GripForce; f > 0 {
+		return f
+	}
+	return settings.GripWeights * sc.total * r3.Norm(sc.Sim.Settings().Gravity)
 }
 
 // objectMesh builds or loads the soft object, bottom at z = 0, centred in
@@ -254,13 +306,14 @@ func (sc *Scene) graspBodies(obj object) []rigid.Body {
 		g.Style = rigid.FlatJaws // the pads are attached to the plates
 		g.JawHeight = padHeight * cubeSide(cfg)
 	}
-	script := sc.newScript(g, coordinates(obj.surface()), 0)
+	script := sc.newScript(g, coordinates(obj.surface()), obj.centroid(), cfg.Physics.Friction, 0)
 	start := script.at(0)
 	g.Pose, g.Opening = start.Target, start.Opening
 	omegaLimit := math.Max(2*math.Pi, 1.05*math.Abs(cfg.Omega))
 	sc.Driver = &GripperDriver{
 		Gripper: g, Command: start,
 		MaxSpeed: 0.15, MaxAngularSpeed: omegaLimit, MaxOpeningSpeed: 0.08,
+		Grip: GripControl{Force: cfg.GripForce, CloseSpeed: closeSpeed}, // the target is set once the mass is known (gripTarget)
 	}
 	if len(script.path) > 0 {
 		// The driver's limits keep commands from jumping; a path's own
@@ -281,11 +334,13 @@ func (sc *Scene) graspBodies(obj object) []rigid.Body {
 }
 
 // newScript lays out the script of the scene's kind for gripper g,
-// heading yaw, and the object's nodes at positions (three coordinates
-// each). A grasp aims at the object (AimAtObject) and takes the width of
-// its openings (Openings) from the aim; the squeeze scene closes along x
-// at the origin, the scene's placement of its box.
-func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *graspScript {
+// heading yaw, the object's surface at positions (three coordinates each;
+// its triangles sc.tris) with centre of mass com, and the friction μ. A
+// grasp aims at the object (AimAtObject) and takes its openings
+// (Openings) from the aim, or, when the object cannot be grasped, waits
+// open above it (newRefusedScript); the squeeze scene closes along x at
+// the origin, the scene's placement of its box.
+func (sc *Scene) newScript(g rigid.Gripper, positions []float64, com r3.Vec, mu, yaw float64) *graspScript {
 	if len(sc.cfg.GripperPath) > 0 {
 		return newPathScript(sc.cfg)
 	}
@@ -304,13 +359,39 @@ func (sc *Scene) newScript(g rigid.Gripper, positions []float64, yaw float64) *g
 		}
 		return newFingersScript(cfg, open, closed)
 	}
-	aim, _ := AimAtObject(positions, yaw, GraspFloor(g.JawHeight))
-	sc.width = aim.Width
-	open, closed := sc.Openings()
-	s := newGraspScript(sc.cfg, g, aim, open, closed)
+	aim, err := sc.aimAt(g, positions, com, mu, yaw)
+	if err != nil {
+		sc.width, sc.open = 0, sc.reach()
+		b := boxOf(positions)
+		above := r3.Vec{X: com.X, Y: com.Y, Z: b.Max.Z + g.JawHeight/2 + 5e-3}
+		return newRefusedScript(above, yaw, sc.open, err.Error())
+	}
+	sc.width, sc.open = aim.Width, aim.Opening
+	s := newGraspScript(sc.cfg, g, aim)
 	s.follow = sc.cfg.GraspAim == settings.AimFollow
 	return s
 }
+
+// aimAt aims gripper g, heading yaw, at the object's surface at positions
+// with centre of mass com (AimAtObject), the jaws' reach following the
+// object size and μ the jaws' friction.
+func (sc *Scene) aimAt(g rigid.Gripper, positions []float64, com r3.Vec, mu, yaw float64) (Aim, error) {
+	return AimAtObject(Surface[float64, int32]{Positions: positions, Tris: sc.tris}, com, JawsOf(g, sc.reach(), mu), yaw, GraspFloor(g.JawHeight))
+}
+
+// reach is the widest opening of the grasp's jaws: reachShare of the
+// object size (60 mm for the default 40 mm), which a fitted mesh's
+// largest extent is.
+func (sc *Scene) reach() float64 { return reachShare * sc.cfg.ObjectSize }
+
+// Reach is the widest opening of the grasp's jaws, m.
+func (sc *Scene) Reach() float64 { return sc.reach() }
+
+// reachShare is the jaws' reach over the object size.
+const reachShare = 1.5
+
+// closeSpeed is the speed the grip closes the opening at, m/s.
+const closeSpeed = 0.04
 
 // followObject keeps the grasp aimed at the object while the jaws are
 // still open above it (the settle and approach phases). Once the
@@ -341,14 +422,15 @@ func (sc *Scene) followObject(h float64) {
 		s.waited += h
 		return
 	}
-	aim, ok := AimAtObject(sc.Sim.SurfacePositions(), s.yaw0, GraspFloor(sc.Driver.Gripper.JawHeight))
-	if !ok {
+	*s.aimedAt = b
+	aim, err := sc.aimAt(sc.Driver.Gripper, sc.Sim.SurfacePositions(), sc.CentreOfMass(), sc.Sim.Settings().Friction, s.yaw0)
+	if err != nil {
+		s.stop(sc.Sim.Time()+h, err.Error())
 		return
 	}
-	*s.aimedAt = b
-	sc.width = aim.Width
+	sc.width, sc.open = aim.Width, aim.Opening
 	s.base, s.yaw0, s.zGrasp = aim.Pose.Position, aim.Yaw, aim.Pose.Position.Z
-	s.openWide, s.openGrip = sc.Openings()
+	s.openWide, s.openGrip = aim.Opening, aim.Opening
 }
 
 // aimFollowTolerance is how far the object's bounding box may move (a
@@ -459,7 +541,7 @@ func (sc *Scene) SetScripted(on bool) {
 	}
 	r := sc.Driver.Gripper.Pose.Rotation
 	yaw := 2 * math.Atan2(r.Kmag, r.Real)
-	sc.script = sc.newScript(sc.Driver.Gripper, sc.Sim.SurfacePositions(), yaw)
+	sc.script = sc.newScript(sc.Driver.Gripper, sc.Sim.SurfacePositions(), sc.CentreOfMass(), sc.Sim.Settings().Friction, yaw)
 	if sc.squeezes() {
 		sc.script.base, sc.script.yaw0 = sc.CentreOfMass(), yaw
 	}
@@ -506,16 +588,77 @@ func (sc *Scene) DriveBodies() {
 		return
 	}
 	h := sc.Sim.Settings().TimeStep
-	if sc.script != nil {
+	sc.Driver.Grip.Sense(sc.metrics.leftLast, sc.metrics.rightLast)
+	if s := sc.script; s != nil {
 		t := sc.Sim.Time() + h
-		if sc.script.follow && t < sc.script.timeOf(PhaseClose, true) {
+		if s.follow && s.stopped == "" && t < s.timeOf(PhaseClose, true) {
 			sc.followObject(h)
 		}
-		sc.Driver.Command = sc.script.at(t)
+		if s.grip && s.stopped == "" {
+			sc.holdForGrip(t, h)
+		}
+		sc.Driver.Command = s.at(t)
 	}
 	poses := sc.Driver.Advance(h)
 	sc.Sim.SetBodyEnd(LeftJawBody, poses[0])
 	sc.Sim.SetBodyEnd(RightJawBody, poses[1])
+}
+
+// holdForGrip keeps a gripping script's clock at the end of its close
+// phase until the grip has settled (the lift starts only when both jaws
+// carry the target), and stops the script, saying why, when the grip does
+// not settle within gripTimeout of the close's start or a settled grip is
+// lost (the object slipped out). t is the time at the end of the step.
+func (sc *Scene) holdForGrip(t, h float64) {
+	s, c := sc.script, &sc.Driver.Grip
+	if t < s.timeOf(PhaseClose, true) {
+		return
+	}
+	if s.gripped {
+		if c.Lost() {
+			s.stop(t, fmt.Sprintf("the object slipped out of the jaws during the %s", s.phaseAt(t)))
+		}
+		return
+	}
+	s.closing += h
+	switch {
+	case c.Settled():
+		s.gripped = true
+	case s.closing >= gripTimeout:
+		s.stop(t, c.failure(s.closing))
+	case t >= s.timeOf(PhaseClose, false):
+		s.delay(h)
+	}
+}
+
+// ScriptStop says why the grasp script stopped or was refused, "" while
+// it runs (or without a script).
+func (sc *Scene) ScriptStop() string {
+	if sc.script == nil {
+		return ""
+	}
+	return sc.script.stopped
+}
+
+// SetGripForce sets the normal force each jaw closes to and holds
+// (settings.AutoGrip: from the object's weight), from the next step on. f
+// must be valid (frame.SetGripForce.Validate).
+func (sc *Scene) SetGripForce(f float64) {
+	sc.cfg.GripForce = f
+	if sc.Driver != nil {
+		sc.Driver.Grip.Force = sc.gripTarget()
+	}
+}
+
+// ToggleJaws edits the manual command cmd: jaws that are closing or
+// closed open to the grasp's opening; open ones close until they grip.
+func (sc *Scene) ToggleJaws(cmd *GripperCommand) {
+	open, _ := sc.Openings()
+	if cmd.Grip || cmd.Opening < open-1e-6 {
+		cmd.Grip, cmd.Opening = false, math.Max(open, sc.Driver.Gripper.Opening)
+		return
+	}
+	cmd.Grip = true
 }
 
 // Config returns the scene's configuration with the simulation's current
@@ -552,9 +695,8 @@ func (sc *Scene) SetGraspAim(aim settings.GraspAim) {
 }
 
 // Openings returns the gripper openings of the script: wide open around
-// the object and closed to squeeze it. The grasp squeezes each side by
-// cfg.Squeeze, at most maxSqueezeShare of the width gripped, so that a
-// thin object is not crushed by a squeeze meant for the 40 mm box.
+// the object and closed to squeeze it. A grasp opens to its aim's opening
+// and closes by force, to no less than MinOpening.
 func (sc *Scene) Openings() (open, closed float64) {
 	if sc.cfg.Kind == settings.Squeeze {
 		return sc.width + 2*squeezeGap, sc.width - 2*sc.cfg.Squeeze
@@ -565,13 +707,8 @@ func (sc *Scene) Openings() (open, closed float64) {
 	if sc.cfg.Kind == settings.SoftFingers {
 		return fingersOpenings(cubeSide(sc.cfg))
 	}
-	return sc.width + 16e-3, sc.width - 2*math.Min(sc.cfg.Squeeze, maxSqueezeShare*sc.width)
+	return sc.open, MinOpening
 }
-
-// maxSqueezeShare bounds the grasp's squeeze per side as a share of the
-// width gripped: 15 % leaves the default 3 mm on anything 20 mm wide or
-// more (the box, the cylinder) and squeezes a 9 mm rod by 1.3 mm a side.
-const maxSqueezeShare = 0.15
 
 // CentreOfMass returns the soft body's centre of mass.
 func (sc *Scene) CentreOfMass() r3.Vec { return sc.massMean(sc.Sim.Positions()) }

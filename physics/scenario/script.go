@@ -16,12 +16,14 @@ type Phase string
 const (
 	PhaseSettle   Phase = "settle"   // the object settles on the floor
 	PhaseApproach Phase = "approach" // the open gripper descends around it
-	PhaseClose    Phase = "close"    // the jaws close to the squeeze opening
+	PhaseClose    Phase = "close"    // the jaws close until they grip (or to the squeeze opening)
 	PhaseLift     Phase = "lift"     // the gripper lifts the object
 	PhaseSpin     Phase = "spin"     // the gripper spins about its own axis at ω
 	PhaseHold     Phase = "hold"     // the gripper holds still
 	PhaseManual   Phase = "manual"   // no script: commands drive the gripper
 	PhasePath     Phase = "path"     // the gripper follows a scene file's path
+	PhaseRefused  Phase = "refused"  // the object cannot be grasped: the jaws stay open above it
+	PhaseStopped  Phase = "stopped"  // the grasp failed: the jaws open where they are
 )
 
 // graspScript is the scripted driver of the grasp-and-rotate scene: a
@@ -54,6 +56,21 @@ type graspScript struct {
 	// them at pathStart + its time.
 	path      []settings.Waypoint
 	pathStart float64
+
+	// grip closes the jaws by force (GripControl) from the start of the
+	// close phase instead of to openGrip: the clock holds at the end of
+	// the close until the grip settles (gripped), for at most
+	// gripTimeout from the close's start (closing, s).
+	grip    bool
+	gripped bool
+	closing float64
+	// stopped, when set, says why the script stopped at stoppedAt (or,
+	// with the phase refused, why it never started): from then on the
+	// jaws open to openWide where they are (stopPose).
+	stopped   string
+	stoppedAt float64
+	stopPose  rigid.Pose
+	refused   bool
 }
 
 type timedPhase struct {
@@ -63,14 +80,50 @@ type timedPhase struct {
 
 // newGraspScript lays out the timeline of gripper g grasping the object at
 // aim (AimAtObject): it comes down from above the object's top with the
-// jaws open to open, closes them to closed at the aim and lifts.
-func newGraspScript(cfg settings.Scenario, g rigid.Gripper, aim Aim, open, closed float64) *graspScript {
+// jaws open to the aim's opening, closes them at the aim until they grip
+// (the close phase lasts until the grip settles) and lifts.
+func newGraspScript(cfg settings.Scenario, g rigid.Gripper, aim Aim) *graspScript {
 	s := graspScript{
 		base: aim.Pose.Position, yaw0: aim.Yaw,
 		zHigh: aim.Top + g.JawHeight/2 + 5e-3, zGrasp: aim.Pose.Position.Z, lift: 0.03,
-		openWide: open, openGrip: closed,
+		openWide: aim.Opening, openGrip: aim.Opening, grip: true,
 	}
-	return scheduled(cfg, s, phaseDurations{settle: 0.1, approach: 0.4, close: 0.5, hold: 0.2, lift: 0.5})
+	return scheduled(cfg, s, phaseDurations{settle: 0.1, approach: 0.4, close: 0.1, hold: 0.2, lift: 0.5})
+}
+
+// newRefusedScript is the script of an object that cannot be grasped
+// (why): the gripper waits open (to open) above the point base, heading
+// yaw, for refusedFor seconds, in the phase refused.
+func newRefusedScript(base r3.Vec, yaw, open float64, why string) *graspScript {
+	s := &graspScript{base: base, yaw0: yaw, zHigh: base.Z, zGrasp: base.Z, openWide: open, openGrip: open,
+		stopped: why, refused: true, stopPose: rigid.Pose{Position: base, Rotation: spinAbout(yaw)}}
+	s.phases = []timedPhase{{PhaseRefused, 0, refusedFor}}
+	return s
+}
+
+// refusedFor is how long a refused script lasts, s, and stopFor how long
+// a stopped one takes to open its jaws.
+const (
+	refusedFor = 0.5
+	stopFor    = 0.5
+)
+
+// stop ends the script at time t, where the command of t has the gripper
+// (its pose held, its jaws opening), for the reason why.
+func (s *graspScript) stop(t float64, why string) {
+	if s.stopped != "" {
+		return
+	}
+	s.stopPose = s.at(t).Target
+	s.stopped, s.stoppedAt = why, t
+	kept := s.phases[:0]
+	for _, p := range s.phases {
+		if p.start < t {
+			p.end = math.Min(p.end, t)
+			kept = append(kept, p)
+		}
+	}
+	s.phases = append(kept, timedPhase{PhaseStopped, t, t + stopFor})
 }
 
 // scheduled completes s for cfg (its ω, spun up over 0.1 s, for the
@@ -185,6 +238,9 @@ func (s *graspScript) at(t float64) GripperCommand {
 	if len(s.path) > 0 {
 		return s.pathAt(t)
 	}
+	if s.stopped != "" && t >= s.stoppedAt {
+		return GripperCommand{Target: s.stopPose, Opening: s.openWide}
+	}
 	z := s.zHigh
 	z = mix(z, s.zGrasp, s.progress(PhaseApproach, t))
 	z = mix(z, s.zGrasp+s.lift, s.progress(PhaseLift, t))
@@ -195,6 +251,7 @@ func (s *graspScript) at(t float64) GripperCommand {
 			Rotation: spinAbout(s.yaw0 + s.spinAngle(t)),
 		},
 		Opening: opening,
+		Grip:    s.grip && t >= s.timeOf(PhaseClose, true),
 	}
 }
 

@@ -85,6 +85,7 @@ type Summary struct {
 	WallSeconds      float64 `json:"wall_seconds"`
 	Error            string  `json:"error,omitempty"`
 
+	Grasp   *GraspResult   `json:"grasp,omitempty"`
 	Incline *InclineResult `json:"incline,omitempty"`
 	Drop    *DropResult    `json:"drop,omitempty"`
 	Cube    *CubeResult    `json:"cube,omitempty"`
@@ -163,6 +164,40 @@ type NewtonIteration struct {
 	PGSSweeps       int     `json:"pgs_sweeps"`
 }
 
+// GraspResult is how a grasp script went: the phase it ended in and, when
+// it stopped or refused the object, why; each jaw's normal force at the
+// end, the target, and the least and greatest force of either jaw in the
+// steady part of the spin; whether the object was held at every step of
+// it; and the jaws' opening at the end.
+type GraspResult struct {
+	Phase           string  `json:"phase"`
+	Stop            string  `json:"stop,omitempty"`
+	GripTarget      float64 `json:"grip_target"`
+	GripLeft        float64 `json:"grip_left"`
+	GripRight       float64 `json:"grip_right"`
+	SpinGripMin     float64 `json:"spin_grip_min"`
+	SpinGripMax     float64 `json:"spin_grip_max"`
+	SpinSteps       int     `json:"spin_steps"`
+	HeldThroughSpin bool    `json:"held_through_spin"`
+	Opening         float64 `json:"opening"`
+}
+
+// graspResult reports a grasp script's course (nil without one).
+func (sc *Scene) graspResult() *GraspResult {
+	s, d := sc.script, sc.Driver
+	if s == nil || d == nil || !s.grip && !s.refused {
+		return nil
+	}
+	m := &sc.metrics
+	r := &GraspResult{Phase: string(sc.Phase()), Stop: s.stopped, GripTarget: d.Grip.Force,
+		GripLeft: m.leftLast, GripRight: m.rightLast, SpinSteps: m.spinSteps,
+		HeldThroughSpin: m.spinSteps > 0 && m.spinHeld == m.spinSteps, Opening: d.Gripper.Opening}
+	if m.spinSteps > 0 {
+		r.SpinGripMin, r.SpinGripMax = m.spinJawMin, m.spinJawMax
+	}
+	return r
+}
+
 // Summary reports the scene's measurements so far.
 func (sc *Scene) Summary() Summary {
 	m := &sc.metrics
@@ -204,6 +239,7 @@ func (sc *Scene) Summary() Summary {
 		s.GripForceMean = m.gripSum / float64(m.gripN)
 	}
 	s.MS = m.stage.Means(m.steps, m.newtonIters)
+	s.Grasp = sc.graspResult()
 	if mu, on := sc.Sim.FrictionOverride(); on {
 		s.MuOverride = &mu
 	}

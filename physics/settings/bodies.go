@@ -175,7 +175,7 @@ func (s SoftSpec) Validate() error {
 		return err
 	}
 	if _, ok := s.MeshUpOr(ZUp); !ok {
-		return fieldErr("up", "up = %q: want %q or %q (absent: the scene's mesh-up)", s.Up, upAxisNames[ZUp], upAxisNames[YUp])
+		return fieldErr("up", "up = %q: want %q, %q or %q (absent: the scene's mesh-up)", s.Up, upAxisNames[ZUp], upAxisNames[YUp], upAxisNames[AutoUp])
 	}
 	switch {
 	case s.Units != "" && s.Shape != MeshShape:

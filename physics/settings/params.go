@@ -99,8 +99,9 @@ type Param struct {
 	Hint  string
 	Panel Panel
 	Scale float64
-	// NextRun marks a scene setting that a running scene takes at the next
-	// run of its script (frame.SetOmega) instead of at a rebuild.
+	// NextRun marks a scene setting that a running scene takes without a
+	// rebuild: the spin speed at the next run of its script
+	// (frame.SetOmega), the grip force at once (frame.SetGripForce).
 	NextRun bool
 
 	// AB makes Key a key of an A/B comparison's changes (ApplyAB): a
@@ -467,7 +468,7 @@ var params = []*Param{
 		Unit: "m per unit of the mesh file", Note: "0: fit into ObjectSize", Flag: true},
 		func(c *Scenario) *float64 { return &c.MeshScale }),
 	choiceParam(Param{Name: "MeshUp", Key: "mesh-up", Scope: SceneScope, Choices: upAxisNames,
-		Flag: true, Usage: "axis of the -mesh file that points up: z, or y (the file is turned so that its +y points up)"},
+		Flag: true, Usage: "axis of the -mesh file that points up: auto (turned to rest stably: on its own z or y bottom when it stands level there, else on its most stable side), z, or y (the file is turned so that its +y points up)"},
 		func(c *Scenario) *UpAxis { return &c.MeshUp }),
 	choiceParam(Param{Name: "Mesher", Key: "mesher", Scope: SceneScope, Choices: mesherNames,
 		Flag: true, Usage: "how a -mesh file becomes the mechanical mesh: grid (a grid of tetrahedra at -dofs with the file's surface mapped onto it: DOFs follow the budget, not the surface) or tetgen (TetGen fills a closed surface; its boundary is the surface)"},
@@ -483,9 +484,13 @@ var params = []*Param{
 		Flag: true, Usage: "gripper spin speed, rad/s",
 		Label: "omega", Hint: "spin speed of the grasp-and-rotate script, rad/s (next run)", Panel: GripperPanel, NextRun: true},
 		func(c *Scenario) *float64 { return &c.Omega }),
+	realParam(Param{Name: "GripForce", Key: "grip-force", Scope: SceneScope, Lo: 0, Hi: MaxGripForce, Unit: "N", Note: "0 chooses it from the object's weight",
+		Flag: true, Usage: "normal force each jaw closes to and holds, N: the jaws close until both carry it, then hold it (grasp-rotate, and G in the viewer); 0: 6.5 times the object's weight (4.5 N on the default box)",
+		Label: "grip (N)", Hint: "normal force each jaw closes to and holds, N; 0: 6.5 times the object's weight (applies at once)", Panel: GripperPanel, NextRun: true},
+		func(c *Scenario) *float64 { return &c.GripForce }),
 	realParam(Param{Name: "Squeeze", Key: "squeeze", Scope: SceneScope, Lo: 0, Unit: "m", Note: "a quarter of ObjectSize",
 		HiOf: func(c *Scenario) float64 { return c.ObjectSize / 4 },
-		Flag: true, Usage: "how deep each jaw squeezes the object, m (grasp-rotate)"},
+		Flag: true, Usage: "how deep each jaw squeezes the object, m (squeeze and stack scenes)"},
 		func(c *Scenario) *float64 { return &c.Squeeze }),
 	choiceParam(Param{Name: "GraspAim", Key: "grasp-aim", Scope: SceneScope, Choices: graspAimNames,
 		Flag: true, Usage: "how the grasp-and-rotate script aims: once (at the object as the scene starts) or follow (aimed again at an object that moves before the jaws close, which wait for it to come to rest)"},

@@ -134,18 +134,26 @@ const (
 
 // UpAxis names the axis of a mesh file's coordinates that points up. The
 // scene's is +z; many files (OBJ and glTF exports, scans, statues) are
-// modelled with +y up.
+// modelled with +y up, and a scan has no up at all.
 type UpAxis int
 
 const (
 	ZUp UpAxis = iota // the file's +z points up: taken as it is
 	YUp               // the file's +y points up: turned so that it points along +z
+	// AutoUp turns the file so that it rests stably on the floor: on its
+	// own z or y bottom when it stands level there, else on the face of
+	// its convex hull it is most stable on (scenario.restingTurn). The
+	// default.
+	AutoUp
 )
 
 // upAxisNames are the up axes' names, by value.
-var upAxisNames = []string{ZUp: "z", YUp: "y"}
+var upAxisNames = []string{ZUp: "z", YUp: "y", AutoUp: "auto"}
 
-// String returns "z" or "y".
+// UpAxes lists the up axes, by value.
+func UpAxes() []UpAxis { return []UpAxis{ZUp, YUp, AutoUp} }
+
+// String returns "z", "y" or "auto".
 func (u UpAxis) String() string { return choiceName(upAxisNames, "UpAxis", int(u)) }
 
 // GraspAim says how the grasp-and-rotate script aims at the object.
@@ -224,7 +232,8 @@ type Scenario struct {
 	// MeshScale > 0 gives the metres per unit of its coordinates instead
 	// (0.001 for a mesh in millimetres). MeshUp is the file's axis that
 	// points up: a Y-up file is turned so that its +y becomes +z before it
-	// is scaled and placed on the floor.
+	// is scaled and placed on the floor; auto (the default) turns it to
+	// rest stably.
 	Object     Object
 	ObjectSize float64
 	MeshFile   string
@@ -242,10 +251,13 @@ type Scenario struct {
 	TargetDOFs int
 
 	// Grasp-and-rotate: the spin speed of the gripper about its own axis
-	// (rad/s), its jaws, how deep the jaws squeeze the object (m, per
-	// side) and whether the script drives it (false: commands only).
+	// (rad/s), its jaws, the normal force each jaw closes to and holds
+	// (N; AutoGrip: GripWeights times the object's weight), how deep the squeeze and stack scenes' jaws squeeze their
+	// object (m, per side) and whether the script drives the gripper
+	// (false: commands only).
 	Omega     float64
 	JawStyle  rigid.JawStyle
+	GripForce float64
 	Squeeze   float64
 	Scripted  bool
 	SpinTurns float64 // duration of the spin phase in turns at Omega (0: 1 s)
@@ -288,13 +300,31 @@ func DefaultScenario(k Kind) Scenario {
 		TargetDOFs:   3000,
 		Omega:        2 * math.Pi,
 		JawStyle:     rigid.RoundJaws,
+		GripForce:    AutoGrip,
 		Squeeze:      3e-3,
 		Scripted:     true,
 		GraspAim:     AimFollow,
+		MeshUp:       AutoUp,
 		InclineAngle: 25 * math.Pi / 180,
 		DropHeight:   0.02,
 	}.WithKind(k)
 }
+
+// AutoGrip is the GripForce that asks for the object's own grip: each jaw
+// pushes with GripWeights times the object's weight (scenario.Scene's grip
+// target), so that a light or thin object is not crushed by a force meant
+// for a heavy one. The default.
+const AutoGrip = 0
+
+// GripWeights is the automatic grip force per jaw in weights of the
+// object: 6.5 gives the default 40 mm box (70.4 g, 0.69 N) the 4.5 N each
+// jaw carried on it when the jaws closed 3 mm into each side (9.1 N both
+// together during the spin), before the grip was force-controlled; with
+// μ = 0.8 that is ten times the force its weight needs.
+const GripWeights = 6.5
+
+// MaxGripForce bounds the grip force, N.
+const MaxGripForce = 100
 
 // MaxOmega bounds the spin speed of the grasp-and-rotate script, rad/s.
 const MaxOmega = 100

@@ -1,0 +1,466 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"softgrasp/physics/mesh"
+	"softgrasp/physics/rigid"
+)
+
+// The grasp search: where on the object's own surface two parallel jaws
+// hold it. The gripper stays upright (its axis vertical, the closing axis
+// horizontal), so a grasp is a heading θ of the closing axis d, a strip
+// across it (the jaws' width, centred at s_c along e = ẑ × d) and a
+// height z_c of the jaws' centre. Closing, each jaw first meets the
+// object's surface where it is extreme along d within the jaws' face
+// (the band: the strip, at heights within half a jaw of z_c), and the
+// jaws squeeze the surface within contactDepth of those extremes: the two
+// contact patches. A grasp holds when the patches are antipodal, each
+// patch's area-weighted normal n within the friction cone about the
+// closing axis (the normal force then holds the object without slipping,
+// n·(∓d) ≥ cos(atan μ)), and when the patches are large and level with
+// each other and the centre of mass lies between them (no torque about
+// the closing axis to twist the object out). It is reachable when the
+// open jaws come down around the object's whole width in the strip above
+// their lower edge (its column) with a clearance, within the jaws' reach,
+// and the lower edge keeps FloorMargin above the floor.
+//
+// The search takes every heading graspHeadings apart over a half turn
+// (the gripper is symmetric under a half turn), strips a quarter of the
+// jaws' width apart across the object and a few heights, and scores each
+// reachable antipodal grasp by
+//
+//	score = overlap·cos²(worst normal) − 0.3·com − 0.3·align − 0.05·height − 0.05·turn − 0.5·near,
+//
+// overlap the smaller patch's area over fullPatch of the jaw face's (at
+// most 1), com
+// the centre of mass's distance across from the patches' middle over half
+// the jaw width, align the patches' offset from each other across and
+// along the axis over the jaw's width and height, height the jaws' centre
+// from the centre of mass's height over the jaw height, turn the turn
+// from the preferred heading over a quarter turn and near, for a click,
+// the centre's distance from the clicked point over the jaw width.
+
+// Limits of the grasp search.
+const (
+	// graspHeadings is the spacing of the candidate headings, rad.
+	graspHeadings = 5 * math.Pi / 180
+	// contactDepth is how deep into the surface, from each jaw's first
+	// touch, the contact patch reaches, m: about the squeeze of the
+	// default grip on the default box (3 mm a side).
+	contactDepth = 2.5e-3
+	// approachGap is the gap each open jaw keeps from the object's column
+	// as it comes down, m, where the reach allows; aimClearance the least.
+	approachGap  = 8e-3
+	aimClearance = 1e-3
+	// maxSamples bounds the surface samples the search scores patches on.
+	maxSamples = 20000
+	// minPatchShare is the least patch area, as a share of the jaw face,
+	// that counts as a contact.
+	minPatchShare = 0.02
+	// thinnest is how much wider than the jaws' least opening the object
+	// must be where they meet it, so that they can squeeze it, m.
+	thinnest = 1e-3
+	// fullPatch is the share of the jaw face at which a patch counts as
+	// covering it: the samples that fall inside a fully covered face add
+	// up to its area only to within their size.
+	fullPatch = 0.9
+)
+
+// Jaws is what the grasp search knows of the gripper: each jaw's contact
+// face, Width across (the gripper's y) by Height along its axis, the
+// widest and narrowest openings, and the friction coefficient μ of the
+// jaws on the object.
+type Jaws struct {
+	Width, Height     float64
+	Reach, MinOpening float64
+	Friction          float64
+}
+
+// JawsOf describes gripper g's jaws with reach and μ.
+func JawsOf(g rigid.Gripper, reach, mu float64) Jaws {
+	return Jaws{Width: g.JawWidth, Height: g.JawHeight, Reach: reach, MinOpening: MinOpening, Friction: mu}
+}
+
+// grasp surface: the object's vertices (its extent: the column) and its
+// surface samples (position, unit normal and area: the patches), with its
+// centre of mass.
+type graspSurface struct {
+	verts   []r3.Vec
+	samples []graspSample
+	com     r3.Vec
+	top     float64
+}
+
+type graspSample struct {
+	p, n r3.Vec
+	a    float64
+}
+
+// newGraspSurface samples the triangles (tri(k) the corners of triangle
+// k of n, indices into positions, three coordinates each; triangles with
+// a corner out of range are skipped): each is cut into m² similar
+// triangles, m the ceiling of its longest edge over the spacing, and each
+// piece is a sample at its centroid. The spacing keeps the samples near
+// maxSamples, and at least every triangle.
+func newGraspSurface[F Coord](positions []F, tri func(k int) [3]int, n int, com r3.Vec) graspSurface {
+	nv := len(positions) / 3
+	g := graspSurface{com: com, top: math.Inf(-1)}
+	for i := 0; i < nv; i++ {
+		p := point(positions, i)
+		g.verts = append(g.verts, p)
+		g.top = math.Max(g.top, p.Z)
+	}
+	area := 0.0
+	valid := func(t [3]int) bool {
+		return t[0] >= 0 && t[1] >= 0 && t[2] >= 0 && t[0] < nv && t[1] < nv && t[2] < nv
+	}
+	for k := 0; k < n; k++ {
+		if t := tri(k); valid(t) {
+			area += r3.Norm(r3.Cross(r3.Sub(g.verts[t[1]], g.verts[t[0]]), r3.Sub(g.verts[t[2]], g.verts[t[0]]))) / 2
+		}
+	}
+	spacing := math.Sqrt(2 * area / maxSamples)
+	for k := 0; k < n; k++ {
+		t := tri(k)
+		if !valid(t) {
+			continue
+		}
+		a, b, c := g.verts[t[0]], g.verts[t[1]], g.verts[t[2]]
+		cr := r3.Cross(r3.Sub(b, a), r3.Sub(c, a))
+		l := r3.Norm(cr)
+		if !(l > 0) {
+			continue
+		}
+		nrm := r3.Scale(1/l, cr)
+		longest := math.Max(r3.Norm(r3.Sub(b, a)), math.Max(r3.Norm(r3.Sub(c, b)), r3.Norm(r3.Sub(a, c))))
+		m := 1
+		if spacing > 0 {
+			m = max(1, int(math.Ceil(longest/spacing)))
+		}
+		g.samples = appendPieces(g.samples, a, b, c, nrm, l/2, m)
+	}
+	return g
+}
+
+// solidCentroid is the centroid of the solid the surface's triangles
+// bound (mesh.TriSurface.Centroid).
+func (g *graspSurface) solidCentroid(tri func(k int) [3]int, n int) r3.Vec {
+	ts := &mesh.TriSurface{Nodes: g.verts}
+	for k := 0; k < n; k++ {
+		if t := tri(k); t[0] >= 0 && t[1] >= 0 && t[2] >= 0 && t[0] < len(g.verts) && t[1] < len(g.verts) && t[2] < len(g.verts) {
+			ts.Tris = append(ts.Tris, t)
+		}
+	}
+	return ts.Centroid()
+}
+
+// appendPieces appends the centroids of the m² triangles that cut
+// (a, b, c) into similar ones (m up and m−1 down per row of the
+// barycentric grid), each with the triangle's normal and a share of its
+// area.
+func appendPieces(out []graspSample, a, b, c, n r3.Vec, area float64, m int) []graspSample {
+	at := func(i, j float64) r3.Vec { // the grid point i/m along a→b, j/m along a→c
+		fm := float64(m)
+		return r3.Add(a, r3.Add(r3.Scale(i/fm, r3.Sub(b, a)), r3.Scale(j/fm, r3.Sub(c, a))))
+	}
+	share := area / float64(m*m)
+	for i := 0; i < m; i++ {
+		for j := 0; i+j < m; j++ {
+			fi, fj := float64(i), float64(j)
+			up := r3.Scale(1.0/3, r3.Add(at(fi, fj), r3.Add(at(fi+1, fj), at(fi, fj+1))))
+			out = append(out, graspSample{p: up, n: n, a: share})
+			if i+j+1 < m {
+				down := r3.Scale(1.0/3, r3.Add(at(fi+1, fj), r3.Add(at(fi, fj+1), at(fi+1, fj+1))))
+				out = append(out, graspSample{p: down, n: n, a: share})
+			}
+		}
+	}
+	return out
+}
+
+// graspPrefs are what a search prefers besides a firm grasp: a heading
+// (the gripper's own, or the camera's right for a click), the range of
+// headings searched about it, and for a click the point the grasp should
+// be near (nil: anywhere).
+type graspPrefs struct {
+	yaw, search float64
+	near        *r3.Vec
+}
+
+// candidate is one scored grasp.
+type candidate struct {
+	Aim
+	score float64
+}
+
+// search returns the best grasp of the surface for the jaws above minZ
+// (the lowest jaw centre, GraspFloor), or a refusal that says why there is
+// none.
+func (g *graspSurface) search(jaws Jaws, minZ float64, pref graspPrefs) (Aim, error) {
+	if len(g.verts) == 0 || len(g.samples) == 0 {
+		return Aim{}, &Refusal{Reason: "the object has no surface to grasp"}
+	}
+	n := max(1, int(math.Round(2*pref.search/graspHeadings)))
+	var best candidate
+	best.score = math.Inf(-1)
+	why := refusals{narrowest: math.Inf(1)}
+	for k := 0; k < n; k++ {
+		// Headings from the preferred one outwards: 0, +δ, −δ, +2δ, …, so
+		// that equal scores keep the least turn.
+		step := float64((k+1)/2) * graspHeadings
+		if k%2 == 0 {
+			step = -step
+		}
+		theta := pref.yaw + step
+		if c, ok := g.searchHeading(theta, jaws, minZ, pref, &why); ok && c.score > best.score {
+			best = c
+		}
+	}
+	if math.IsInf(best.score, -1) {
+		return Aim{}, why.refusal(jaws, g)
+	}
+	best.Aim.Top = g.top
+	return best.Aim, nil
+}
+
+// refusals counts why candidates failed, for the message of a refusal.
+type refusals struct {
+	reachable                      int     // candidates whose column fits the reach
+	narrowest                      float64 // the least column width seen, m
+	banded, thick, facing, patched int     // reached the band, were thick enough, had facing patches, in the cone
+	widest                         float64 // the widest band width seen, m
+}
+
+// Refusal says why an object cannot be grasped.
+type Refusal struct{ Reason string }
+
+func (r *Refusal) Error() string { return r.Reason }
+
+// refusal names the first test that no candidate passed.
+func (w *refusals) refusal(jaws Jaws, g *graspSurface) error {
+	mm := func(x float64) float64 { return 1e3 * x }
+	switch {
+	case w.reachable == 0:
+		return &Refusal{Reason: fmt.Sprintf("the object is %.0f mm wide at its narrowest; the jaws open to %.0f mm", mm(w.narrowest), mm(jaws.Reach))}
+	case w.banded == 0:
+		return &Refusal{Reason: fmt.Sprintf("the object is %.1f mm tall, below the jaws' lower edge %.0f mm above the floor", mm(g.top), mm(FloorMargin))}
+	case w.thick == 0:
+		return &Refusal{Reason: fmt.Sprintf("the object is %.1f mm thick at most where the jaws meet it; they close to %.0f mm", mm(w.widest), mm(jaws.MinOpening))}
+	case w.facing == 0:
+		return &Refusal{Reason: "the jaws' faces meet no two sides of the object large enough to squeeze"}
+	}
+	return &Refusal{Reason: fmt.Sprintf("no two sides of the object face each other within the friction cone (μ = %.2g, %.0f°)", jaws.Friction, math.Atan(jaws.Friction)*180/math.Pi)}
+}
+
+// frame is the object seen along a heading: per vertex and sample, u
+// along the closing axis d, s across (e) and z, sorted by s.
+type headingFrame struct {
+	d, e   r3.Vec
+	vs, ss []float64 // s of the vertices and samples, ascending
+	vi, si []int     // their indices
+}
+
+func (g *graspSurface) headingFrame(theta float64) headingFrame {
+	f := headingFrame{d: r3.Vec{X: math.Cos(theta), Y: math.Sin(theta)}, e: r3.Vec{X: -math.Sin(theta), Y: math.Cos(theta)}}
+	f.vi, f.vs = sortedAcross(len(g.verts), func(i int) float64 { return r3.Dot(g.verts[i], f.e) })
+	f.si, f.ss = sortedAcross(len(g.samples), func(i int) float64 { return r3.Dot(g.samples[i].p, f.e) })
+	return f
+}
+
+// sortedAcross sorts the indices 0…n−1 by s(i) and returns them with
+// their s.
+func sortedAcross(n int, s func(i int) float64) ([]int, []float64) {
+	idx := make([]int, n)
+	val := make([]float64, n)
+	for i := range idx {
+		idx[i], val[i] = i, s(i)
+	}
+	sort.Slice(idx, func(a, b int) bool { return val[idx[a]] < val[idx[b]] })
+	sorted := make([]float64, n)
+	for k, i := range idx {
+		sorted[k] = val[i]
+	}
+	return idx, sorted
+}
+
+// span returns the range [lo, hi) of the sorted values within [a, b].
+func span(sorted []float64, a, b float64) (lo, hi int) {
+	return sort.SearchFloat64s(sorted, a), sort.Search(len(sorted), func(i int) bool { return sorted[i] > b })
+}
+
+// searchHeading scores the strips and heights of heading theta and
+// returns the best, ok false when none is reachable and antipodal.
+func (g *graspSurface) searchHeading(theta float64, jaws Jaws, minZ float64, pref graspPrefs, why *refusals) (best candidate, ok bool) {
+	f := g.headingFrame(theta)
+	best.score = math.Inf(-1)
+	for _, sc := range g.strips(f, jaws, pref) {
+		for _, zc := range g.heights(jaws, minZ, pref) {
+			if c, good := g.evaluate(f, theta, sc, zc, jaws, pref, why); good && c.score > best.score {
+				best, ok = c, true
+			}
+		}
+	}
+	return best, ok
+}
+
+// strips lists the strip centres across heading f: a quarter of the jaw
+// width apart over the object's extent (the middle of it when it is
+// narrower than half a jaw), the centre of mass's, and for a click the
+// clicked point's.
+func (g *graspSurface) strips(f headingFrame, jaws Jaws, pref graspPrefs) []float64 {
+	lo, hi := f.vs[0], f.vs[len(f.vs)-1]
+	clamp := func(s float64) float64 { return math.Max(lo, math.Min(hi, s)) }
+	out := []float64{clamp(r3.Dot(g.com, f.e))}
+	if pref.near != nil {
+		out = append(out, clamp(r3.Dot(*pref.near, f.e)))
+	}
+	a, b := lo+jaws.Width/4, hi-jaws.Width/4
+	if b <= a {
+		return append(out, (lo+hi)/2)
+	}
+	n := min(24, int(math.Ceil((b-a)/(jaws.Width/4))))
+	for i := 0; i <= n; i++ {
+		out = append(out, a+(b-a)*float64(i)/float64(n))
+	}
+	return out
+}
+
+// heights lists the jaw centre heights: the lowest (minZ), the centre of
+// mass's, and four evenly up to a quarter jaw below the top (for a click,
+// the clicked point's too), all within [minZ, max(minZ, top − H/4)].
+func (g *graspSurface) heights(jaws Jaws, minZ float64, pref graspPrefs) []float64 {
+	hi := math.Max(minZ, g.top-jaws.Height/4)
+	clamp := func(z float64) float64 { return math.Max(minZ, math.Min(hi, z)) }
+	out := []float64{clamp(g.com.Z), minZ}
+	if pref.near != nil {
+		out = append(out, clamp(pref.near.Z))
+	}
+	for i := 1; i <= 4; i++ {
+		out = append(out, minZ+(hi-minZ)*float64(i)/4)
+	}
+	return out
+}
+
+// patch is one jaw's contact: its area, area-weighted normal and
+// centroid.
+type patch struct {
+	area float64
+	n, c r3.Vec
+}
+
+// evaluate scores the grasp of strip sc and height zc at heading theta.
+func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws, pref graspPrefs, why *refusals) (candidate, bool) {
+	W, H := jaws.Width, jaws.Height
+	// The column: every vertex in the strip at or above the jaws' lower edge.
+	colLo, colHi := math.Inf(1), math.Inf(-1)
+	a, b := span(f.vs, sc-W/2, sc+W/2)
+	for _, i := range f.vi[a:b] {
+		if v := g.verts[i]; v.Z >= zc-H/2 {
+			u := r3.Dot(v, f.d)
+			colLo, colHi = math.Min(colLo, u), math.Max(colHi, u)
+		}
+	}
+	if colHi < colLo {
+		return candidate{}, false
+	}
+	why.narrowest = math.Min(why.narrowest, colHi-colLo)
+	if colHi-colLo+2*aimClearance > jaws.Reach {
+		return candidate{}, false
+	}
+	why.reachable++
+	// The band: the samples within the jaws' face.
+	bandLo, bandHi := math.Inf(1), math.Inf(-1)
+	a, b = span(f.ss, sc-W/2, sc+W/2)
+	band := f.si[a:b]
+	for _, i := range band {
+		if p := g.samples[i].p; math.Abs(p.Z-zc) <= H/2 {
+			u := r3.Dot(p, f.d)
+			bandLo, bandHi = math.Min(bandLo, u), math.Max(bandHi, u)
+		}
+	}
+	if bandHi < bandLo {
+		return candidate{}, false
+	}
+	why.banded++
+	width := bandHi - bandLo
+	why.widest = math.Max(why.widest, width)
+	if width < jaws.MinOpening+thinnest {
+		return candidate{}, false
+	}
+	why.thick++
+	var left, right patch
+	for _, i := range band {
+		s := g.samples[i]
+		if math.Abs(s.p.Z-zc) > H/2 {
+			continue
+		}
+		u, nu := r3.Dot(s.p, f.d), r3.Dot(s.n, f.d)
+		switch {
+		case u <= bandLo+contactDepth && nu < 0:
+			left.add(s)
+		case u >= bandHi-contactDepth && nu > 0:
+			right.add(s)
+		}
+	}
+	jawArea := W * H
+	if left.area < minPatchShare*jawArea || right.area < minPatchShare*jawArea {
+		return candidate{}, false
+	}
+	why.facing++
+	left.finish()
+	right.finish()
+	cone := math.Cos(math.Atan(math.Max(jaws.Friction, 0)))
+	cosL, cosR := -r3.Dot(left.n, f.d), r3.Dot(right.n, f.d)
+	if cosL < cone || cosR < cone {
+		return candidate{}, false
+	}
+	why.patched++
+	uc := (bandLo + bandHi) / 2
+	half := math.Max(uc-colLo, colHi-uc)
+	open := math.Min(jaws.Reach, 2*(half+approachGap))
+	if 2*(half+aimClearance) > jaws.Reach {
+		return candidate{}, false
+	}
+	centre := r3.Add(r3.Scale(uc, f.d), r3.Scale(sc, f.e))
+	centre.Z = zc
+	cosMin := math.Min(cosL, cosR)
+	mid := r3.Scale(0.5, r3.Add(left.c, right.c))
+	off := r3.Sub(right.c, left.c)
+	parts := [5]float64{math.Min(1, math.Min(left.area, right.area)/(fullPatch*jawArea)) * cosMin * cosMin,
+		0.3 * math.Abs(r3.Dot(r3.Sub(g.com, mid), f.e)) / (W / 2),
+		0.3 * (math.Abs(r3.Dot(off, f.e))/W + math.Abs(off.Z)/H),
+		0.05 * math.Abs(zc-math.Max(g.com.Z, 0)) / H,
+		0.05 * math.Abs(math.Remainder(theta-pref.yaw, math.Pi)) / (math.Pi / 2)}
+	score := parts[0] - parts[1] - parts[2] - parts[3] - parts[4]
+	if graspTrace != nil {
+		graspTrace(theta, sc, zc, width, left.area, right.area, cosL, cosR, parts, score)
+	}
+	if pref.near != nil {
+		score -= 0.5 * r3.Norm(r3.Sub(centre, *pref.near)) / W
+	}
+	return candidate{Aim: Aim{
+		Pose:    rigid.Pose{Position: centre, Rotation: r3.NewRotation(theta, r3.Vec{Z: 1})},
+		Yaw:     theta,
+		Width:   width,
+		Opening: open,
+		Contact: [2]r3.Vec{left.c, right.c},
+	}, score: score}, true
+}
+
+var graspTrace func(theta, sc, zc, width, al, ar, cl, cr float64, parts [5]float64, score float64)
+
+func (p *patch) add(s graspSample) {
+	p.area += s.a
+	p.n = r3.Add(p.n, r3.Scale(s.a, s.n))
+	p.c = r3.Add(p.c, r3.Scale(s.a, s.p))
+}
+
+func (p *patch) finish() {
+	p.n = r3.Unit(p.n)
+	p.c = r3.Scale(1/p.area, p.c)
+}
