@@ -281,9 +281,13 @@ func (v *viewer) summarise(all, steady span, n int) {
 }
 
 // reachedShotTime reports whether the last frame is at or past -shot-time
-// (or can no longer get there: the loop is paused).
+// (or can no longer get there: the loop is paused); before the first
+// frame only when no -shot-time was asked for.
 func (v *viewer) reachedShotTime() bool {
-	return v.frame == nil || v.frame.Time >= v.opt.shotTime || v.frame.Stats.Paused
+	if v.frame == nil {
+		return v.opt.shotTime == 0
+	}
+	return v.frame.Time >= v.opt.shotTime || v.frame.Stats.Paused
 }
 
 // renderFrame runs one iteration of the render loop: poll the input, take

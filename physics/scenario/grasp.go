@@ -91,6 +91,7 @@ func JawsOf(g rigid.Gripper, reach, mu float64) Jaws {
 // centre of mass.
 type graspSurface struct {
 	verts   []r3.Vec
+	tris    [][3]int
 	samples []graspSample
 	com     r3.Vec
 	top     float64
@@ -130,6 +131,7 @@ func newGraspSurface[F Coord](positions []F, tri func(k int) [3]int, n int, com 
 		if !valid(t) {
 			continue
 		}
+		g.tris = append(g.tris, t)
 		a, b, c := g.verts[t[0]], g.verts[t[1]], g.verts[t[2]]
 		cr := r3.Cross(r3.Sub(b, a), r3.Sub(c, a))
 		l := r3.Norm(cr)
@@ -206,8 +208,7 @@ func (g *graspSurface) search(jaws Jaws, minZ float64, pref graspPrefs) (Aim, er
 		return Aim{}, &Refusal{Reason: "the object has no surface to grasp"}
 	}
 	n := max(1, int(math.Round(2*pref.search/graspHeadings)))
-	var best candidate
-	best.score = math.Inf(-1)
+	var all []candidate
 	why := refusals{narrowest: math.Inf(1)}
 	for k := 0; k < n; k++ {
 		// Headings from the preferred one outwards: 0, +δ, −δ, +2δ, …, so
@@ -216,16 +217,66 @@ func (g *graspSurface) search(jaws Jaws, minZ float64, pref graspPrefs) (Aim, er
 		if k%2 == 0 {
 			step = -step
 		}
-		theta := pref.yaw + step
-		if c, ok := g.searchHeading(theta, jaws, minZ, pref, &why); ok && c.score > best.score {
+		all = g.searchHeading(all, pref.yaw+step, jaws, minZ, pref, &why)
+	}
+	if len(all) == 0 {
+		return Aim{}, why.refusal(jaws, g)
+	}
+	// The best candidates are checked for what lies between their
+	// patches: the jaws of a grasp across two branches with air between
+	// press the branches together.
+	sort.SliceStable(all, func(i, j int) bool { return all[i].score > all[j].score })
+	best := candidate{score: math.Inf(-1)}
+	for _, c := range all[:min(len(all), solidChecks)] {
+		if c.score-gapWeight < best.score {
+			break // sorted: no later one can win, even solid
+		}
+		c.score -= gapWeight * g.gap(c.Contact[0], c.Contact[1])
+		if c.score > best.score {
 			best = c
 		}
 	}
-	if math.IsInf(best.score, -1) {
-		return Aim{}, why.refusal(jaws, g)
-	}
 	best.Aim.Top = g.top
 	return best.Aim, nil
+}
+
+// Checks of what lies between the patches: the best solidChecks
+// candidates are scored down by gapWeight times the share of the line
+// between their patches that is outside the object.
+const (
+	solidChecks  = 40
+	gapWeight    = 1.0
+	gapAllowance = 3e-3 // m
+)
+
+// gap returns the share of the segment between the patch centroids a
+// (left) and b that lies outside the object, less gapAllowance (the gaps
+// a squeeze closes: an arm lying along a body): the segment, lengthened by
+// contactDepth at each end so that it starts and ends outside, crosses the
+// surface at t₁ < t₂ < …, and the object is inside between t₁ and t₂, t₃
+// and t₄, and so on.
+func (g *graspSurface) gap(a, b r3.Vec) float64 {
+	d := r3.Sub(b, a)
+	l := r3.Norm(d)
+	if !(l > 0) {
+		return 0
+	}
+	u := r3.Scale(1/l, d)
+	from := r3.Sub(a, r3.Scale(contactDepth, u))
+	reach := l + 2*contactDepth
+	var ts []float64
+	for _, t := range g.tris {
+		if x, hit := rayTriangle(from, u, g.verts[t[0]], g.verts[t[1]], g.verts[t[2]]); hit && x < reach {
+			ts = append(ts, x)
+		}
+	}
+	sort.Float64s(ts)
+	inside := 0.0
+	for i := 0; i+1 < len(ts); i += 2 {
+		lo, hi := math.Max(ts[i], contactDepth), math.Min(ts[i+1], contactDepth+l)
+		inside += math.Max(0, hi-lo)
+	}
+	return math.Max(0, l-inside-gapAllowance) / l
 }
 
 // refusals counts why candidates failed, for the message of a refusal.
@@ -294,18 +345,17 @@ func span(sorted []float64, a, b float64) (lo, hi int) {
 }
 
 // searchHeading scores the strips and heights of heading theta and
-// returns the best, ok false when none is reachable and antipodal.
-func (g *graspSurface) searchHeading(theta float64, jaws Jaws, minZ float64, pref graspPrefs, why *refusals) (best candidate, ok bool) {
+// appends those that are reachable and antipodal to out.
+func (g *graspSurface) searchHeading(out []candidate, theta float64, jaws Jaws, minZ float64, pref graspPrefs, why *refusals) []candidate {
 	f := g.headingFrame(theta)
-	best.score = math.Inf(-1)
 	for _, sc := range g.strips(f, jaws, pref) {
 		for _, zc := range g.heights(jaws, minZ, pref) {
-			if c, good := g.evaluate(f, theta, sc, zc, jaws, pref, why); good && c.score > best.score {
-				best, ok = c, true
+			if c, good := g.evaluate(f, theta, sc, zc, jaws, pref, why); good {
+				out = append(out, c)
 			}
 		}
 	}
-	return best, ok
+	return out
 }
 
 // strips lists the strip centres across heading f: a quarter of the jaw
@@ -431,17 +481,27 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 	cosMin := math.Min(cosL, cosR)
 	mid := r3.Scale(0.5, r3.Add(left.c, right.c))
 	off := r3.Sub(right.c, left.c)
-	parts := [5]float64{math.Min(1, math.Min(left.area, right.area)/(fullPatch*jawArea)) * cosMin * cosMin,
+	// The patch area a flat side would give here: the jaws' width (or the
+	// object's extent across the strip, if less) by the height the band
+	// and the object share.
+	acrossLo, acrossHi := f.ss[a], f.ss[max(a, b-1)]
+	flat := math.Min(W, acrossHi-acrossLo) * (math.Min(zc+H/2, g.top) - math.Max(zc-H/2, 0))
+	overlap := 0.0
+	if flat > 0 {
+		overlap = math.Min(1, math.Min(left.area, right.area)/(fullPatch*flat))
+	}
+	parts := [6]float64{overlap * cosMin * cosMin,
 		0.3 * math.Abs(r3.Dot(r3.Sub(g.com, mid), f.e)) / (W / 2),
 		0.3 * (math.Abs(r3.Dot(off, f.e))/W + math.Abs(off.Z)/H),
 		0.05 * math.Abs(zc-math.Max(g.com.Z, 0)) / H,
-		0.05 * math.Abs(math.Remainder(theta-pref.yaw, math.Pi)) / (math.Pi / 2)}
-	score := parts[0] - parts[1] - parts[2] - parts[3] - parts[4]
-	if graspTrace != nil {
-		graspTrace(theta, sc, zc, width, left.area, right.area, cosL, cosR, parts, score)
-	}
+		0.05 * math.Abs(math.Remainder(theta-pref.yaw, math.Pi)) / (math.Pi / 2),
+		0.2 * width / jaws.Reach}
+	score := parts[0] - parts[1] - parts[2] - parts[3] - parts[4] - parts[5]
 	if pref.near != nil {
 		score -= 0.5 * r3.Norm(r3.Sub(centre, *pref.near)) / W
+	}
+	if graspTrace != nil {
+		graspTrace(theta, sc, zc, width, left.area, right.area, cosL, cosR, parts, score)
 	}
 	return candidate{Aim: Aim{
 		Pose:    rigid.Pose{Position: centre, Rotation: r3.NewRotation(theta, r3.Vec{Z: 1})},
@@ -452,7 +512,7 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 	}, score: score}, true
 }
 
-var graspTrace func(theta, sc, zc, width, al, ar, cl, cr float64, parts [5]float64, score float64)
+var graspTrace func(theta, sc, zc, width, al, ar, cl, cr float64, parts [6]float64, score float64)
 
 func (p *patch) add(s graspSample) {
 	p.area += s.a

@@ -19,8 +19,11 @@ import (
 // the opening o_c at first touch, k̂ = F/(o_c − o). With the gain g < 1 the
 // loop settles without overshoot on any object whose force grows no more
 // than 1/g times faster than the secant (a Hertzian contact grows 1.5
-// times faster). The grip has settled when both jaws have carried F*
-// within gripTolerance for gripSettle.
+// times faster). F is the weaker jaw's force: an object resting on the
+// floor can take more on one jaw than on the other (the floor's friction
+// holds the difference), and both must carry F* before the lift; held in
+// the air, the two are equal. The grip has settled when the weaker jaw
+// has carried F* within gripTolerance for gripSettle.
 
 // Constants of the grip controller.
 const (
@@ -64,7 +67,8 @@ func (c *GripControl) Release() {
 	*c = GripControl{Force: c.Force, CloseSpeed: c.CloseSpeed, left: c.left, right: c.right}
 }
 
-// Settled reports whether both jaws have carried the target long enough.
+// Settled reports whether the weaker jaw has carried the target long
+// enough.
 func (c *GripControl) Settled() bool { return c.settledFor >= gripSettle }
 
 // Lost reports whether a grip that touched no longer carries anything.
@@ -76,15 +80,14 @@ func (c *GripControl) Forces() (left, right float64) { return c.left, c.right }
 // next returns the opening after a step of length h from opening o.
 func (c *GripControl) next(o, h float64) float64 {
 	target := c.Force
-	f := (c.left + c.right) / 2
+	f := math.Min(c.left, c.right)
 	if !c.touched && math.Max(c.left, c.right) > touchShare*target {
 		c.touched, c.touchAt = true, o
 	}
 	if c.touched && c.touchAt-o > 1e-5 && f > touchShare*target {
 		c.stiffness = f / (c.touchAt - o)
 	}
-	within := func(x float64) bool { return math.Abs(x-target) <= gripTolerance*target }
-	if within(c.left) && within(c.right) {
+	if math.Abs(f-target) <= gripTolerance*target {
 		c.settledFor += h
 	} else {
 		c.settledFor = 0

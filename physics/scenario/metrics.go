@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics"
+	"softgrasp/physics/collide"
 	"softgrasp/physics/settings"
 	"softgrasp/physics/stage"
 )
@@ -43,15 +44,20 @@ type metrics struct {
 	invertedMax         int     // most inverted elements at a step's start
 
 	// Grasp: the centre of mass in the gripper frame when the grasp
-	// closed, the slip since, and the grip forces during the spin.
-	closed     bool
-	comClosed  r3.Vec
-	slip       float64
-	maxSlip    float64
-	spinForces []float64
-	gripSum    float64
-	gripN      int
-	gripLast   float64
+	// closed, its drift since (slip), the material points the jaws held
+	// then and their drift since (gripSlip), and the grip forces during
+	// the spin.
+	closed      bool
+	comClosed   r3.Vec
+	slip        float64
+	maxSlip     float64
+	held        []heldPoint
+	gripSlip    float64
+	maxGripSlip float64
+	spinForces  []float64
+	gripSum     float64
+	gripN       int
+	gripLast    float64
 	// The last step's squeeze of each jaw (observeGrasp) and normal force
 	// of the floor, N.
 	leftLast, rightLast, floorLast float64
@@ -76,7 +82,7 @@ type metrics struct {
 }
 
 func (m *metrics) reset(sc *Scene) {
-	*m = metrics{spinForces: m.spinForces[:0], floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0]}
+	*m = metrics{spinForces: m.spinForces[:0], floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0], held: m.held[:0]}
 	m.com0 = sc.CentreOfMass()
 }
 
@@ -160,10 +166,13 @@ func (m *metrics) observeGrasp(sc *Scene, st *physics.StepStats) {
 	s := sc.script
 	if !m.closed && (s == nil || t >= s.closedAt()) {
 		m.closed, m.comClosed = true, local
+		m.held = heldPoints(sc, m.held[:0])
 	}
 	if m.closed && (s == nil || t <= s.releasedAt()) {
 		m.slip = r3.Norm(r3.Sub(local, m.comClosed))
 		m.maxSlip = math.Max(m.maxSlip, m.slip)
+		m.gripSlip = gripDrift(sc, m.held)
+		m.maxGripSlip = math.Max(m.maxGripSlip, m.gripSlip)
 		m.gripSum += grip
 		m.gripN++
 	}
@@ -191,6 +200,59 @@ func (m *metrics) observeCubeTurn(sc *Scene) {
 		m.cubeTurn += math.Remainder(yaw-m.cubeYaw, 2*math.Pi)
 	}
 	m.cubeYaw, m.cubeYawSet = yaw, true
+}
+
+// heldPoint is a material point of the soft body that a jaw pressed on
+// when the grasp closed: its place in the mesh (the pair's nodes and
+// weights) and where it was then in the gripper frame.
+type heldPoint struct {
+	count   int
+	nodes   [collide.MaxNodes]int
+	weights [collide.MaxNodes]float64
+	local   r3.Vec
+}
+
+// heldPoints lists the material points of the last step's pairs on either
+// jaw that carried a normal force, appended to out.
+func heldPoints(sc *Scene, out []heldPoint) []heldPoint {
+	lambda := sc.Sim.Lambda()
+	q := sc.Sim.Positions()
+	for a, pr := range sc.Sim.Pairs() {
+		if (pr.Body != LeftJawBody && pr.Body != RightJawBody) || pr.Kind == collide.Attached || pr.Kind == collide.RigidRigid || lambda[3*a] <= 0 {
+			continue
+		}
+		hp := heldPoint{count: pr.Count, nodes: pr.Nodes, weights: pr.Weights}
+		hp.local = sc.Driver.Gripper.Pose.ApplyInverse(hp.at(q))
+		out = append(out, hp)
+	}
+	return out
+}
+
+// at is the point's position in the configuration q.
+func (p *heldPoint) at(q []float64) r3.Vec {
+	var x r3.Vec
+	for k := 0; k < p.count; k++ {
+		n, w := p.nodes[k], p.weights[k]
+		x = r3.Add(x, r3.Scale(w, r3.Vec{X: q[3*n], Y: q[3*n+1], Z: q[3*n+2]}))
+	}
+	return x
+}
+
+// gripDrift is the mean distance the held points have moved in the
+// gripper frame since the grasp closed: how far the material the jaws
+// took has slid along them (with the small shear of the material beneath
+// the contacts), unlike the centre of mass's drift, which counts the sag
+// of a floppy object as slip.
+func gripDrift(sc *Scene, held []heldPoint) float64 {
+	if len(held) == 0 {
+		return 0
+	}
+	q := sc.Sim.Positions()
+	sum := 0.0
+	for i := range held {
+		sum += r3.Norm(r3.Sub(sc.Driver.Gripper.Pose.ApplyInverse(held[i].at(q)), held[i].local))
+	}
+	return sum / float64(len(held))
 }
 
 // forceJitter is the paper's "instability of contact forces": the
@@ -224,8 +286,9 @@ func forceJitter(f []float64) float64 {
 
 // held reports whether the gripper holds the object, as of the last
 // step: both jaws push on it, it is lifted (the floor carries less than
-// liftedShare of its weight: the jaws carry it), it has slipped by no more
-// than heldMargin in the gripper since the grasp closed, and its centre
+// liftedShare of its weight: the jaws carry it), the material the jaws
+// took when the grasp closed has slipped by no more than heldMargin along
+// them (gripDrift), and its centre
 // of mass lies between the jaws: within the opening across, and within the
 // jaws' width and height (plus heldMargin) along the other two gripper
 // axes. An object between open jaws, squeezed while it still rests on the
@@ -239,7 +302,7 @@ func (sc *Scene) held() bool {
 	}
 	m := &sc.metrics
 	weight := sc.total * r3.Norm(sc.Config().Physics.Gravity)
-	if !(m.leftLast > 0 && m.rightLast > 0) || m.floorLast >= liftedShare*weight || m.slip > heldMargin {
+	if !(m.leftLast > 0 && m.rightLast > 0) || m.floorLast >= liftedShare*weight || m.gripSlip > heldMargin {
 		return false
 	}
 	g := sc.Driver.Gripper

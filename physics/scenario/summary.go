@@ -168,7 +168,8 @@ type NewtonIteration struct {
 // it stopped or refused the object, why; each jaw's normal force at the
 // end, the target, and the least and greatest force of either jaw in the
 // steady part of the spin; whether the object was held at every step of
-// it; and the jaws' opening at the end.
+// it; the jaws' opening at the end; and how far the material the jaws
+// took has slid along them.
 type GraspResult struct {
 	Phase           string  `json:"phase"`
 	Stop            string  `json:"stop,omitempty"`
@@ -180,6 +181,12 @@ type GraspResult struct {
 	SpinSteps       int     `json:"spin_steps"`
 	HeldThroughSpin bool    `json:"held_through_spin"`
 	Opening         float64 `json:"opening"`
+	// GripSlip is the mean drift, in the gripper frame, of the material
+	// points the jaws pressed on when the grasp closed (at the end, and
+	// its largest), m: slip along the jaws, where the summary's slip (the
+	// centre of mass's drift) also counts the sag of a floppy object.
+	GripSlip    float64 `json:"grip_slip"`
+	MaxGripSlip float64 `json:"max_grip_slip"`
 }
 
 // graspResult reports a grasp script's course (nil without one).
@@ -191,7 +198,8 @@ func (sc *Scene) graspResult() *GraspResult {
 	m := &sc.metrics
 	r := &GraspResult{Phase: string(sc.Phase()), Stop: s.stopped, GripTarget: d.Grip.Force,
 		GripLeft: m.leftLast, GripRight: m.rightLast, SpinSteps: m.spinSteps,
-		HeldThroughSpin: m.spinSteps > 0 && m.spinHeld == m.spinSteps, Opening: d.Gripper.Opening}
+		HeldThroughSpin: m.spinSteps > 0 && m.spinHeld == m.spinSteps, Opening: d.Gripper.Opening,
+		GripSlip: m.gripSlip, MaxGripSlip: m.maxGripSlip}
 	if m.spinSteps > 0 {
 		r.SpinGripMin, r.SpinGripMax = m.spinJawMin, m.spinJawMax
 	}
