@@ -58,7 +58,7 @@ const (
 	approachGap  = 8e-3
 	aimClearance = 1e-3
 	// maxSamples bounds the surface samples the search scores patches on.
-	maxSamples = 20000
+	maxSamples = 10000
 	// minPatchShare is the least patch area, as a share of the jaw face,
 	// that counts as a contact.
 	minPatchShare = 0.02
@@ -207,34 +207,50 @@ func (g *graspSurface) search(jaws Jaws, minZ float64, pref graspPrefs) (Aim, er
 	if len(g.verts) == 0 || len(g.samples) == 0 {
 		return Aim{}, &Refusal{Reason: "the object has no surface to grasp"}
 	}
-	n := max(1, int(math.Round(2*pref.search/graspHeadings)))
 	var all []candidate
-	why := refusals{narrowest: math.Inf(1)}
-	for k := 0; k < n; k++ {
-		// Headings from the preferred one outwards: 0, +δ, −δ, +2δ, …, so
-		// that equal scores keep the least turn.
-		step := float64((k+1)/2) * graspHeadings
-		if k%2 == 0 {
-			step = -step
-		}
-		all = g.searchHeading(all, pref.yaw+step, jaws, minZ, pref, &why)
+	var why refusals
+	for _, theta := range headings(pref) {
+		all = g.searchHeading(all, theta, jaws, minZ, pref, &why)
 	}
 	if len(all) == 0 {
 		return Aim{}, why.refusal(jaws, g)
+	}
+	// A grasp wider than the narrowest is scored down: squeezed the long
+	// way, a slender object buckles and slips out.
+	narrowest := math.Inf(1)
+	for _, c := range all {
+		narrowest = math.Min(narrowest, c.Width)
+	}
+	for i := range all {
+		all[i].score -= widthWeight * math.Min(1, all[i].Width/narrowest-1)
 	}
 	// The best candidates are checked for what lies between their
 	// patches: the jaws of a grasp across two branches with air between
 	// press the branches together.
 	sort.SliceStable(all, func(i, j int) bool { return all[i].score > all[j].score })
-	best := candidate{score: math.Inf(-1)}
-	for _, c := range all[:min(len(all), solidChecks)] {
-		if c.score-gapWeight < best.score {
-			break // sorted: no later one can win, even solid
+	best, kept := candidate{score: math.Inf(-1)}, candidate{score: math.Inf(-1)}
+	for i, c := range all {
+		if i >= solidChecks && kept.score > math.Inf(-1) {
+			break
+		}
+		preferred := c.Yaw == pref.yaw
+		if i >= solidChecks && !preferred {
+			continue // past the checked ones, only the preferred heading's best is looked for
 		}
 		c.score -= gapWeight * g.gap(c.Contact[0], c.Contact[1])
 		if c.score > best.score {
 			best = c
 		}
+		if preferred && c.score > kept.score {
+			kept = c
+		}
+	}
+	// The preferred heading is kept unless another is better by more than
+	// headingKeep: a faceted round section (a procedural cylinder, a
+	// scanned organ) would otherwise turn to whichever facet happens to
+	// score best.
+	if kept.score >= best.score-headingKeep {
+		best = kept
 	}
 	best.Aim.Top = g.top
 	return best.Aim, nil
@@ -243,6 +259,17 @@ func (g *graspSurface) search(jaws Jaws, minZ float64, pref graspPrefs) (Aim, er
 // Checks of what lies between the patches: the best solidChecks
 // candidates are scored down by gapWeight times the share of the line
 // between their patches that is outside the object.
+// widthWeight scores a grasp down by its width over the narrowest
+// candidate's, less one (at most one); nearWeight by a click's grasp
+// centre's distance from the clicked point over the jaw width;
+// headingKeep is how much better than the preferred heading's best
+// another heading's must be to be taken.
+const (
+	widthWeight = 0.3
+	nearWeight  = 1.0
+	headingKeep = 0.03
+)
+
 const (
 	solidChecks  = 40
 	gapWeight    = 1.0
@@ -271,6 +298,16 @@ func (g *graspSurface) gap(a, b r3.Vec) float64 {
 		}
 	}
 	sort.Float64s(ts)
+	// A ray through an edge or a corner hits each triangle there: one
+	// crossing.
+	k := 0
+	for i, x := range ts {
+		if i == 0 || x > ts[k-1]+1e-9 {
+			ts[k] = x
+			k++
+		}
+	}
+	ts = ts[:k]
 	inside := 0.0
 	for i := 0; i+1 < len(ts); i += 2 {
 		lo, hi := math.Max(ts[i], contactDepth), math.Min(ts[i+1], contactDepth+l)
@@ -279,10 +316,27 @@ func (g *graspSurface) gap(a, b r3.Vec) float64 {
 	return math.Max(0, l-inside-gapAllowance) / l
 }
 
+// headings lists the headings searched: the preferred one, then the
+// multiples of graspHeadings within pref.search of it, nearest first (so
+// that equal scores keep the least turn; the multiples meet the faces of
+// an object modelled along the axes squarely).
+func headings(pref graspPrefs) []float64 {
+	out := []float64{pref.yaw}
+	lo := math.Ceil((pref.yaw-pref.search)/graspHeadings-1e-9) * graspHeadings
+	for theta := lo; theta < pref.yaw+pref.search-1e-9; theta += graspHeadings {
+		if math.Abs(theta-pref.yaw) > 1e-9 {
+			out = append(out, theta)
+		}
+	}
+	sort.SliceStable(out[1:], func(i, j int) bool {
+		return math.Abs(out[1+i]-pref.yaw) < math.Abs(out[1+j]-pref.yaw)
+	})
+	return out
+}
+
 // refusals counts why candidates failed, for the message of a refusal.
 type refusals struct {
-	reachable                      int     // candidates whose column fits the reach
-	narrowest                      float64 // the least column width seen, m
+	above, reachable               int     // candidates with some object above the jaws' lower edge, whose column fits the reach
 	banded, thick, facing, patched int     // reached the band, were thick enough, had facing patches, in the cone
 	widest                         float64 // the widest band width seen, m
 }
@@ -295,11 +349,11 @@ func (r *Refusal) Error() string { return r.Reason }
 // refusal names the first test that no candidate passed.
 func (w *refusals) refusal(jaws Jaws, g *graspSurface) error {
 	mm := func(x float64) float64 { return 1e3 * x }
-	switch {
-	case w.reachable == 0:
-		return &Refusal{Reason: fmt.Sprintf("the object is %.0f mm wide at its narrowest; the jaws open to %.0f mm", mm(w.narrowest), mm(jaws.Reach))}
-	case w.banded == 0:
+	switch narrowest := g.narrowest(); {
+	case w.above == 0:
 		return &Refusal{Reason: fmt.Sprintf("the object is %.1f mm tall, below the jaws' lower edge %.0f mm above the floor", mm(g.top), mm(FloorMargin))}
+	case narrowest+2*aimClearance > jaws.Reach || w.reachable == 0:
+		return &Refusal{Reason: fmt.Sprintf("the object is %.0f mm wide at its narrowest; the jaws open to %.0f mm", mm(narrowest), mm(jaws.Reach))}
 	case w.thick == 0:
 		return &Refusal{Reason: fmt.Sprintf("the object is %.1f mm thick at most where the jaws meet it; they close to %.0f mm", mm(w.widest), mm(jaws.MinOpening))}
 	case w.facing == 0:
@@ -308,18 +362,47 @@ func (w *refusals) refusal(jaws Jaws, g *graspSurface) error {
 	return &Refusal{Reason: fmt.Sprintf("no two sides of the object face each other within the friction cone (μ = %.2g, %.0f°)", jaws.Friction, math.Atan(jaws.Friction)*180/math.Pi)}
 }
 
-// frame is the object seen along a heading: per vertex and sample, u
-// along the closing axis d, s across (e) and z, sorted by s.
+// narrowest is the least extent of the object's vertices over the
+// horizontal headings graspHeadings apart, m.
+func (g *graspSurface) narrowest() float64 {
+	best := math.Inf(1)
+	for theta := 0.0; theta < math.Pi; theta += graspHeadings {
+		d := r3.Vec{X: math.Cos(theta), Y: math.Sin(theta)}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range g.verts {
+			lo, hi = math.Min(lo, r3.Dot(v, d)), math.Max(hi, r3.Dot(v, d))
+		}
+		best = math.Min(best, hi-lo)
+	}
+	return best
+}
+
+// headingFrame is the object seen along a heading: per vertex and
+// sample, sorted by s (across, along e), its s, u (along the closing axis
+// d) and z; per sample also the normal's u and the sample's index.
 type headingFrame struct {
-	d, e   r3.Vec
-	vs, ss []float64 // s of the vertices and samples, ascending
-	vi, si []int     // their indices
+	d, e       r3.Vec
+	vs, vu, vz []float64
+	ss, su, sz []float64
+	snu        []float64
+	si         []int
 }
 
 func (g *graspSurface) headingFrame(theta float64) headingFrame {
 	f := headingFrame{d: r3.Vec{X: math.Cos(theta), Y: math.Sin(theta)}, e: r3.Vec{X: -math.Sin(theta), Y: math.Cos(theta)}}
-	f.vi, f.vs = sortedAcross(len(g.verts), func(i int) float64 { return r3.Dot(g.verts[i], f.e) })
+	var vi []int
+	vi, f.vs = sortedAcross(len(g.verts), func(i int) float64 { return r3.Dot(g.verts[i], f.e) })
+	f.vu, f.vz = make([]float64, len(vi)), make([]float64, len(vi))
+	for k, i := range vi {
+		f.vu[k], f.vz[k] = r3.Dot(g.verts[i], f.d), g.verts[i].Z
+	}
 	f.si, f.ss = sortedAcross(len(g.samples), func(i int) float64 { return r3.Dot(g.samples[i].p, f.e) })
+	n := len(f.si)
+	f.su, f.sz, f.snu = make([]float64, n), make([]float64, n), make([]float64, n)
+	for k, i := range f.si {
+		sm := &g.samples[i]
+		f.su[k], f.sz[k], f.snu[k] = r3.Dot(sm.p, f.d), sm.p.Z, r3.Dot(sm.n, f.d)
+	}
 	return f
 }
 
@@ -358,16 +441,19 @@ func (g *graspSurface) searchHeading(out []candidate, theta float64, jaws Jaws, 
 	return out
 }
 
-// strips lists the strip centres across heading f: a quarter of the jaw
-// width apart over the object's extent (the middle of it when it is
-// narrower than half a jaw), the centre of mass's, and for a click the
-// clicked point's.
+// strips lists the strip centres across heading f: the centre of mass's
+// and a quarter of the jaw width apart over the object's extent (the
+// middle of it when it is narrower than half a jaw), or for a click the
+// clicked point's and a quarter jaw either side.
 func (g *graspSurface) strips(f headingFrame, jaws Jaws, pref graspPrefs) []float64 {
 	lo, hi := f.vs[0], f.vs[len(f.vs)-1]
 	clamp := func(s float64) float64 { return math.Max(lo, math.Min(hi, s)) }
 	out := []float64{clamp(r3.Dot(g.com, f.e))}
 	if pref.near != nil {
-		out = append(out, clamp(r3.Dot(*pref.near, f.e)))
+		// A click's grasp is near the clicked point: its strip, and a
+		// quarter jaw either side.
+		n := r3.Dot(*pref.near, f.e)
+		return append(out, clamp(n), clamp(n-jaws.Width/4), clamp(n+jaws.Width/4))
 	}
 	a, b := lo+jaws.Width/4, hi-jaws.Width/4
 	if b <= a {
@@ -382,13 +468,14 @@ func (g *graspSurface) strips(f headingFrame, jaws Jaws, pref graspPrefs) []floa
 
 // heights lists the jaw centre heights: the lowest (minZ), the centre of
 // mass's, and four evenly up to a quarter jaw below the top (for a click,
-// the clicked point's too), all within [minZ, max(minZ, top − H/4)].
+// the clicked point's instead of the four), all within
+// [minZ, max(minZ, top − H/4)].
 func (g *graspSurface) heights(jaws Jaws, minZ float64, pref graspPrefs) []float64 {
 	hi := math.Max(minZ, g.top-jaws.Height/4)
 	clamp := func(z float64) float64 { return math.Max(minZ, math.Min(hi, z)) }
 	out := []float64{clamp(g.com.Z), minZ}
 	if pref.near != nil {
-		out = append(out, clamp(pref.near.Z))
+		return append(out, clamp(pref.near.Z))
 	}
 	for i := 1; i <= 4; i++ {
 		out = append(out, minZ+(hi-minZ)*float64(i)/4)
@@ -406,31 +493,36 @@ type patch struct {
 // evaluate scores the grasp of strip sc and height zc at heading theta.
 func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws, pref graspPrefs, why *refusals) (candidate, bool) {
 	W, H := jaws.Width, jaws.Height
-	// The column: every vertex in the strip at or above the jaws' lower edge.
+	// The column: every vertex and sample in the strip at or above the
+	// jaws' lower edge (the samples for a coarse surface, whose vertices
+	// may all lie outside the strip).
 	colLo, colHi := math.Inf(1), math.Inf(-1)
+	floor := zc - H/2
 	a, b := span(f.vs, sc-W/2, sc+W/2)
-	for _, i := range f.vi[a:b] {
-		if v := g.verts[i]; v.Z >= zc-H/2 {
-			u := r3.Dot(v, f.d)
-			colLo, colHi = math.Min(colLo, u), math.Max(colHi, u)
+	for k := a; k < b; k++ {
+		if u := f.vu[k]; f.vz[k] >= floor {
+			colLo, colHi = min(colLo, u), max(colHi, u)
+		}
+	}
+	a, b = span(f.ss, sc-W/2, sc+W/2)
+	for k := a; k < b; k++ {
+		if u := f.su[k]; f.sz[k] >= floor {
+			colLo, colHi = min(colLo, u), max(colHi, u)
 		}
 	}
 	if colHi < colLo {
 		return candidate{}, false
 	}
-	why.narrowest = math.Min(why.narrowest, colHi-colLo)
+	why.above++
 	if colHi-colLo+2*aimClearance > jaws.Reach {
 		return candidate{}, false
 	}
 	why.reachable++
 	// The band: the samples within the jaws' face.
 	bandLo, bandHi := math.Inf(1), math.Inf(-1)
-	a, b = span(f.ss, sc-W/2, sc+W/2)
-	band := f.si[a:b]
-	for _, i := range band {
-		if p := g.samples[i].p; math.Abs(p.Z-zc) <= H/2 {
-			u := r3.Dot(p, f.d)
-			bandLo, bandHi = math.Min(bandLo, u), math.Max(bandHi, u)
+	for k := a; k < b; k++ {
+		if u, dz := f.su[k], f.sz[k]-zc; dz <= H/2 && dz >= -H/2 {
+			bandLo, bandHi = min(bandLo, u), max(bandHi, u)
 		}
 	}
 	if bandHi < bandLo {
@@ -444,17 +536,16 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 	}
 	why.thick++
 	var left, right patch
-	for _, i := range band {
-		s := g.samples[i]
-		if math.Abs(s.p.Z-zc) > H/2 {
+	for k := a; k < b; k++ {
+		if dz := f.sz[k] - zc; dz > H/2 || dz < -H/2 {
 			continue
 		}
-		u, nu := r3.Dot(s.p, f.d), r3.Dot(s.n, f.d)
+		u, nu := f.su[k], f.snu[k]
 		switch {
 		case u <= bandLo+contactDepth && nu < 0:
-			left.add(s)
+			left.add(g.samples[f.si[k]])
 		case u >= bandHi-contactDepth && nu > 0:
-			right.add(s)
+			right.add(g.samples[f.si[k]])
 		}
 	}
 	jawArea := W * H
@@ -495,10 +586,13 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 		0.3 * (math.Abs(r3.Dot(off, f.e))/W + math.Abs(off.Z)/H),
 		0.05 * math.Abs(zc-math.Max(g.com.Z, 0)) / H,
 		0.05 * math.Abs(math.Remainder(theta-pref.yaw, math.Pi)) / (math.Pi / 2),
-		0.2 * width / jaws.Reach}
+		0.1 * math.Abs(r3.Dot(mid, f.e)-sc) / (W / 2)}
 	score := parts[0] - parts[1] - parts[2] - parts[3] - parts[4] - parts[5]
 	if pref.near != nil {
-		score -= 0.5 * r3.Norm(r3.Sub(centre, *pref.near)) / W
+		// Along the closing axis the centre is the object's middle, wherever
+		// the click: what counts is the offset across and up.
+		off := r3.Sub(centre, *pref.near)
+		score -= nearWeight * (math.Abs(r3.Dot(off, f.e)) + math.Abs(off.Z)) / W
 	}
 	if graspTrace != nil {
 		graspTrace(theta, sc, zc, width, left.area, right.area, cosL, cosR, parts, score)

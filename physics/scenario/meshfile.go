@@ -108,8 +108,10 @@ func placeObject(cfg settings.Scenario, m *mesh.TetMesh, com r3.Vec, info *meshI
 		turned = "turned y up"
 	case settings.AutoUp:
 		rot, desc := restingTurn(m.Nodes, com)
-		rotateAbout(m.Nodes, rot)
-		turned = "auto up: " + desc
+		if rot != (r3.Rotation{Real: 1}) {
+			rotateAbout(m.Nodes, rot)
+			turned = "auto up: " + desc
+		}
 	}
 	var err error
 	if cfg.MeshScale > 0 {

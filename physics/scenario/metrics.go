@@ -336,7 +336,7 @@ func (sc *Scene) Live() Live {
 	l := Live{Phase: sc.Phase(), Slip: m.slip, GripForce: m.gripLast, Held: sc.held(),
 		GripLeft: m.leftLast, GripRight: m.rightLast, Stop: sc.ScriptStop()}
 	if sc.Driver != nil {
-		l.GripTarget, l.Gripping = sc.Driver.Grip.Force, sc.Driver.Command.Grip
+		l.GripTarget, l.Gripping = sc.Driver.Grip.Target(), sc.Driver.Command.Grip
 	}
 	return l
 }

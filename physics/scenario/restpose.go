@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/num/quat"
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/mesh"
@@ -121,9 +120,6 @@ func turnOnto(n r3.Vec) r3.Rotation {
 
 // rotateAbout turns the points by rot about the origin.
 func rotateAbout(points []r3.Vec, rot r3.Rotation) {
-	if quat.Number(rot) == (quat.Number{Real: 1}) {
-		return
-	}
 	for i, p := range points {
 		points[i] = rot.Rotate(p)
 	}

@@ -237,7 +237,7 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 		sc.partMass[sim.Model().NodePart(i)] += m
 	}
 	if sc.Driver != nil {
-		sc.Driver.Grip.Force = sc.gripTarget()
+		sc.Driver.Grip.SetTarget(sc.gripTarget(), cfg.GripForce == settings.AutoGrip)
 	}
 	sc.metrics.reset(sc)
 	return sc, nil
@@ -646,7 +646,7 @@ func (sc *Scene) ScriptStop() string {
 func (sc *Scene) SetGripForce(f float64) {
 	sc.cfg.GripForce = f
 	if sc.Driver != nil {
-		sc.Driver.Grip.Force = sc.gripTarget()
+		sc.Driver.Grip.SetTarget(sc.gripTarget(), f == settings.AutoGrip)
 	}
 }
 

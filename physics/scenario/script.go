@@ -179,8 +179,9 @@ func (s *graspScript) delay(t0 float64) {
 // duration is the length of the whole script, s.
 func (s *graspScript) duration() float64 { return s.phases[len(s.phases)-1].end }
 
-// closedAt is the time the jaws reach the squeeze opening; on a path,
-// the time of the first waypoint at its smallest opening.
+// closedAt is the time the jaws reach the squeeze opening (a gripping
+// script's: the start of the lift); on a path, the time of the first
+// waypoint at its smallest opening.
 func (s *graspScript) closedAt() float64 {
 	if len(s.path) > 0 {
 		k := 0
@@ -190,6 +191,11 @@ func (s *graspScript) closedAt() float64 {
 			}
 		}
 		return s.pathStart + s.path[k].Time
+	}
+	if s.grip {
+		// A force-controlled grip still settles during the hold after the
+		// close: the grasp has closed when the lift starts.
+		return s.timeOf(PhaseLift, true)
 	}
 	return s.timeOf(PhaseClose, false)
 }

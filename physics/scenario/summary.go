@@ -171,9 +171,15 @@ type NewtonIteration struct {
 // it; the jaws' opening at the end; and how far the material the jaws
 // took has slid along them.
 type GraspResult struct {
-	Phase           string  `json:"phase"`
-	Stop            string  `json:"stop,omitempty"`
-	GripTarget      float64 `json:"grip_target"`
+	Phase      string  `json:"phase"`
+	Stop       string  `json:"stop,omitempty"`
+	GripTarget float64 `json:"grip_target"`
+	// GripLimited is set when the automatic grip's squeeze bound set the
+	// target: GripAsked is then the force it asked for (a multiple of the
+	// object's weight) and GripTarget the force the object gave at the
+	// bound.
+	GripLimited     bool    `json:"grip_limited,omitempty"`
+	GripAsked       float64 `json:"grip_asked"`
 	GripLeft        float64 `json:"grip_left"`
 	GripRight       float64 `json:"grip_right"`
 	SpinGripMin     float64 `json:"spin_grip_min"`
@@ -196,7 +202,8 @@ func (sc *Scene) graspResult() *GraspResult {
 		return nil
 	}
 	m := &sc.metrics
-	r := &GraspResult{Phase: string(sc.Phase()), Stop: s.stopped, GripTarget: d.Grip.Force,
+	r := &GraspResult{Phase: string(sc.Phase()), Stop: s.stopped, GripTarget: d.Grip.Target(),
+		GripLimited: d.Grip.Limited(), GripAsked: d.Grip.Force,
 		GripLeft: m.leftLast, GripRight: m.rightLast, SpinSteps: m.spinSteps,
 		HeldThroughSpin: m.spinSteps > 0 && m.spinHeld == m.spinSteps, Opening: d.Gripper.Opening,
 		GripSlip: m.gripSlip, MaxGripSlip: m.maxGripSlip}
