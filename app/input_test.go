@@ -195,7 +195,9 @@ func cubeFixture(m *inputMapper, f *frame.Frame) {
 	f.Surface = pos
 	jaw, jawTris := meshtest.CubeSurface(-0.015, 0.015)
 	bodies := []frame.BodyMesh{{Name: "floor", Floor: true}, {Name: "left jaw", Vertices: jaw, Indices: jawTris}, {Name: "right jaw", Vertices: jaw, Indices: jawTris}}
-	m.scene = func() *frame.Scene { return &frame.Scene{Version: 1, SurfaceTris: tris, Bodies: bodies} }
+	m.scene = func() *frame.Scene {
+		return &frame.Scene{Version: 1, SurfaceTris: tris, Bodies: bodies, JawWidth: 0.025, JawHeight: 0.03, Reach: 0.06, MinOpening: 0.002}
+	}
 }
 
 // click ctrl+clicks at the projection of p, dragging a little before the
@@ -226,31 +228,33 @@ func TestModifierClickAimsTheGripperThroughTheObject(t *testing.T) {
 	}
 	// The centre lies inside the cube, on the line of sight through the
 	// clicked point up to a shift along the closing axis, which puts it
-	// midway across the cube.
+	// midway across the cube, and one down to the highest grasp (a
+	// quarter jaw, 7.5 mm, below the top): within 8 mm of the plane of the
+	// line of sight and the closing axis.
 	x, y, _ := m.cam.Project(r3.Vec{Z: 0.04})
 	origin, dir := m.cam.Ray(x, y, 800, 600)
 	p := c.Target.Position
 	closing := c.Target.Rotation.Rotate(r3.Vec{X: 1})
-	if n := r3.Unit(r3.Cross(dir, closing)); math.Abs(r3.Dot(r3.Sub(p, origin), n)) > 1e-6 {
+	if n := r3.Unit(r3.Cross(dir, closing)); math.Abs(r3.Dot(r3.Sub(p, origin), n)) > 8e-3 {
 		t.Errorf("centre %v is %g m off the plane of the line of sight and the closing axis", p, r3.Dot(r3.Sub(p, origin), n))
 	}
 	if math.Abs(p.X) > 1e-6 || math.Abs(p.Y) > 0.02 || p.Z < 0.005 || p.Z > 0.04 {
 		t.Errorf("centre %v is not inside the cube midway along x", p)
 	}
 	// The gripper's axis stays vertical; the jaws close across two faces
-	// (x, the narrowest direction near the camera's right nearest the
-	// current yaw 0); the opening is kept.
+	// (x, the camera's right); they come down open 8 mm clear of each
+	// face.
 	if a := c.Target.Rotation.Rotate(r3.Vec{Z: 1}); a.Z < 1-1e-9 {
 		t.Errorf("gripper axis %v, want vertical", a)
 	}
 	if x := c.Target.Rotation.Rotate(r3.Vec{X: 1}); math.Abs(x.X) < 1-1e-6 {
 		t.Errorf("closing axis %v, want ±x across two faces", x)
 	}
-	if c.Opening != f.Gripper.TargetOpening {
-		t.Errorf("opening %g, want the target opening %g kept", c.Opening, f.Gripper.TargetOpening)
+	if math.Abs(c.Opening-0.056) > 1e-3 {
+		t.Errorf("opening %g, want the cube's 0.04 m and 8 mm each side", c.Opening)
 	}
 	if m.state.ActionError() != "" {
-		t.Errorf("a 4 cm cube in 5 cm jaws warned %q", m.state.ActionError())
+		t.Errorf("a 4 cm cube in 6 cm jaws warned %q", m.state.ActionError())
 	}
 	if m.cam.Yaw != render.NewCamera(r3.Vec{}, 1).Yaw {
 		t.Error("the drag after a pick orbited the camera")
@@ -269,26 +273,37 @@ func TestModifierClickAimsTheGripperThroughTheObject(t *testing.T) {
 	}
 }
 
+// TestAimWarnings: a click on an object the jaws can hold there sends the
+// gripper with no banner, on the middle or off it; one wider than the jaws'
+// reach is refused with the reason in the banner, and nothing is sent.
 func TestAimWarnings(t *testing.T) {
 	tests := []struct {
-		name    string
-		opening float64
-		at      r3.Vec
-		want    string // in the warning, "" for none
+		name  string
+		reach float64
+		at    r3.Vec
+		want  string // in the warning, "" for none
 	}{
-		{"fits", 0.05, r3.Vec{Z: 0.04}, ""},
-		{"wider than the jaws", 0.035, r3.Vec{Z: 0.04}, "wider than"},
-		{"clicked off the middle", 0.045, r3.Vec{X: 0.015, Y: 0.008, Z: 0.04}, ""},
+		{"fits", 0.06, r3.Vec{Z: 0.04}, ""},
+		{"wider than the reach", 0.035, r3.Vec{Z: 0.04}, "40 mm wide at its narrowest; the jaws open to 35 mm"},
+		{"clicked off the middle", 0.06, r3.Vec{X: 0.015, Y: 0.008, Z: 0.04}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, _, f := mapperFixture(1)
-			f.Gripper.TargetOpening = tc.opening
+			m, out, f := mapperFixture(1)
 			cubeFixture(m, f)
+			sc := m.scene()
+			sc.Reach = tc.reach
+			m.scene = func() *frame.Scene { return sc }
 			click(t, m, tc.at)
 			msg := m.state.ActionError()
 			if (tc.want == "") != (msg == "") || !strings.Contains(msg, tc.want) {
 				t.Fatalf("warning %q, want one containing %q", msg, tc.want)
+			}
+			if tc.want != "" {
+				if len(out.cmds) != 0 || m.ghosts() != nil {
+					t.Fatalf("a refused aim sent %v and shows %d ghosts", out.cmds, len(m.ghosts()))
+				}
+				return
 			}
 			if len(m.ghosts()) != 4 {
 				t.Fatal("no preview")

@@ -210,6 +210,9 @@ func TestEveryFieldOfTheTable(t *testing.T) {
 			case frame.SetOmega:
 				cfg = want
 				cfg.Omega = c.Omega
+			case frame.SetGripForce:
+				cfg = want
+				cfg.GripForce = c.Force
 			}
 			if math.Abs(p.Get(&cfg)-v) > 1e-12*math.Abs(v) || cfg.Physics != s.Config.Physics {
 				t.Fatalf("%s = %q sent %#v, want %s = %v", p.Label, shown, got, p.Name, v)

@@ -10,8 +10,9 @@ import (
 	"softgrasp/physics/settings"
 )
 
-// The Gripper panel: open and close, the squeeze opening, the spin speed
-// ω, the scripted grasp-and-rotate sequence and manual mode.
+// The Gripper panel: open and close (by force), each jaw's squeeze, the
+// opening, the spin speed ω and the grip force, the scripted
+// grasp-and-rotate sequence and manual mode.
 
 // SpinStep is the angle of the panel's spin buttons (rad).
 const SpinStep = 15 * math.Pi / 180
@@ -27,8 +28,15 @@ func drawGripper(s *State, f *frame.Frame, out Sender) {
 		mode = "manual (mouse and panel)"
 	}
 	imgui.Text(mode)
-	imgui.Text(fmt.Sprintf("centre (%.1f, %.1f, %.1f) mm", 1e3*g.Position.X, 1e3*g.Position.Y, 1e3*g.Position.Z))
-	imgui.Text(fmt.Sprintf("opening %.1f mm -> %.1f mm", 1e3*g.Opening, 1e3*g.TargetOpening))
+	st := &f.Stats
+	if st.Gripping {
+		imgui.Text(fmt.Sprintf("opening %.1f mm, gripping", 1e3*g.Opening))
+	} else {
+		imgui.Text(fmt.Sprintf("opening %.1f mm -> %.1f mm", 1e3*g.Opening, 1e3*g.TargetOpening))
+	}
+	tooltip(fmt.Sprintf("centre (%.1f, %.1f, %.1f) mm", 1e3*g.Position.X, 1e3*g.Position.Y, 1e3*g.Position.Z))
+	imgui.Text(fmt.Sprintf("jaws %.2f N, %.2f N of %.2f N", st.GripLeft, st.GripRight, st.GripTarget))
+	tooltip("each jaw's squeeze (its force on the object along the closing axis) and the force the jaws close to and hold")
 	drawGripperButtons(s, g.Path, out)
 	drawOpeningSlider(s, g, out)
 	drawGrid(s, out, "omega", []gridCell{graspAimCell(s)}, fieldsOn(settings.GripperPanel))
@@ -39,9 +47,9 @@ func drawGripper(s *State, f *frame.Frame, out Sender) {
 	if imgui.Button("spin +15 deg") {
 		_ = s.SpinGripper(SpinStep, out)
 	}
-
-	colouredText(colourDim, "right drag: move   ctrl+right drag: spin")
-	colouredText(colourDim, "ctrl+click on the object: grasp there")
+	imgui.SameLine()
+	colouredText(colourDim, "mouse (?)")
+	tooltip("ctrl+click on the object aims the open jaws at the best grasp there; G closes them until they grip; right drag moves the gripper, ctrl+right drag spins it")
 }
 
 // drawGripperButtons draws open/close, the scripted sequence (the scene's
@@ -51,7 +59,7 @@ func drawGripperButtons(s *State, path bool, out Sender) {
 		_ = s.ToggleJaws(out)
 	}
 	s.trackItem(ItemToggleJaws)
-	tooltip("G: close open jaws to the squeeze opening, open closed ones")
+	tooltip("G: close open jaws until they grip with the grip force, open closing or closed ones")
 	imgui.SameLine()
 	label, hint := "Grasp and rotate", "scripted: approach, close, lift, spin at omega, hold"
 	if path {

@@ -95,10 +95,10 @@ func AimAtObject[F Coord, I ~int | ~uint32 | ~int32](s Surface[F, I], com r3.Vec
 
 // AimAlongRay aims the gripper along the ray origin + t·dir (a click's
 // line of sight, dir of unit length) at the object of surface s: the best
-// grasp of the search near the midpoint of the ray's entry into the
-// object and its first exit (raised to minZ), preferring a closing axis
-// along right (the camera's right axis), so that the jaws close across
-// the line of sight. The centre of mass is the solid's the surface
+// grasp of the search near the line of sight (its candidates about the
+// midpoint of the ray's entry into the object and its first exit, raised
+// to minZ), preferring a closing axis along right (the camera's right
+// axis), so that the jaws close across the line of sight. The centre of mass is the solid's the surface
 // bounds. ok is false when the ray misses the object; a Refusal says why
 // it cannot be grasped there.
 func AimAlongRay[F Coord, I ~int | ~uint32 | ~int32](origin, dir, right r3.Vec, s Surface[F, I], jaws Jaws, minZ float64) (a Aim, ok bool, err error) {
@@ -110,7 +110,7 @@ func AimAlongRay[F Coord, I ~int | ~uint32 | ~int32](origin, dir, right r3.Vec, 
 	near.Z = math.Max(near.Z, minZ)
 	g := newGraspSurface(s.Positions, s.tri, len(s.Tris)/3, r3.Vec{})
 	g.com = g.solidCentroid(s.tri, len(s.Tris)/3)
-	a, err = g.search(jaws, minZ, graspPrefs{yaw: math.Atan2(right.Y, right.X), search: ClickSearch, near: &near})
+	a, err = g.search(jaws, minZ, graspPrefs{yaw: math.Atan2(right.Y, right.X), search: ClickSearch, near: &near, view: dir})
 	return a, true, err
 }
 

@@ -309,3 +309,21 @@ func TestSurfaceCrossingsOfACube(t *testing.T) {
 		t.Fatalf("through the diagonal: crossings %g, %g (%v), want 4 and 6", entry, exit, ok)
 	}
 }
+
+// BenchmarkAimAtObjectBox3000DOFs times the grasp search on the default
+// box's surface (972 triangles): the script's aim at a build and at each
+// run of it.
+func BenchmarkAimAtObjectBox3000DOFs(b *testing.B) {
+	m, err := mesh.BoxForDOFs(r3.Vec{X: 0.04, Y: 0.04, Z: 0.04}, 3000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := &testing.T{}
+	s, com := aimSurface(t, m)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := AimAtObject(s, com, aimJaws, 0, aimFloor); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/spatial/r3"
@@ -47,8 +48,11 @@ import (
 
 // Limits of the grasp search.
 const (
-	// graspHeadings is the spacing of the candidate headings, rad.
-	graspHeadings = 5 * math.Pi / 180
+	// graspHeadings is the spacing of the candidate headings, rad; the
+	// best refineHeadings of them are refined by half that spacing each
+	// way, and by a quarter.
+	graspHeadings  = 10 * math.Pi / 180
+	refineHeadings = 3
 	// contactDepth is how deep into the surface, from each jaw's first
 	// touch, the contact patch reaches, m: about the squeeze of the
 	// default grip on the default box (3 mm a side).
@@ -57,8 +61,12 @@ const (
 	// as it comes down, m, where the reach allows; aimClearance the least.
 	approachGap  = 8e-3
 	aimClearance = 1e-3
-	// maxSamples bounds the surface samples the search scores patches on.
-	maxSamples = 10000
+	// maxSamples bounds the surface samples the search scores patches on,
+	// coarseSamples those it ranks the headings on first; the best
+	// rescored headings are searched again on the finer samples.
+	maxSamples    = 4000
+	coarseSamples = 1000
+	rescored      = 3
 	// minPatchShare is the least patch area, as a share of the jaw face,
 	// that counts as a contact.
 	minPatchShare = 0.02
@@ -68,7 +76,7 @@ const (
 	// fullPatch is the share of the jaw face at which a patch counts as
 	// covering it: the samples that fall inside a fully covered face add
 	// up to its area only to within their size.
-	fullPatch = 0.9
+	fullPatch = 0.8
 )
 
 // Jaws is what the grasp search knows of the gripper: each jaw's contact
@@ -95,6 +103,9 @@ type graspSurface struct {
 	samples []graspSample
 	com     r3.Vec
 	top     float64
+	// coarse is the same surface with fewer samples, on which the search
+	// ranks its candidates before the best are scored on these.
+	coarse *graspSurface
 }
 
 type graspSample struct {
@@ -146,7 +157,28 @@ func newGraspSurface[F Coord](positions []F, tri func(k int) [3]int, n int, com 
 		}
 		g.samples = appendPieces(g.samples, a, b, c, nrm, l/2, m)
 	}
+	g.samples = thinned(g.samples, maxSamples)
+	coarse := g
+	coarse.samples = thinned(g.samples, coarseSamples)
+	g.coarse = &coarse
 	return g
+}
+
+// thinned returns at most about n of the samples: every k-th, carrying k
+// times its area (a surface of more triangles than n has a sample per
+// triangle).
+func thinned(s []graspSample, n int) []graspSample {
+	k := (len(s) + n - 1) / n
+	if k <= 1 {
+		return s
+	}
+	out := make([]graspSample, 0, len(s)/k+1)
+	for i := 0; i < len(s); i += k {
+		x := s[i]
+		x.a *= float64(k)
+		out = append(out, x)
+	}
+	return out
 }
 
 // solidCentroid is the centroid of the solid the surface's triangles
@@ -188,10 +220,11 @@ func appendPieces(out []graspSample, a, b, c, n r3.Vec, area float64, m int) []g
 // graspPrefs are what a search prefers besides a firm grasp: a heading
 // (the gripper's own, or the camera's right for a click), the range of
 // headings searched about it, and for a click the point the grasp should
-// be near (nil: anywhere).
+// be near (nil: anywhere), seen along the line of sight view (unit).
 type graspPrefs struct {
 	yaw, search float64
 	near        *r3.Vec
+	view        r3.Vec
 }
 
 // candidate is one scored grasp.
@@ -209,21 +242,44 @@ func (g *graspSurface) search(jaws Jaws, minZ float64, pref graspPrefs) (Aim, er
 	}
 	var all []candidate
 	var why refusals
+	cg := g.coarse
+	if cg == nil {
+		cg = g
+	}
 	for _, theta := range headings(pref) {
-		all = g.searchHeading(all, theta, jaws, minZ, pref, &why)
+		all = cg.searchHeading(all, theta, jaws, minZ, pref, &why)
+	}
+	for _, step := range []float64{graspHeadings / 2, graspHeadings / 4} {
+		for _, theta := range bestHeadings(widthScored(all), refineHeadings) {
+			all = cg.searchHeading(all, theta-step, jaws, minZ, pref, &why)
+			all = cg.searchHeading(all, theta+step, jaws, minZ, pref, &why)
+		}
 	}
 	if len(all) == 0 {
 		return Aim{}, why.refusal(jaws, g)
 	}
-	// A grasp wider than the narrowest is scored down: squeezed the long
-	// way, a slender object buckles and slips out.
-	narrowest := math.Inf(1)
-	for _, c := range all {
-		narrowest = math.Min(narrowest, c.Width)
+	if cg != g {
+		// The headings the coarse samples rank best, with their
+		// neighbours (the coarse ranking is good to a few degrees), and the
+		// preferred one are searched again on the fine ones.
+		picks := []float64{pref.yaw}
+		for _, theta := range bestHeadings(widthScored(all), rescored) {
+			for _, d := range []float64{0, -graspHeadings / 2, graspHeadings / 2, -graspHeadings / 4, graspHeadings / 4} {
+				if x := theta + d; !slices.ContainsFunc(picks, func(p float64) bool { return math.Abs(p-x) < 1e-9 }) {
+					picks = append(picks, x)
+				}
+			}
+		}
+		all = all[:0]
+		var fine refusals
+		for _, theta := range picks {
+			all = g.searchHeading(all, theta, jaws, minZ, pref, &fine)
+		}
+		if len(all) == 0 {
+			return Aim{}, why.refusal(jaws, g)
+		}
 	}
-	for i := range all {
-		all[i].score -= widthWeight * math.Min(1, all[i].Width/narrowest-1)
-	}
+	all = widthScored(all)
 	// The best candidates are checked for what lies between their
 	// patches: the jaws of a grasp across two branches with air between
 	// press the branches together.
@@ -334,6 +390,42 @@ func headings(pref graspPrefs) []float64 {
 	return out
 }
 
+// widthScored returns a copy of the candidates with those wider than the
+// narrowest scored down: squeezed the long way, a slender object buckles
+// and slips out.
+func widthScored(all []candidate) []candidate {
+	narrowest := math.Inf(1)
+	for _, c := range all {
+		narrowest = math.Min(narrowest, c.Width)
+	}
+	out := slices.Clone(all)
+	for i := range out {
+		out[i].score -= widthWeight * math.Min(1, out[i].Width/narrowest-1)
+	}
+	return out
+}
+
+// bestHeadings returns the headings of the n best-scored candidates,
+// each once, best first.
+func bestHeadings(all []candidate, n int) []float64 {
+	type scored struct{ theta, score float64 }
+	var best []scored
+	for _, c := range all {
+		i := slices.IndexFunc(best, func(b scored) bool { return b.theta == c.Yaw })
+		if i < 0 {
+			best = append(best, scored{c.Yaw, c.score})
+		} else if c.score > best[i].score {
+			best[i].score = c.score
+		}
+	}
+	sort.SliceStable(best, func(i, j int) bool { return best[i].score > best[j].score })
+	out := make([]float64, 0, n)
+	for _, b := range best[:min(n, len(best))] {
+		out = append(out, b.theta)
+	}
+	return out
+}
+
 // refusals counts why candidates failed, for the message of a refusal.
 type refusals struct {
 	above, reachable               int     // candidates with some object above the jaws' lower edge, whose column fits the reach
@@ -431,11 +523,23 @@ func span(sorted []float64, a, b float64) (lo, hi int) {
 // appends those that are reachable and antipodal to out.
 func (g *graspSurface) searchHeading(out []candidate, theta float64, jaws Jaws, minZ float64, pref graspPrefs, why *refusals) []candidate {
 	f := g.headingFrame(theta)
-	for _, sc := range g.strips(f, jaws, pref) {
-		for _, zc := range g.heights(jaws, minZ, pref) {
+	for _, sc := range distinct(g.strips(f, jaws, pref)) {
+		for _, zc := range distinct(g.heights(jaws, minZ, pref)) {
 			if c, good := g.evaluate(f, theta, sc, zc, jaws, pref, why); good {
 				out = append(out, c)
 			}
+		}
+	}
+	return out
+}
+
+// distinct drops the values within 0.1 mm of an earlier one (clamped
+// candidates of a small object coincide), keeping the order.
+func distinct(x []float64) []float64 {
+	out := x[:0]
+	for _, v := range x {
+		if !slices.ContainsFunc(out, func(w float64) bool { return math.Abs(w-v) < 1e-4 }) {
+			out = append(out, v)
 		}
 	}
 	return out
@@ -459,7 +563,7 @@ func (g *graspSurface) strips(f headingFrame, jaws Jaws, pref graspPrefs) []floa
 	if b <= a {
 		return append(out, (lo+hi)/2)
 	}
-	n := min(24, int(math.Ceil((b-a)/(jaws.Width/4))))
+	n := min(12, int(math.Ceil((b-a)/(jaws.Width/4))))
 	for i := 0; i <= n; i++ {
 		out = append(out, a+(b-a)*float64(i)/float64(n))
 	}
@@ -504,10 +608,16 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 			colLo, colHi = min(colLo, u), max(colHi, u)
 		}
 	}
+	// The band: the samples within the jaws' face (found in the same
+	// pass).
+	bandLo, bandHi := math.Inf(1), math.Inf(-1)
 	a, b = span(f.ss, sc-W/2, sc+W/2)
 	for k := a; k < b; k++ {
-		if u := f.su[k]; f.sz[k] >= floor {
+		if u, z := f.su[k], f.sz[k]; z >= floor {
 			colLo, colHi = min(colLo, u), max(colHi, u)
+			if z <= zc+H/2 {
+				bandLo, bandHi = min(bandLo, u), max(bandHi, u)
+			}
 		}
 	}
 	if colHi < colLo {
@@ -518,13 +628,6 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 		return candidate{}, false
 	}
 	why.reachable++
-	// The band: the samples within the jaws' face.
-	bandLo, bandHi := math.Inf(1), math.Inf(-1)
-	for k := a; k < b; k++ {
-		if u, dz := f.su[k], f.sz[k]-zc; dz <= H/2 && dz >= -H/2 {
-			bandLo, bandHi = min(bandLo, u), max(bandHi, u)
-		}
-	}
 	if bandHi < bandLo {
 		return candidate{}, false
 	}
@@ -589,10 +692,14 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 		0.1 * math.Abs(r3.Dot(mid, f.e)-sc) / (W / 2)}
 	score := parts[0] - parts[1] - parts[2] - parts[3] - parts[4] - parts[5]
 	if pref.near != nil {
-		// Along the closing axis the centre is the object's middle, wherever
-		// the click: what counts is the offset across and up.
+		// What counts is the offset as the camera sees it, across the line
+		// of sight: the depth of a click is a guess (the middle of the
+		// line of sight's chord through the object), and along the closing
+		// axis the centre is the object's middle wherever the click.
 		off := r3.Sub(centre, *pref.near)
-		score -= nearWeight * (math.Abs(r3.Dot(off, f.e)) + math.Abs(off.Z)) / W
+		off = r3.Sub(off, r3.Scale(r3.Dot(off, pref.view), pref.view))
+		off = r3.Sub(off, r3.Scale(r3.Dot(off, f.d), f.d))
+		score -= nearWeight * r3.Norm(off) / W
 	}
 	if graspTrace != nil {
 		graspTrace(theta, sc, zc, width, left.area, right.area, cosL, cosR, parts, score)

@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"slices"
 	"strconv"
@@ -50,6 +52,8 @@ type Scene struct {
 	// tris are the surface's triangles, three indices into
 	// SurfacePositions each.
 	tris []int32
+	// lastAim is the last grasp search's result (aimAt).
+	lastAim cachedAim
 }
 
 // Build creates the scene described by cfg.
@@ -135,13 +139,25 @@ func flatTris(tris [][3]int) []int32 {
 	return out
 }
 
-// centroid is the centre of the object's volume: its surface's solid
-// for a mapped surface (the mesh may overhang it), else its mesh's.
+// centroid is the centre of the object's mass as the finite elements
+// carry it: each tetrahedron's centroid weighted by its volume and, under
+// a mapped surface, by the share of it inside the surface (Embedding.Fill).
 func (o object) centroid() r3.Vec {
-	if o.emb != nil {
-		return (&mesh.TriSurface{Nodes: o.surface(), Tris: o.emb.Surface.Tris}).Centroid()
+	if o.emb == nil || o.emb.Fill == nil {
+		return o.mesh.Centroid()
 	}
-	return o.mesh.Centroid()
+	var c r3.Vec
+	var w float64
+	for t, tet := range o.mesh.Tets {
+		n := o.mesh.Nodes
+		mid := r3.Scale(0.25, r3.Add(r3.Add(n[tet[0]], n[tet[1]]), r3.Add(n[tet[2]], n[tet[3]])))
+		wt := o.mesh.TetVolume(tet) * o.emb.Fill[t]
+		c, w = r3.Add(c, r3.Scale(wt, mid)), w+wt
+	}
+	if !(w > 0) {
+		return o.mesh.Centroid()
+	}
+	return r3.Scale(1/w, c)
 }
 
 // build creates the scene of cfg around the object obj.
@@ -375,8 +391,30 @@ func (sc *Scene) newScript(g rigid.Gripper, positions []float64, com r3.Vec, mu,
 // aimAt aims gripper g, heading yaw, at the object's surface at positions
 // with centre of mass com (AimAtObject), the jaws' reach following the
 // object size and μ the jaws' friction.
+// The last aim is kept with a hash of what it was aimed from: the script
+// run again on an object that has not moved since (commands between two
+// steps, a paused scene) takes it without a new search.
 func (sc *Scene) aimAt(g rigid.Gripper, positions []float64, com r3.Vec, mu, yaw float64) (Aim, error) {
-	return AimAtObject(Surface[float64, int32]{Positions: positions, Tris: sc.tris}, com, JawsOf(g, sc.reach(), mu), yaw, GraspFloor(g.JawHeight))
+	jaws := JawsOf(g, sc.reach(), mu)
+	h := fnv.New64a()
+	var b [8]byte
+	for _, x := range append([]float64{com.X, com.Y, com.Z, mu, yaw, jaws.Width, jaws.Height, jaws.Reach}, positions...) {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+		h.Write(b[:])
+	}
+	if key := h.Sum64(); !sc.lastAim.ok || sc.lastAim.key != key {
+		a, err := AimAtObject(Surface[float64, int32]{Positions: positions, Tris: sc.tris}, com, jaws, yaw, GraspFloor(g.JawHeight))
+		sc.lastAim = cachedAim{key: key, aim: a, err: err, ok: true}
+	}
+	return sc.lastAim.aim, sc.lastAim.err
+}
+
+// cachedAim is an aim and the hash of what it was aimed from.
+type cachedAim struct {
+	key uint64
+	aim Aim
+	err error
+	ok  bool
 }
 
 // reach is the widest opening of the grasp's jaws: reachShare of the
