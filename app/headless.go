@@ -242,6 +242,13 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		rep.Lambda = append([]float64{}, sc.Sim.Lambda()...)
 	}
 	writeReport(stdout, f.json, rep)
+	if g := sum.Grasp; g != nil && g.Stop != "" {
+		what := "stopped"
+		if g.Phase == string(scenario.PhaseRefused) {
+			what = "cannot take this object"
+		}
+		fmt.Fprintf(stderr, "softgrasp headless: grasp and rotate %s: %s\n", what, g.Stop)
+	}
 	if runErr != nil {
 		fmt.Fprintln(stderr, "softgrasp headless:", oneLine(runErr))
 		return 1
@@ -374,6 +381,14 @@ func printSummary(w io.Writer, s scenario.Summary) {
 	printMeshNotes(w, s)
 	fmt.Fprintf(w, "contacts %.1f mean, max penetration %.3f mm, slip %.3f mm, held %v, force jitter %.4f\n",
 		s.ContactsMean, 1e3*s.MaxPenetration, 1e3*s.Slip, s.Held, s.ForceJitter)
+	if g := s.Grasp; g != nil {
+		limited := ""
+		if g.GripLimited {
+			limited = fmt.Sprintf(" (asked %.3g N; the most it gives squeezed by a fifth)", g.GripAsked)
+		}
+		fmt.Fprintf(w, "grasp: ended in %s; jaws %.3g N and %.3g N of %.3g N%s; in the spin %.3g to %.3g N, held throughout %v; slip along the jaws %.3f mm\n",
+			g.Phase, g.GripLeft, g.GripRight, g.GripTarget, limited, g.SpinGripMin, g.SpinGripMax, g.HeldThroughSpin, 1e3*g.MaxGripSlip)
+	}
 	fmt.Fprintf(w, "real-time factor %.3f (%.2f s simulated in %.2f s), Newton iterations %.2f per step\n",
 		s.RealtimeFactor, s.SimSeconds, s.WallSeconds, s.NewtonMean)
 	if s.Solver == "async" {

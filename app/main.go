@@ -9,6 +9,7 @@
 //	softgrasp bench [flags]        reproduce the paper's Table 1
 //	softgrasp replay FILE [flags]  re-run a recording (-record) without a window
 //	softgrasp soak [flags]         random commands against the loop, invariants checked
+//	softgrasp grasp-set [flags]    grasp and rotate every mesh of a folder, a verdict each
 //
 // Run a subcommand with -h for its flags.
 package main
@@ -37,6 +38,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runReplay(args[1:], stdout, stderr)
 		case "soak":
 			return runSoak(args[1:], stdout, stderr)
+		case "grasp-set":
+			return runGraspSet(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			fmt.Fprintln(stdout, usage)
 			return 0
@@ -53,5 +56,6 @@ const usage = `softgrasp — real-time FE soft bodies in frictional contact
   softgrasp accuracy [flags]               contact accuracy against a fine-step reference
   softgrasp replay FILE [-json] [-csv F]   re-run a recording (-record FILE) and compare its final state
   softgrasp soak [-minutes N -seed S]      random commands against the physics loop, invariants checked
+  softgrasp grasp-set [-dir D -runs N]     grasp and rotate every mesh of a folder, a verdict each
 
 Run a subcommand with -h for its flags.`

@@ -143,7 +143,8 @@ func drawRates(s *State, f *frame.Frame) {
 	}
 	imgui.Text(fmt.Sprintf("contacts %d   max penetration %.1f um", st.Contacts, 1e6*st.Penetration))
 	if f.Gripper.Present { // a scene without a gripper has no grasp to measure
-		imgui.Text(fmt.Sprintf("slip %.2f mm   grip force %.2f N", 1e3*st.Slip, st.GripForce))
+		imgui.Text(fmt.Sprintf("slip %.2f mm   jaws %.2f | %.2f N", 1e3*st.Slip, st.GripLeft, st.GripRight))
+		tooltip(fmt.Sprintf("slip: the object's centre of mass's drift in the gripper since the grasp closed; jaws: each jaw's squeeze, of the %.2f N they close to (%s)", st.GripTarget, st.Phase))
 		imgui.SameLine()
 		if st.Held {
 			colouredText(colourGood, "  held")

@@ -73,10 +73,12 @@ type Runner struct {
 	stepOnce bool
 	pace     float64
 	message  string // last command error or divergence, shown in frames
-	seq      uint64
-	version  uint64 // of the Scene
-	vm       []float64
-	contacts []physics.ContactRecord // fillContacts' scratch
+	// scriptStop is the grasp script's stop last reported in message.
+	scriptStop string
+	seq        uint64
+	version    uint64 // of the Scene
+	vm         []float64
+	contacts   []physics.ContactRecord // fillContacts' scratch
 	// stressField: publish Frame.VonMises (frame.SetStressField).
 	stressField bool
 	rate        rateMeter
@@ -200,6 +202,7 @@ func (r *Runner) run() {
 			continue
 		}
 		r.stepAB()
+		r.reportScriptStop()
 		if r.opt.AfterStep != nil {
 			if err := r.opt.AfterStep(r.sc.Sim, st); err != nil {
 				r.message = err.Error() + " (no more rows are written)"
@@ -328,6 +331,22 @@ func (r *Runner) rebuild(cfg settings.Scenario) error {
 }
 
 var errNoGripper = errors.New("this scene has no gripper")
+
+// reportScriptStop puts why the grasp script stopped (or refused the
+// object) in the frames' message, once per stop.
+func (r *Runner) reportScriptStop() {
+	stop := r.sc.ScriptStop()
+	if stop == r.scriptStop {
+		return
+	}
+	r.scriptStop = stop
+	if stop != "" {
+		r.message = "Grasp and rotate stopped: " + stop + "."
+		if r.sc.Phase() == scenario.PhaseRefused {
+			r.message = "Grasp and rotate cannot take this object: " + stop + "."
+		}
+	}
+}
 
 // rateMeter measures the achieved step rate and real-time factor over the
 // last second.
