@@ -13,8 +13,9 @@ import (
 
 // TestCtrlClickGraspHoldsAndLifts drives the viewer as a user would on
 // the default grasp scene taken by hand: once the object has settled,
-// ctrl+click on it from the default view, G, and a right drag up. The
-// grasp must hold and lift the object. The clicks: the object's
+// ctrl+click on it from the default view, G (the jaws close until both
+// carry the grip), and a right drag up. The grasp must hold and lift the
+// object. The clicks: the object's
 // projected centre, and its top face 11.5 mm off the middle (the user's
 // click that closed the jaws on an edge).
 func TestCtrlClickGraspHoldsAndLifts(t *testing.T) {
@@ -74,9 +75,12 @@ func ctrlClickGrasp(t *testing.T, click r3.Vec) {
 		if v.input.ghosts() != nil {
 			t.Error("the preview outlived G")
 		}
-		closed := func(f *frame.Frame) bool { return f.Gripper.Opening <= f.Gripper.TargetOpening+1e-5 }
-		if !renderUntil(t, v, 5000, closed) || !simFor("squeeze", 0.1, 2000) {
-			t.Error("the jaws never closed")
+		gripped := func(f *frame.Frame) bool {
+			s := f.Stats
+			return s.Gripping && s.GripTarget > 0 && math.Min(s.GripLeft, s.GripRight) >= 0.9*s.GripTarget
+		}
+		if !renderUntil(t, v, 5000, gripped) || !simFor("squeeze", 0.1, 2000) {
+			t.Error("the jaws never gripped")
 			return
 		}
 		grip := v.frame.Stats.GripForce

@@ -61,6 +61,9 @@ func (r *Runner) applyGripper(c frame.Command) error {
 	if err != nil {
 		return err
 	}
+	if _, aim := c.(frame.SetGripperTarget); !aim {
+		r.sc.Driver.Via = nil // a hand on the gripper: no approach path
+	}
 	switch c := c.(type) {
 	case frame.MoveGripper:
 		p := r3.Add(cmd.Target.Position, c.Delta)
@@ -72,9 +75,12 @@ func (r *Runner) applyGripper(c frame.Command) error {
 		q := quat.Mul(quat.Number(r3.NewRotation(c.Angle, axis)), quat.Number(cmd.Target.Rotation))
 		cmd.Target.Rotation = r3.Rotation(quat.Scale(1/quat.Abs(q), q))
 	case frame.SetGripperTarget:
-		cmd.Target = c.Target
-		cmd.Target.Position = clampVec(c.Target.Position, frame.Reach)
-		cmd.Opening = c.Opening
+		next := *cmd
+		next.Target = c.Target
+		next.Target.Position = clampVec(c.Target.Position, frame.Reach)
+		next.Opening, next.Grip = c.Opening, false
+		r.sc.Approach(next)
+		return nil
 	case frame.SetOpening:
 		cmd.Opening = c.Opening
 	case frame.ToggleJaws:

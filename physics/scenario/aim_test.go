@@ -202,9 +202,11 @@ func lowCone() (Surface[float64, int32], r3.Vec) {
 }
 
 // TestAimAlongRay checks a click's aim on a 60 × 20 × 20 mm box seen from
-// above: too long for the jaws' reach along its length, it is taken across
-// its 20 mm side whatever the camera's right, with the centre at the
-// clicked point along the box and as low as the jaws go.
+// above, clicked 12 mm off its middle: too long for the jaws' reach along
+// its length, it is taken across its 20 mm side whatever the camera's
+// right, as low as the jaws go, with the centre moved from the clicked
+// point towards the centre of mass as far as the jaws' faces still take
+// the clicked point (a third of their width, 8.3 mm).
 func TestAimAlongRay(t *testing.T) {
 	pos32, tris := meshtest.CubeSurface(0, 1)
 	pos := make([]float64, len(pos32))
@@ -223,8 +225,9 @@ func TestAimAlongRay(t *testing.T) {
 		if math.Abs(math.Abs(a.Yaw)-math.Pi/2) > 1e-9 || math.Abs(a.Width-0.02) > 1e-9 {
 			t.Errorf("right %v: closing axis heading %g rad, width %g; want ±π/2, 0.02", right, a.Yaw, a.Width)
 		}
-		if p := a.Pose.Position; math.Abs(p.X-0.012) > 1e-9 || math.Abs(p.Y) > 1e-9 || math.Abs(p.Z-aimFloor) > 1e-12 {
-			t.Errorf("right %v: centre %v, want (0.012, 0) at the lowest grasp %g", right, p, aimFloor)
+		want := 0.012 - nearFree*aimJaws.Width
+		if p := a.Pose.Position; math.Abs(p.X-want) > 1e-3 || math.Abs(p.Y) > 1e-9 || math.Abs(p.Z-aimFloor) > 1e-12 {
+			t.Errorf("right %v: centre %v, want (%.4f, 0) at the lowest grasp %g", right, p, want, aimFloor)
 		}
 		if math.Abs(a.Top-0.02) > 1e-9 {
 			t.Errorf("top %g, want 0.02", a.Top)

@@ -30,21 +30,35 @@ import (
 // their lower edge (its column) with a clearance, within the jaws' reach,
 // and the lower edge keeps FloorMargin above the floor.
 //
-// The search takes every heading graspHeadings apart over a half turn
-// (the gripper is symmetric under a half turn), strips a quarter of the
-// jaws' width apart across the object and a few heights, and scores each
-// reachable antipodal grasp by
+// The search takes the headings graspHeadings apart over a half turn (the
+// gripper is symmetric under a half turn) and the preferred one, strips a
+// quarter of the jaws' width apart across the object and the centre of
+// mass's, and a few heights, and scores each reachable antipodal grasp by
 //
-//	score = overlap·cos²(worst normal) − 0.3·com − 0.3·align − 0.05·height − 0.05·turn − 0.5·near,
+//	score = overlap·cos²(worst normal) − 0.3·com − 0.3·align − 0.3·height
+//	        − 0.05·turn − 0.1·centring − 1·near − 0.3·wide − 1·gap,
 //
-// overlap the smaller patch's area over fullPatch of the jaw face's (at
-// most 1), com
-// the centre of mass's distance across from the patches' middle over half
-// the jaw width, align the patches' offset from each other across and
-// along the axis over the jaw's width and height, height the jaws' centre
-// from the centre of mass's height over the jaw height, turn the turn
-// from the preferred heading over a quarter turn and near, for a click,
-// the centre's distance from the clicked point over the jaw width.
+// overlap the smaller patch's area over fullPatch of what a flat side
+// would give there (at most 1); com the centre of mass's distance across
+// from the patches' middle over half the jaw width (its torque about the
+// closing axis); align the patches' offset from each other across and
+// along the axis over the jaw's width and height; height the jaws' centre
+// from the centre of mass's height over the jaw height; turn the turn
+// from the preferred heading over a quarter turn; centring the strip's
+// offset from the patches' middle over half the jaw width; near, for a
+// click, the centre's offset from the clicked point across the line of
+// sight beyond a third of the jaw width, over the jaw width; wide the width over the narrowest candidate's,
+// less one (at most one: squeezed the long way, a slender object buckles);
+// gap the share of the line between the patches that is air, beyond the
+// few millimetres a squeeze closes (two branches pressed together).
+//
+// It is coarse to fine: every heading is scored on coarseSamples samples
+// of the surface, the best refineHeadings are refined to a half and a
+// quarter of the spacing, and the best rescored headings with their
+// neighbours (and the preferred one) are scored again on maxSamples
+// samples; gap, which casts a ray through the surface, is scored for the
+// best solidChecks only. The preferred heading is kept unless another is
+// better by headingKeep.
 
 // Limits of the grasp search.
 const (
@@ -312,20 +326,23 @@ func (g *graspSurface) search(jaws Jaws, minZ float64, pref graspPrefs) (Aim, er
 	return best.Aim, nil
 }
 
-// Checks of what lies between the patches: the best solidChecks
-// candidates are scored down by gapWeight times the share of the line
-// between their patches that is outside the object.
 // widthWeight scores a grasp down by its width over the narrowest
-// candidate's, less one (at most one); nearWeight by a click's grasp
-// centre's distance from the clicked point over the jaw width;
+// candidate's, less one (at most one); nearWeight by how much further a
+// click's grasp centre is from the clicked point than nearFree of the jaw
+// width (within it the jaws' faces still take the clicked point), over
+// the jaw width;
 // headingKeep is how much better than the preferred heading's best
 // another heading's must be to be taken.
 const (
 	widthWeight = 0.3
 	nearWeight  = 1.0
+	nearFree    = 1.0 / 3
 	headingKeep = 0.03
 )
 
+// Checks of what lies between the patches: the best solidChecks
+// candidates are scored down by gapWeight times the share of the line
+// between their patches that is outside the object, less gapAllowance.
 const (
 	solidChecks  = 40
 	gapWeight    = 1.0
@@ -548,7 +565,8 @@ func distinct(x []float64) []float64 {
 // strips lists the strip centres across heading f: the centre of mass's
 // and a quarter of the jaw width apart over the object's extent (the
 // middle of it when it is narrower than half a jaw), or for a click the
-// clicked point's and a quarter jaw either side.
+// clicked point's, a quarter jaw either side of it, and the one as near
+// the centre of mass's as the jaws' faces still take the clicked point.
 func (g *graspSurface) strips(f headingFrame, jaws Jaws, pref graspPrefs) []float64 {
 	lo, hi := f.vs[0], f.vs[len(f.vs)-1]
 	clamp := func(s float64) float64 { return math.Max(lo, math.Min(hi, s)) }
@@ -556,8 +574,9 @@ func (g *graspSurface) strips(f headingFrame, jaws Jaws, pref graspPrefs) []floa
 	if pref.near != nil {
 		// A click's grasp is near the clicked point: its strip, and a
 		// quarter jaw either side.
-		n := r3.Dot(*pref.near, f.e)
-		return append(out, clamp(n), clamp(n-jaws.Width/4), clamp(n+jaws.Width/4))
+		n, c := r3.Dot(*pref.near, f.e), r3.Dot(g.com, f.e)
+		towards := n + math.Max(-nearFree*jaws.Width, math.Min(nearFree*jaws.Width, c-n))
+		return append(out, clamp(n), clamp(towards), clamp(n-jaws.Width/4), clamp(n+jaws.Width/4))
 	}
 	a, b := lo+jaws.Width/4, hi-jaws.Width/4
 	if b <= a {
@@ -687,7 +706,7 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 	parts := [6]float64{overlap * cosMin * cosMin,
 		0.3 * math.Abs(r3.Dot(r3.Sub(g.com, mid), f.e)) / (W / 2),
 		0.3 * (math.Abs(r3.Dot(off, f.e))/W + math.Abs(off.Z)/H),
-		0.05 * math.Abs(zc-math.Max(g.com.Z, 0)) / H,
+		0.3 * math.Abs(zc-math.Max(g.com.Z, 0)) / H,
 		0.05 * math.Abs(math.Remainder(theta-pref.yaw, math.Pi)) / (math.Pi / 2),
 		0.1 * math.Abs(r3.Dot(mid, f.e)-sc) / (W / 2)}
 	score := parts[0] - parts[1] - parts[2] - parts[3] - parts[4] - parts[5]
@@ -699,7 +718,7 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 		off := r3.Sub(centre, *pref.near)
 		off = r3.Sub(off, r3.Scale(r3.Dot(off, pref.view), pref.view))
 		off = r3.Sub(off, r3.Scale(r3.Dot(off, f.d), f.d))
-		score -= nearWeight * r3.Norm(off) / W
+		score -= nearWeight * math.Max(0, r3.Norm(off)-nearFree*W) / W
 	}
 	if graspTrace != nil {
 		graspTrace(theta, sc, zc, width, left.area, right.area, cosL, cosR, parts, score)

@@ -254,9 +254,18 @@ func build(cfg settings.Scenario, obj object, info meshInfo) (*Scene, error) {
 	}
 	if sc.Driver != nil {
 		sc.Driver.Grip.SetTarget(sc.gripTarget(), cfg.GripForce == settings.AutoGrip)
+		sc.Driver.Grip.Least = sc.leastGrip()
 	}
 	sc.metrics.reset(sc)
 	return sc, nil
+}
+
+// leastGrip is the least automatic grip's target, N: each jaw's share of
+// the object's weight over μ, twice over (the friction of both jaws holds
+// the weight twice).
+func (sc *Scene) leastGrip() float64 {
+	mu := math.Max(sc.Sim.Settings().Friction, 0.05)
+	return 2 * sc.total * r3.Norm(sc.Sim.Settings().Gravity) / (2 * mu)
 }
 
 // gripTarget is the normal force each jaw grips with, N: the configured
@@ -340,6 +349,8 @@ func (sc *Scene) graspBodies(obj object) []rigid.Body {
 	}
 	if cfg.Scripted {
 		sc.script = script
+	} else {
+		sc.Driver.MaxAcceleration = manualAcceleration
 	}
 	shapes, poses := g.JawShapes(), g.JawPoses()
 	return []rigid.Body{
@@ -430,6 +441,12 @@ const reachShare = 1.5
 
 // closeSpeed is the speed the grip closes the opening at, m/s.
 const closeSpeed = 0.04
+
+// manualAcceleration is the gripper's acceleration under commands, m/s²:
+// a drag that jumps the target starts and stops the jaws in about a tenth
+// of a second at their top speed (0.15 m/s), not within one step, so that
+// a lifted object is not shaken out of a light grip.
+const manualAcceleration = 1.5
 
 // followObject keeps the grasp aimed at the object while the jaws are
 // still open above it (the settle and approach phases). Once the
@@ -575,8 +592,10 @@ func (sc *Scene) SetScripted(on bool) {
 	}
 	if !on {
 		sc.script = nil
+		sc.Driver.MaxAcceleration = manualAcceleration
 		return
 	}
+	sc.Driver.MaxAcceleration, sc.Driver.Via = 0, nil
 	r := sc.Driver.Gripper.Pose.Rotation
 	yaw := 2 * math.Atan2(r.Kmag, r.Real)
 	sc.script = sc.newScript(sc.Driver.Gripper, sc.Sim.SurfacePositions(), sc.CentreOfMass(), sc.Sim.Settings().Friction, yaw)
@@ -687,6 +706,36 @@ func (sc *Scene) SetGripForce(f float64) {
 		sc.Driver.Grip.SetTarget(sc.gripTarget(), f == settings.AutoGrip)
 	}
 }
+
+// Approach sends the gripper to the command c the way a grasp comes down
+// on an object: when it must turn or move sideways while its jaws' lower
+// edge is below the object's top (with a clearance), it first rises to
+// that height where it is, then moves and turns up there, then comes
+// down; otherwise it goes straight. Open jaws that swept through the
+// object at its height would land on it and crush it.
+func (sc *Scene) Approach(c GripperCommand) {
+	d := sc.Driver
+	if d == nil {
+		return
+	}
+	d.Command, d.Via = c, nil
+	g := d.Gripper
+	safe := boxOf(sc.Sim.SurfacePositions()).Max.Z + g.JawHeight/2 + approachClearance
+	from, to := g.Pose.Position, c.Target.Position
+	sideways := math.Hypot(to.X-from.X, to.Y-from.Y) > 1e-3 || !sameRotation(g.Pose.Rotation, c.Target.Rotation)
+	if !sideways || math.Min(from.Z, to.Z) >= safe {
+		return
+	}
+	up := math.Max(safe, from.Z)
+	d.Via = []rigid.Pose{
+		{Position: r3.Vec{X: from.X, Y: from.Y, Z: up}, Rotation: g.Pose.Rotation},
+		{Position: r3.Vec{X: to.X, Y: to.Y, Z: up}, Rotation: c.Target.Rotation},
+	}
+}
+
+// approachClearance is how far above the object's top the jaws' lower
+// edge passes on an approach, m.
+const approachClearance = 5e-3
 
 // ToggleJaws edits the manual command cmd: jaws that are closing or
 // closed open to the grasp's opening; open ones close until they grip.

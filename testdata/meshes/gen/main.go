@@ -213,7 +213,7 @@ func makeHorse() *item {
 	addNoise(s, 0.18, 3)
 	fmt.Printf("    after noise: %v\n", s.check())
 	return &item{kind: "scanned quadruped (horse-like: body, four legs on hooves, neck, head, ears, tail)", format: "STL binary", up: "y",
-		hard: "+y up (needs -mesh-up y); thin legs (lower legs 7.6–10 units across), ears (3–7) and tail (5–9); the four hooves' soles at y = 0 up to the noise; scan noise (σ = 0.18 units) on every vertex; just under 8000 triangles, the most a binary STL (50 bytes a triangle) holds under 400 KB",
+		hard: "+y up (auto up stands it; -mesh-up y forces it); thin legs (lower legs 7.6–10 units across), ears (3–7) and tail (5–9); the four hooves' soles at y = 0 up to the noise; scan noise (σ = 0.18 units) on every vertex; just under 8000 triangles, the most a binary STL (50 bytes a triangle) holds under 400 KB",
 		s:    s, data: stlBinary(s, "scanned quadruped, +y up, with scan noise"), note: surfNote(s)}
 }
 
@@ -221,7 +221,7 @@ func makeStatue() *item {
 	f := statue()
 	s := implicit(f, v3(-60, -20, -50), v3(60, 180, 50), 9500, 4)
 	return &item{kind: "standing human-like statue on a low round plinth", format: "Wavefront OBJ", up: "y",
-		hard: "+y up (needs -mesh-up y); thin arms (forearms 6–8 units across) held away from the body, narrow ankles (7.6) on a wide plinth (76 across), tall; genus one (the legs and the plinth close a loop)",
+		hard: "+y up (auto up stands it; -mesh-up y forces it); thin arms (forearms 6–8 units across) held away from the body, narrow ankles (7.6) on a wide plinth (76 across), tall; genus one (the legs and the plinth close a loop)",
 		s:    s, data: obj(s, "standing figure on a round plinth, +y up"), note: surfNote(s)}
 }
 
@@ -307,7 +307,7 @@ func makeBunny() *item {
 	addNoise(s, 0.15, 14)
 	fmt.Printf("    after noise: %v\n", s.check())
 	return &item{kind: "sitting bunny-like scan blob (round body, head, two long ears)", format: "Wavefront OBJ", up: "y",
-		hard: "+y up (needs -mesh-up y); no flat base, so it rests on round haunches and paws; long thin ears (6–10 units across); scan noise (σ = 0.15 units)",
+		hard: "+y up (auto up stands it; -mesh-up y forces it); no flat base, so it rests on round haunches and paws; long thin ears (6–10 units across); scan noise (σ = 0.15 units)",
 		s:    s, data: obj(s, "sitting bunny-like scan, +y up, with scan noise"), note: surfNote(s)}
 }
 
@@ -450,9 +450,13 @@ generated (no downloads) by
 which also rewrites this file and reads every mesh back with the loader.
 Units are arbitrary (millimetre-like, 50–200 across); the app fits each
 mesh to 40 mm largest extent unless -mesh-scale/-mesh-units say otherwise.
-Files modelled with +y up need -mesh-up y, e.g.
+Files modelled with +y up stand upright with the default -mesh-up auto,
+which turns a file to rest stably; -mesh-up y forces it, e.g.
 
     softgrasp headless -mesh testdata/meshes/03_horse_scan_yup.stl -mesh-up y
+
+`softgrasp grasp-set` runs the grasp-and-rotate script on every file here
+(docs/grasp-set.md has its table).
 
 Every surface is closed, manifold and consistently oriented (outward
 normals), except 15_stomach_damaged.stl, which is damaged on purpose.
