@@ -3,6 +3,7 @@
 #   make run    install system packages, build, open the demo
 #   make test   install system packages, vet, test (GL tests under Xvfb)
 #   make bench  the Table-1 benchmark (softgrasp bench)
+#   make grasp-set  grasp and rotate every mesh of testdata/meshes
 #   make viewer-fuzz    five minutes of random input to the viewer (xdotool)
 #   make run-cuda       build bin/softgrasp-cuda (the GPU backend) and open
 #                       the demo on it (needs an NVIDIA driver and NVRTC)
@@ -106,6 +107,13 @@ bench: build
 .PHONY: bench-scale
 bench-scale: build
 	./$(BIN) bench -scale -csv docs/scale.csv -plot docs/scale.png
+
+# grasp-set: the grasp-and-rotate script on every mesh of testdata/meshes,
+# three runs with each solver, a verdict a file (docs/grasp-set.md), about
+# fifteen minutes on two cores.
+.PHONY: grasp-set
+grasp-set: build
+	./$(BIN) grasp-set
 
 # viewer-fuzz: the viewer under five minutes of random mouse, keyboard and
 # window input (xdotool under Xvfb); make test runs 20 s of it.

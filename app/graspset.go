@@ -23,15 +23,16 @@ func runGraspSet(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 3, "runs of each file with each solver")
 	solvers := fs.String("solvers", "exact,async", "solvers, comma-separated")
 	dofs := fs.Int("dofs", settings.DefaultScenario(settings.GraspRotate).TargetDOFs, "mechanical DOF budget of each mesh")
+	grip := fs.Float64("grip-force", settings.AutoGrip, "each jaw's grip force, N (0: from the object's weight)")
 	md := fs.String("md", "", "also write the table to this Markdown file")
 	asJSON := fs.Bool("json", false, "write every run's verdict and grasp summary as JSON instead of the table")
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
 	opt := graspset.Options{Runs: *runs, Base: settings.DefaultScenario(settings.GraspRotate)}
-	opt.Base.TargetDOFs = *dofs
+	opt.Base.TargetDOFs, opt.Base.GripForce = *dofs, *grip
 	if err := opt.Base.Validate(); err != nil || *runs < 1 {
-		fmt.Fprintf(stderr, "softgrasp grasp-set: -dofs %d, -runs %d: %v\n", *dofs, *runs, err)
+		fmt.Fprintf(stderr, "softgrasp grasp-set: -dofs %d, -grip-force %g, -runs %d: %v\n", *dofs, *grip, *runs, err)
 		return 2
 	}
 	for _, name := range strings.Split(*solvers, ",") {

@@ -30,15 +30,6 @@ type GripperDriver struct {
 	MaxSpeed        float64 // m/s
 	MaxAngularSpeed float64 // rad/s
 	MaxOpeningSpeed float64 // m/s
-	// MaxAcceleration, when positive, bounds the change of the grasp
-	// centre's velocity, m/s²: a target that jumps (a mouse drag, a click)
-	// is approached on a trapezoid of speed, accelerating and braking to
-	// arrive at rest, as a robot arm moves, instead of starting and
-	// stopping within a step. 0 follows the target at MaxSpeed (a script,
-	// whose targets move smoothly).
-	MaxAcceleration float64
-
-	velocity r3.Vec // of the grasp centre at the last step, m/s
 	// Via are poses the gripper passes through, in order, before it heads
 	// for the command's target (Scene.Approach): each is left once reached.
 	Via []rigid.Pose
@@ -60,11 +51,7 @@ func (d *GripperDriver) Advance(h float64) [2]rigid.Pose {
 		}
 		d.Via = d.Via[1:]
 	}
-	if d.MaxAcceleration > 0 {
-		g.Pose.Position, d.velocity = accelerateTowards(g.Pose.Position, target.Position, d.velocity, d.MaxSpeed, d.MaxAcceleration, h)
-	} else {
-		g.Pose.Position, d.velocity = stepTowards(g.Pose.Position, target.Position, d.MaxSpeed*h), r3.Vec{}
-	}
+	g.Pose.Position = stepTowards(g.Pose.Position, target.Position, d.MaxSpeed*h)
 	g.Pose.Rotation = rotateTowards(g.Pose.Rotation, target.Rotation, d.MaxAngularSpeed*h)
 	if d.Command.Grip {
 		g.Opening = d.Grip.next(g.Opening, h)
@@ -91,29 +78,6 @@ func stepTowards(a, b r3.Vec, maxStep float64) r3.Vec {
 		return b
 	}
 	return r3.Add(a, r3.Scale(maxStep/l, d))
-}
-
-// accelerateTowards moves p towards target over a step h with velocity v
-// (returned updated): the velocity aims at the target with the speed
-// from which it can still brake to rest there, sqrt(2·a·distance), at
-// most vmax, and changes by at most a·h a step; within a step's travel
-// of the target it arrives.
-func accelerateTowards(p, target, v r3.Vec, vmax, a, h float64) (r3.Vec, r3.Vec) {
-	d := r3.Sub(target, p)
-	dist := r3.Norm(d)
-	var want r3.Vec
-	if dist > 0 {
-		want = r3.Scale(math.Min(vmax, math.Sqrt(2*a*dist))/dist, d)
-	}
-	dv := r3.Sub(want, v)
-	if l := r3.Norm(dv); l > a*h {
-		dv = r3.Scale(a*h/l, dv)
-	}
-	v = r3.Add(v, dv)
-	if r3.Norm(v)*h >= dist && r3.Dot(v, d) >= 0 {
-		return target, r3.Scale(1/h, d)
-	}
-	return r3.Add(p, r3.Scale(h, v)), v
 }
 
 // approach moves the scalar a to b by at most maxStep.

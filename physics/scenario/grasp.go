@@ -703,13 +703,12 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 	if flat > 0 {
 		overlap = math.Min(1, math.Min(left.area, right.area)/(fullPatch*flat))
 	}
-	parts := [6]float64{overlap * cosMin * cosMin,
-		0.3 * math.Abs(r3.Dot(r3.Sub(g.com, mid), f.e)) / (W / 2),
-		0.3 * (math.Abs(r3.Dot(off, f.e))/W + math.Abs(off.Z)/H),
-		0.3 * math.Abs(zc-math.Max(g.com.Z, 0)) / H,
-		0.05 * math.Abs(math.Remainder(theta-pref.yaw, math.Pi)) / (math.Pi / 2),
-		0.1 * math.Abs(r3.Dot(mid, f.e)-sc) / (W / 2)}
-	score := parts[0] - parts[1] - parts[2] - parts[3] - parts[4] - parts[5]
+	score := overlap*cosMin*cosMin -
+		0.3*math.Abs(r3.Dot(r3.Sub(g.com, mid), f.e))/(W/2) - // com
+		0.3*(math.Abs(r3.Dot(off, f.e))/W+math.Abs(off.Z)/H) - // align
+		0.3*math.Abs(zc-math.Max(g.com.Z, 0))/H - // height
+		0.05*math.Abs(math.Remainder(theta-pref.yaw, math.Pi))/(math.Pi/2) - // turn
+		0.1*math.Abs(r3.Dot(mid, f.e)-sc)/(W/2) // centring
 	if pref.near != nil {
 		// What counts is the offset as the camera sees it, across the line
 		// of sight: the depth of a click is a guess (the middle of the
@@ -720,9 +719,6 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 		off = r3.Sub(off, r3.Scale(r3.Dot(off, f.d), f.d))
 		score -= nearWeight * math.Max(0, r3.Norm(off)-nearFree*W) / W
 	}
-	if graspTrace != nil {
-		graspTrace(theta, sc, zc, width, left.area, right.area, cosL, cosR, parts, score)
-	}
 	return candidate{Aim: Aim{
 		Pose:    rigid.Pose{Position: centre, Rotation: r3.NewRotation(theta, r3.Vec{Z: 1})},
 		Yaw:     theta,
@@ -731,8 +727,6 @@ func (g *graspSurface) evaluate(f headingFrame, theta, sc, zc float64, jaws Jaws
 		Contact: [2]r3.Vec{left.c, right.c},
 	}, score: score}, true
 }
-
-var graspTrace func(theta, sc, zc, width, al, ar, cl, cr float64, parts [6]float64, score float64)
 
 func (p *patch) add(s graspSample) {
 	p.area += s.a

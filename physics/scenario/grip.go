@@ -32,7 +32,8 @@ import (
 // the width they touched at, the force reached becomes the target
 // (Limited; but no less than Least, what the object's weight needs with a
 // margin), and from then on the jaws close by no more than floorShare of
-// that width whatever the force. A floppy object (a ring, a knot) is
+// that width whatever the force; held there, the target is what the
+// object gives there (no less than Least). A floppy object (a ring, a knot) is
 // held by what it gives at that squeeze instead of being folded up; a
 // firm one (the default box gives its 4.5 N at 15 %) never meets the
 // bound. A target the user set is held whatever the squeeze.
@@ -145,6 +146,10 @@ func (c *GripControl) next(o, h float64) float64 {
 	}
 	if c.Auto && c.limit == 0 && c.bothAt > 0 && c.bothAt-o >= maxSqueeze*c.bothAt && f < c.Force {
 		c.limit, c.floor = math.Max(f, math.Min(c.Least, c.Force)), (1-floorShare)*c.bothAt
+	}
+	if c.limit > 0 && c.atMinimum && c.floor > 0 && f < c.limit {
+		// Held at the squeeze's floor, the object gives what it gives there.
+		c.limit = math.Max(f, math.Min(c.Least, c.Force))
 	}
 	target := c.Target()
 	c.estimateStiffness(o, f, touch)

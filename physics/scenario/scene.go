@@ -349,8 +349,6 @@ func (sc *Scene) graspBodies(obj object) []rigid.Body {
 	}
 	if cfg.Scripted {
 		sc.script = script
-	} else {
-		sc.Driver.MaxAcceleration = manualAcceleration
 	}
 	shapes, poses := g.JawShapes(), g.JawPoses()
 	return []rigid.Body{
@@ -441,12 +439,6 @@ const reachShare = 1.5
 
 // closeSpeed is the speed the grip closes the opening at, m/s.
 const closeSpeed = 0.04
-
-// manualAcceleration is the gripper's acceleration under commands, m/s²:
-// a drag that jumps the target starts and stops the jaws in about a tenth
-// of a second at their top speed (0.15 m/s), not within one step, so that
-// a lifted object is not shaken out of a light grip.
-const manualAcceleration = 1.5
 
 // followObject keeps the grasp aimed at the object while the jaws are
 // still open above it (the settle and approach phases). Once the
@@ -592,10 +584,9 @@ func (sc *Scene) SetScripted(on bool) {
 	}
 	if !on {
 		sc.script = nil
-		sc.Driver.MaxAcceleration = manualAcceleration
 		return
 	}
-	sc.Driver.MaxAcceleration, sc.Driver.Via = 0, nil
+	sc.Driver.Via = nil
 	r := sc.Driver.Gripper.Pose.Rotation
 	yaw := 2 * math.Atan2(r.Kmag, r.Real)
 	sc.script = sc.newScript(sc.Driver.Gripper, sc.Sim.SurfacePositions(), sc.CentreOfMass(), sc.Sim.Settings().Friction, yaw)
@@ -818,7 +809,7 @@ func (sc *Scene) massMean(x []float64) r3.Vec {
 // TotalMass returns the soft body's mass, kg.
 func (sc *Scene) TotalMass() float64 { return sc.total }
 
-// ClosedAt is the time the scripted jaws reach the squeeze opening (+Inf
+// ClosedAt is the time the scripted grasp closed (closedAt; +Inf
 // without a script).
 func (sc *Scene) ClosedAt() float64 {
 	if sc.script == nil {
