@@ -86,9 +86,13 @@ func newScreenshots(dir string, seen map[string]bool) []string {
 	return out
 }
 
-func TestViewerUnderRandomInput(t *testing.T) {
+// needXdotool skips a test that drives a window through the X server
+// under -short, without a display, or without xdotool (which make test
+// requires through SOFTGRASP_REQUIRE_XDOTOOL).
+func needXdotool(t *testing.T, what string) {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("drives the viewer in a child process")
+		t.Skip(what)
 	}
 	if missingDisplay() != "" {
 		t.Skip("no display")
@@ -99,6 +103,10 @@ func TestViewerUnderRandomInput(t *testing.T) {
 		}
 		t.Skip("xdotool is not installed")
 	}
+}
+
+func TestViewerUnderRandomInput(t *testing.T) {
+	needXdotool(t, "drives the viewer in a child process")
 	length := 20 * time.Second
 	if s := os.Getenv("SOFTGRASP_VIEWER_FUZZ"); s != "" {
 		d, err := time.ParseDuration(s)

@@ -3,7 +3,6 @@ package main
 import (
 	"math"
 	"os"
-	"os/exec"
 	"sort"
 	"strconv"
 	"testing"
@@ -26,18 +25,7 @@ import (
 // jaws must close by force until both carry the grip, and the lift must
 // hold the object and raise it.
 func TestCtrlClickGraspsALoadedMesh(t *testing.T) {
-	if testing.Short() {
-		t.Skip("drives the viewer through the X server")
-	}
-	if missingDisplay() != "" {
-		t.Skip("no display")
-	}
-	if _, err := exec.LookPath("xdotool"); err != nil {
-		if os.Getenv("SOFTGRASP_REQUIRE_XDOTOOL") != "" {
-			t.Fatal("xdotool is not installed (make deps installs it)")
-		}
-		t.Skip("xdotool is not installed")
-	}
+	needXdotool(t, "drives the viewer through the X server")
 	for _, tc := range []struct {
 		file string
 		off  float64 // of the way from the object's projected centre to its right edge
