@@ -15,6 +15,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -42,6 +43,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runGraspSet(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			fmt.Fprintln(stdout, usage)
+			printViewerFlags(stdout)
 			return 0
 		}
 	}
@@ -58,4 +60,26 @@ const usage = `softgrasp — real-time FE soft bodies in frictional contact
   softgrasp soak [-minutes N -seed S]      random commands against the physics loop, invariants checked
   softgrasp grasp-set [-dir D -runs N]     grasp and rotate every mesh of a folder, a verdict each
 
-Run a subcommand with -h for its flags.`
+Run a subcommand with -h for its flags. The demo takes the scene flags of
+softgrasp headless -h (-mesh, -dofs, -mu, -grip-force, ...) and these:`
+
+// printViewerFlags lists the demo's own flags: those of its command line
+// that the headless runner does not have.
+func printViewerFlags(w io.Writer) {
+	var hf headlessFlags
+	scene := flag.NewFlagSet("scene", flag.ContinueOnError)
+	hf.register(scene)
+	var vf viewerFlags
+	fs := flag.NewFlagSet("softgrasp", flag.ContinueOnError)
+	vf.register(fs)
+	fs.VisitAll(func(f *flag.Flag) {
+		if scene.Lookup(f.Name) != nil {
+			return
+		}
+		fmt.Fprintf(w, "  -%s\n    \t%s", f.Name, f.Usage)
+		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+}

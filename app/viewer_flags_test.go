@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"image"
@@ -208,4 +209,24 @@ func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	return fs
+}
+
+// TestHelpListsTheViewerFlags: softgrasp -h names the subcommands and the
+// demo's own flags, not the headless runner's.
+func TestHelpListsTheViewerFlags(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-h"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, &stderr)
+	}
+	out := stdout.String()
+	for _, want := range []string{"softgrasp grasp-set", "-frames", "-shot-time", "-screenshot", "-width", "-pace", "-video"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("softgrasp -h does not list %s:\n%s", want, out)
+		}
+	}
+	for _, not := range []string{"-steps\n", "-mu\n", "-csv\n"} {
+		if strings.Contains(out, "  "+not) {
+			t.Errorf("softgrasp -h lists the headless flag %s", strings.TrimSpace(not))
+		}
+	}
 }

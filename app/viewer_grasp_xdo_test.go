@@ -5,6 +5,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,7 +24,8 @@ import (
 // 40 % of the way to its silhouette's right edge), G to close the jaws,
 // and a right drag up. The first click must aim without a refusal, the
 // jaws must close by force until both carry the grip, and the lift must
-// hold the object and raise it.
+// hold the object and raise it; at each step the Help bar's hint names
+// the next one.
 func TestCtrlClickGraspsALoadedMesh(t *testing.T) {
 	needXdotool(t, "drives the viewer through the X server")
 	for _, tc := range []struct {
@@ -93,6 +95,13 @@ func xdoGrasp(t *testing.T, file string, off float64) {
 			t.Errorf("ctrl+click at (%d, %d) made no aim (banner %q)", x, y, v.state.ActionError())
 			return
 		}
+		hint := func(step, want string) {
+			renderUntil(t, v, 2, func(*frame.Frame) bool { return false })
+			if !strings.Contains(v.state.Hint, want) {
+				t.Errorf("%s: the hint says %q, want %q", step, v.state.Hint, want)
+			}
+		}
+		hint("after the ctrl+click", "G closes the jaws")
 		aim := *v.input.aim
 		// Arrived: at the aim's centre and turned to its heading.
 		arrived := func(f *frame.Frame) bool {
@@ -117,6 +126,7 @@ func xdoGrasp(t *testing.T, file string, off float64) {
 			return
 		}
 		grip := v.frame.Stats
+		hint("gripped on the floor", "right-drag up lifts it")
 		lift := []string{"mousedown", "3"}
 		if err := xdo(lift...); err != nil {
 			t.Error(err)
@@ -136,6 +146,7 @@ func xdoGrasp(t *testing.T, file string, off float64) {
 			t.Error("the gripper never finished the lift")
 			return
 		}
+		hint("lifted", "held: right-drag moves it")
 		f := v.frame
 		up := centroid(f.Surface).Z - still.Z
 		t.Logf("aim (%.1f, %.1f, %.1f) mm heading %.0f°, %.1f mm wide in %.1f mm jaws; gripped %.3g/%.3g N of %.3g N; lifted: %.3g/%.3g N, held %v, raised %.1f mm",

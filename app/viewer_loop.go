@@ -315,6 +315,7 @@ func (v *viewer) renderFrame(shot bool) (img *image.RGBA, drawn bool, err error)
 	// The panels first, so that the 3D view skips the pixels they cover.
 	if panels {
 		v.platform.NewFrame()
+		v.state.Hint = ui.NextHint(v.frame, v.input.aim != nil)
 		ui.DrawPanels(v.state, v.frame, v.runner)
 		imgui.Render()
 		dw, dh := v.platform.DisplaySize()

@@ -30,7 +30,8 @@ func Shortcuts() []Shortcut {
 }
 
 // drawHelp draws the Help panel at the bottom of the 3D view, collapsed
-// unless ShowHelp; H toggles it.
+// unless ShowHelp (H toggles it), its title carrying the next step's hint
+// (State.Hint).
 func drawHelp(s *State, view imgui.Vec2) {
 	imgui.SetNextWindowPosV(imgui.Vec2{X: LeftColumnWidth + 2*panelMargin, Y: view.Y - panelMargin},
 		imgui.ConditionAlways, imgui.Vec2{Y: 1})
@@ -40,7 +41,11 @@ func drawHelp(s *State, view imgui.Vec2) {
 	} else {
 		imgui.SetNextWindowCollapsed(!s.ShowHelp, imgui.ConditionOnce)
 	}
-	open := imgui.BeginV(PanelHelp+" (H)###help", nil, fixedPanel)
+	title := PanelHelp + " (H)"
+	if s.Hint != "" {
+		title += "  |  next: " + s.Hint
+	}
+	open := imgui.BeginV(title+"###help", nil, fixedPanel)
 	s.ShowHelp = open
 	if open && imgui.BeginTableV("keys", 2, imgui.TableFlagsSizingFixedFit|imgui.TableFlagsRowBg, imgui.Vec2{}, 0) {
 		for _, k := range Shortcuts() {

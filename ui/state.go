@@ -39,6 +39,9 @@ type State struct {
 	RenderFPS float64
 	// ShowHelp unfolds the Help panel (key H toggles it).
 	ShowHelp bool
+	// Hint is the next step's hint the Help bar shows (NextHint), set by
+	// the viewer each frame.
+	Hint string
 
 	// ABChanges is the text of the A/B field: scene B's changes
 	// (settings.ApplyAB), DefaultABChanges at start.

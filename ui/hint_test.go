@@ -1,0 +1,43 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"softgrasp/physics/frame"
+)
+
+// TestNextHint is the table of the hints along a newcomer's grasp: aim,
+// close, lift; and in the scripted demo.
+func TestNextHint(t *testing.T) {
+	at := func(mod func(f *frame.Frame)) *frame.Frame {
+		f := &frame.Frame{}
+		f.Gripper.Present = true
+		mod(f)
+		return f
+	}
+	tests := []struct {
+		name  string
+		f     *frame.Frame
+		aimed bool
+		want  string
+	}{
+		{"no gripper", &frame.Frame{}, false, ""},
+		{"nothing yet", at(func(*frame.Frame) {}), false, "ctrl+click"},
+		{"aimed", at(func(*frame.Frame) {}), true, "G closes"},
+		{"closing", at(func(f *frame.Frame) { f.Stats.Gripping, f.Stats.GripTarget, f.Stats.GripLeft = true, 1, 0.5 }), false, "closing until both jaws carry 1 N"},
+		{"gripped", at(func(f *frame.Frame) {
+			f.Stats.Gripping, f.Stats.GripTarget, f.Stats.GripLeft, f.Stats.GripRight = true, 1, 0.95, 1
+		}), false, "right-drag up lifts"},
+		{"held", at(func(f *frame.Frame) { f.Stats.Held, f.Stats.Gripping = true, true }), false, "held: right-drag moves"},
+		{"scripted", at(func(f *frame.Frame) { f.Gripper.Scripted, f.Stats.Phase = true, "spin" }), false, "grasp and rotate: spin"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := NextHint(tc.f, tc.aimed)
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("hint %q, want one containing %q", got, tc.want)
+			}
+		})
+	}
+}
