@@ -66,9 +66,11 @@ func (f *viewerFlags) register(fs *flag.FlagSet) {
 	// keep up with real time on 2 cores (README, Solvers).
 	// Nor does a background factorisation that restarts the moment it
 	// ends: it takes the core the renderer needs (README, Real time).
+	// And the demo goes on: grasp, lift, spin, set down, open, again.
 	for key, value := range map[string]string{
 		"solver":        settings.AsyncSolver.String(),
 		"async-refresh": fmt.Sprint(viewerAsyncRefresh),
+		"grasp-loop":    settings.LoopRepeat.String(),
 	} {
 		if err := paramFlagOf(f.scene.params, key).setDefault(all, value); err != nil {
 			panic(err) // a valid value of a declared flag

@@ -63,7 +63,8 @@ func TestViewerHelpListsSceneAndWindowFlags(t *testing.T) {
 
 // TestViewerFlagsBuildTheHeadlessConfig: the same scene flags build the
 // same scene in both commands; only the solver's defaults differ (async in
-// the viewer, exact headless; the viewer's -async-refresh).
+// the viewer, exact headless; the viewer's -async-refresh) and the grasp's
+// loop (repeat in the viewer, once headless).
 func TestViewerFlagsBuildTheHeadlessConfig(t *testing.T) {
 	scene := []string{"-scenario", "drop", "-scheme", "standard", "-dofs", "600", "-mu", "0.3", "-newton", "3", "-dt", "0.005", "-omega", "2"}
 	for _, tc := range []struct {
@@ -82,7 +83,10 @@ func TestViewerFlagsBuildTheHeadlessConfig(t *testing.T) {
 			if v.Physics.AsyncRefresh != viewerAsyncRefresh || h.Physics.AsyncRefresh != 0 {
 				t.Fatalf("-async-refresh %d in the viewer, %d headless; want %d and 0", v.Physics.AsyncRefresh, h.Physics.AsyncRefresh, viewerAsyncRefresh)
 			}
-			v.Physics.Solver, v.Physics.AsyncRefresh = h.Physics.Solver, h.Physics.AsyncRefresh
+			if v.GraspLoop != settings.LoopRepeat || h.GraspLoop != settings.LoopOnce {
+				t.Fatalf("-grasp-loop %v in the viewer, %v headless; want repeat and once", v.GraspLoop, h.GraspLoop)
+			}
+			v.Physics.Solver, v.Physics.AsyncRefresh, v.GraspLoop = h.Physics.Solver, h.Physics.AsyncRefresh, h.GraspLoop
 			if !v.Equal(h) {
 				t.Fatalf("viewer config %+v differs from the headless one %+v for the same flags", v, h)
 			}

@@ -54,6 +54,10 @@ type Scene struct {
 	tris []int32
 	// lastAim is the last grasp search's result (aimAt).
 	lastAim cachedAim
+	// loopEnd is the end of a repeating script's first run (0: none yet),
+	// the scene's Duration; cycles counts its repeats.
+	loopEnd float64
+	cycles  int
 }
 
 // Build creates the scene described by cfg.
@@ -539,6 +543,8 @@ func (sc *Scene) MeshName() string { return sc.meshInfo.name }
 // Duration is the scripted length of the scene, s.
 func (sc *Scene) Duration() float64 {
 	switch {
+	case sc.loopEnd > 0:
+		return sc.loopEnd
 	case sc.script != nil:
 		return sc.script.duration()
 	case sc.cfg.Kind == settings.Incline:
@@ -582,6 +588,7 @@ func (sc *Scene) SetScripted(on bool) {
 	if sc.Driver == nil {
 		return
 	}
+	sc.loopEnd, sc.cycles = 0, 0
 	if !on {
 		sc.script = nil
 		return
@@ -645,12 +652,31 @@ func (sc *Scene) DriveBodies() {
 		if s.grip && s.stopped == "" {
 			sc.holdForGrip(t, h)
 		}
+		if s.loop && s.stopped == "" && t > s.duration() {
+			sc.repeat()
+			s = sc.script
+		}
 		sc.Driver.Command = s.at(t)
 	}
 	poses := sc.Driver.Advance(h)
 	sc.Sim.SetBodyEnd(LeftJawBody, poses[0])
 	sc.Sim.SetBodyEnd(RightJawBody, poses[1])
 }
+
+// repeat starts a repeating grasp script again, aimed at the object where
+// the last one set it down. The scene's Duration stays the first run's.
+func (sc *Scene) repeat() {
+	if sc.loopEnd == 0 {
+		sc.loopEnd = sc.script.duration()
+	}
+	end, cycles := sc.loopEnd, sc.cycles
+	sc.SetScripted(true)
+	sc.loopEnd, sc.cycles = end, cycles+1
+}
+
+// Cycles counts the repeats of a repeating grasp script since it was
+// started.
+func (sc *Scene) Cycles() int { return sc.cycles }
 
 // holdForGrip keeps a gripping script's clock at the end of its close
 // phase until the grip has settled (the lift starts only when both jaws

@@ -24,6 +24,9 @@ const (
 	PhasePath     Phase = "path"     // the gripper follows a scene file's path
 	PhaseRefused  Phase = "refused"  // the object cannot be grasped: the jaws stay open above it
 	PhaseStopped  Phase = "stopped"  // the grasp failed: the jaws open where they are
+	PhaseLower    Phase = "lower"    // a repeating grasp sets the object down where it was lifted
+	PhaseRelease  Phase = "release"  // the jaws open around it
+	PhaseRise     Phase = "rise"     // the open gripper rises over it, to grasp it again
 )
 
 // graspScript is the scripted driver of the grasp-and-rotate scene: a
@@ -64,6 +67,9 @@ type graspScript struct {
 	grip    bool
 	gripped bool
 	closing float64
+	// loop sets the object down after the final hold, opens, rises, and
+	// the scene starts the script again (settings.LoopRepeat).
+	loop bool
 	// stopped, when set, says why the script stopped at stoppedAt (or,
 	// with the phase refused, why it never started): from then on the
 	// jaws open to openWide where they are (stopPose).
@@ -81,12 +87,14 @@ type timedPhase struct {
 // newGraspScript lays out the timeline of gripper g grasping the object at
 // aim (AimAtObject): it comes down from above the object's top with the
 // jaws open to the aim's opening, closes them at the aim until they grip
-// (the close phase lasts until the grip settles) and lifts.
+// (the close phase lasts until the grip settles), lifts, spins and holds;
+// repeating (cfg.GraspLoop), it then sets the object down, opens and
+// rises, and the scene runs it again.
 func newGraspScript(cfg settings.Scenario, g rigid.Gripper, aim Aim) *graspScript {
 	s := graspScript{
 		base: aim.Pose.Position, yaw0: aim.Yaw,
 		zHigh: aim.Top + g.JawHeight/2 + 5e-3, zGrasp: aim.Pose.Position.Z, lift: 0.03,
-		openWide: aim.Opening, openGrip: aim.Opening, grip: true,
+		openWide: aim.Opening, openGrip: aim.Opening, grip: true, loop: cfg.GraspLoop == settings.LoopRepeat,
 	}
 	return scheduled(cfg, s, phaseDurations{settle: 0.1, approach: 0.4, close: 0.1, hold: 0.2, lift: 0.5})
 }
@@ -163,6 +171,12 @@ func (s *graspScript) schedule(d phaseDurations) {
 	} {
 		s.phases = append(s.phases, timedPhase{p.phase, t, t + p.d})
 		t += p.d
+	}
+	if s.loop {
+		for _, p := range []timedPhase{{PhaseLower, 0, 0.5}, {PhaseRelease, 0, 0.3}, {PhaseRise, 0, 0.4}} {
+			s.phases = append(s.phases, timedPhase{p.phase, t, t + p.end})
+			t += p.end
+		}
 	}
 }
 
@@ -250,6 +264,8 @@ func (s *graspScript) at(t float64) GripperCommand {
 	z := s.zHigh
 	z = mix(z, s.zGrasp, s.progress(PhaseApproach, t))
 	z = mix(z, s.zGrasp+s.lift, s.progress(PhaseLift, t))
+	z = mix(z, s.zGrasp, s.progress(PhaseLower, t))
+	z = mix(z, s.zHigh, s.progress(PhaseRise, t))
 	opening := mix(s.openWide, s.openGrip, s.progress(PhaseClose, t))
 	return GripperCommand{
 		Target: rigid.Pose{
@@ -257,7 +273,7 @@ func (s *graspScript) at(t float64) GripperCommand {
 			Rotation: spinAbout(s.yaw0 + s.spinAngle(t)),
 		},
 		Opening: opening,
-		Grip:    s.grip && t >= s.timeOf(PhaseClose, true),
+		Grip:    s.grip && t >= s.timeOf(PhaseClose, true) && t < s.timeOf(PhaseRelease, true),
 	}
 }
 

@@ -171,6 +171,26 @@ const (
 	AimFollow
 )
 
+// GraspLoop says whether the grasp-and-rotate script runs once or again
+// and again.
+type GraspLoop int
+
+const (
+	// LoopOnce grasps, lifts, spins and holds once: the headless default,
+	// whose summary measures one grasp.
+	LoopOnce GraspLoop = iota
+	// LoopRepeat then sets the object down, opens, rises and grasps it
+	// again where it lies, until a command takes the gripper: the
+	// viewer's default, a demo that goes on.
+	LoopRepeat
+)
+
+// graspLoopNames are the loops' names, by value.
+var graspLoopNames = []string{LoopOnce: "once", LoopRepeat: "repeat"}
+
+// String returns "once" or "repeat".
+func (l GraspLoop) String() string { return choiceName(graspLoopNames, "GraspLoop", int(l)) }
+
 // graspAimNames are the aims' names, by value.
 var graspAimNames = []string{AimOnce: "once", AimFollow: "follow"}
 
@@ -262,8 +282,10 @@ type Scenario struct {
 	Scripted  bool
 	SpinTurns float64 // duration of the spin phase in turns at Omega (0: 1 s)
 	// GraspAim: aimed once at the start, or following an object that
-	// moves before the jaws close.
-	GraspAim GraspAim
+	// moves before the jaws close; GraspLoop: one grasp, or again and
+	// again.
+	GraspAim  GraspAim
+	GraspLoop GraspLoop
 
 	// Incline: slope angle (rad). Drop: height of the object's bottom
 	// above the floor (m).
