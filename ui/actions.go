@@ -46,7 +46,14 @@ func (s *State) TogglePause(out Sender) error { return s.act(out, frame.TogglePa
 func (s *State) SingleStep(out Sender) error { return s.act(out, frame.SingleStep{}) }
 
 // Reset rebuilds the running scene from its configuration and runs it.
-func (s *State) Reset(out Sender) error { return s.act(out, frame.Reset{}) }
+// It says what it keeps: the settings that differ from the defaults.
+func (s *State) Reset(out Sender) error {
+	if err := s.act(out, frame.Reset{}); err != nil {
+		return err
+	}
+	s.Warn(s.resetNote())
+	return nil
+}
 
 // PaceOption is one choice of the real-time factor.
 type PaceOption struct {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"softgrasp/physics/frame"
+	"softgrasp/physics/settings"
 )
 
 // TestNextHint is the table of the hints along a newcomer's grasp: aim,
@@ -39,5 +40,28 @@ func TestNextHint(t *testing.T) {
 				t.Errorf("hint %q, want one containing %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestResetSaysWhatItKeeps: a changed setting is listed with its default,
+// and Reset, which keeps it, says so; with nothing changed it says
+// nothing.
+func TestResetSaysWhatItKeeps(t *testing.T) {
+	s := NewState(settings.DefaultScenario(settings.GraspRotate), 1)
+	out := &capture{}
+	if err := s.Reset(out); err != nil || s.ActionError() != "" {
+		t.Fatalf("reset at the defaults: %v, banner %q", err, s.ActionError())
+	}
+	if err := s.CommitField(FieldOf("dt"), "20", out); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.ChangedSettings(s.Config); len(got) != 1 || got[0] != "h (ms) 20 (default 10)" {
+		t.Fatalf("changed settings %q, want [h (ms) 20 (default 10)]", got)
+	}
+	if err := s.Reset(out); err != nil {
+		t.Fatal(err)
+	}
+	if msg := s.ActionError(); !strings.Contains(msg, "Reset keeps what you changed: h (ms) 20 (default 10)") {
+		t.Errorf("banner after the reset %q", msg)
 	}
 }

@@ -138,27 +138,36 @@ type gridCell struct {
 	draw        func()
 }
 
-// drawGrid draws lead, then fields, two per row in a table named id, then
+// drawGrid draws lead, then fields, two per row in a table named id (a
+// field changed from its default with its label in changedColour), then
 // the fields' errors in red.
 func drawGrid(s *State, out Sender, id string, lead []gridCell, fields []FieldID) {
 	if imgui.BeginTableV(id, 4, imgui.TableFlagsSizingFixedFit, imgui.Vec2{}, 0) {
-		cell := func(i int, label, hint string) {
+		cell := func(i int, label, hint string, changed bool) {
 			if i%2 == 0 {
 				imgui.TableNextRow()
 			}
 			imgui.TableNextColumn()
 			imgui.AlignTextToFramePadding()
-			imgui.Text(label)
+			if changed {
+				colouredText(changedColour, label)
+			} else {
+				imgui.Text(label)
+			}
 			tooltip(hint)
 			imgui.TableNextColumn()
 		}
 		for i, c := range lead {
-			cell(i, c.label, c.hint)
+			cell(i, c.label, c.hint, false)
 			c.draw()
 		}
 		for i, fid := range fields {
-			p := s.fields[fid].p
-			cell(len(lead)+i, p.Label, p.Hint)
+			f := s.fields[fid]
+			hint, changed := f.p.Hint, f.changed(&s.Config)
+			if changed {
+				hint += " (changed: default " + f.defaultOf(&s.Config) + ")"
+			}
+			cell(len(lead)+i, f.p.Label, hint, changed)
 			s.numberInput(fid, 70, out)
 		}
 		imgui.EndTable()
