@@ -53,6 +53,7 @@ type viewer struct {
 	// is a reason to draw.
 	drawnSize [2]int
 	realtime  realtimeCheck // viewer_realtime.go
+	speed     speedStatus
 	// interrupts stops the run on SIGINT or SIGTERM (signals.go).
 	interrupts *interrupts
 	sceneDOFs  int // DOFs of the scene the renderer holds
@@ -92,7 +93,7 @@ func (c *simClock) observe(version uint64, t float64) {
 // newViewer opens the window, creates the renderers and starts the
 // physics loop. Without a display it returns ui.ErrNoDisplay (wrapped).
 func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
-	v = &viewer{opt: opt, stdout: stdout, limiter: frameLimiter{fps: opt.maxFPS}, realtime: realtimeCheck{pace: opt.pace},
+	v = &viewer{opt: opt, stdout: stdout, limiter: frameLimiter{fps: opt.maxFPS}, realtime: realtimeCheck{pace: opt.pace}, speed: speedStatus{pace: opt.pace},
 		redraw: newFramePolicy(), panels: newPanelPolicy()}
 	defer func() {
 		if err != nil {

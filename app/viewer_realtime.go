@@ -10,9 +10,11 @@ import (
 // CPU from the physics, and a scene that runs in real time headless can
 // run in slow motion with the window open. Rather than let that go
 // unsaid, the viewer measures the physics' real-time factor over its first
-// seconds and, when it falls short of -pace, says so in one line (stdout
-// and the message banner) with the resolution that would keep up. It
-// never changes the resolution itself.
+// seconds and, when it falls short of -pace, says so in one line on stdout
+// with the resolution that would keep up; and it keeps measuring over the
+// last seconds (speedStatus), a status line of the Stats panel that
+// follows the rate as it changes (a scheme switched, another process on
+// the cores). It never changes the resolution itself.
 
 const (
 	// realtimeWarmup is the start-up the measurement leaves out: the first,
@@ -75,6 +77,10 @@ func (c *realtimeCheck) observe(now time.Time, simTime float64, paused bool, dof
 	if c.measure >= realtimeSlack*c.pace {
 		return "", true
 	}
+	if c.measure/c.pace < believable {
+		return fmt.Sprintf("%d DOFs run at %.2f× real time here with the window open: far too slow for an estimate of the DOFs that would keep up",
+			dofs, c.measure), true
+	}
 	n := realtimeDOFs(dofs, c.measure/c.pace)
 	return fmt.Sprintf("%d DOFs run at %.2f× real time here with the window open; about %d DOFs would keep up (-dofs %d, an estimate)",
 		dofs, c.measure, n, n), true
@@ -88,15 +94,73 @@ func realtimeDOFs(dofs int, r float64) int {
 	return max(100, int(n/100)*100)
 }
 
+// speedStatus measures the real-time factor over the last realtimeWindow
+// of wall time, once realtimeWarmup has passed since the scene started or
+// the loop last paused: the factor, and below -pace by more than the
+// slack, the DOFs that would keep up (offered only down to believable,
+// past which the estimate's extrapolation says nothing worth trying).
+type speedStatus struct {
+	pace    float64
+	version uint64 // the scene measured
+	start   time.Time
+	samples []speedSample
+}
+
+type speedSample struct {
+	at  time.Time
+	sim float64
+}
+
+// observe takes the newest frame's simulated time; it returns the
+// measured factor with its window ("" while warming up), what to do when
+// the physics falls behind ("" when it keeps up), and whether it does.
+func (m *speedStatus) observe(now time.Time, version uint64, simTime float64, paused bool, dofs int) (line, advice string, slow bool) {
+	if m.pace <= 0 {
+		return "", "", false
+	}
+	if paused || version != m.version || m.start.IsZero() {
+		m.version, m.start, m.samples = version, now, m.samples[:0]
+		return "", "", false
+	}
+	if now.Sub(m.start) < realtimeWarmup {
+		return "", "", false
+	}
+	m.samples = append(m.samples, speedSample{now, simTime})
+	for len(m.samples) > 2 && now.Sub(m.samples[1].at) >= realtimeWindow {
+		m.samples = m.samples[1:]
+	}
+	first := m.samples[0]
+	wall := now.Sub(first.at).Seconds()
+	if wall < realtimeWindow.Seconds()/4 {
+		return "", "", false
+	}
+	r := (simTime - first.sim) / wall
+	line = fmt.Sprintf("real-time factor %.2f (last %.0f s)", r, wall)
+	if r >= realtimeSlack*m.pace {
+		return line, "", false
+	}
+	if r/m.pace >= believable {
+		return line, fmt.Sprintf("try -dofs %d", realtimeDOFs(dofs, r/m.pace)), true
+	}
+	return line, "far too slow", true
+}
+
+// believable is the least factor over -pace from which the DOFs that
+// would keep up are estimated: below it the estimate extrapolates the
+// fitted rate far beyond the runs it was fitted to (another process on
+// the cores, once, had it advise 100 DOFs).
+const believable = 0.5
+
 // checkRealtime feeds the check with the newest frame and reports its
-// notice, once.
+// notice on stdout, once; and the speed status to the Stats panel.
 func (v *viewer) checkRealtime() {
 	if v.frame == nil {
 		return
 	}
-	notice, ready := v.realtime.observe(time.Now(), v.simulated.total, v.frame.Stats.Paused, v.sceneDOFs)
+	now := time.Now()
+	notice, ready := v.realtime.observe(now, v.simulated.total, v.frame.Stats.Paused, v.sceneDOFs)
 	if ready && notice != "" {
 		fmt.Fprintln(v.stdout, "softgrasp:", notice)
-		v.state.Warn(notice)
 	}
+	v.state.SpeedStatus, v.state.SpeedAdvice, v.state.SpeedSlow = v.speed.observe(now, v.frame.SceneVersion, v.simulated.total, v.frame.Stats.Paused, v.sceneDOFs)
 }

@@ -87,3 +87,41 @@ func TestSimClock(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeedStatus: the status follows the rate over the last window: real
+// time says so in the plain, a drop to 0.6 is said within the window with
+// the DOFs that would keep up, a drop below half of real time offers no
+// DOF figure, and a pause or a new scene starts it again.
+func TestSpeedStatus(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	m := speedStatus{pace: 1}
+	sim, line, slow := 0.0, "", false
+	run := func(from, to, rate float64, version uint64) {
+		for s := from; s < to; s += 0.05 {
+			sim += 0.05 * rate
+			var advice string
+			line, advice, slow = m.observe(at(s), version, sim, false, 3000)
+			line += "; " + advice
+		}
+	}
+	run(0, 2, 1, 1)
+	if line != "; " {
+		t.Fatalf("during the warm-up: %q", line)
+	}
+	run(2, 12, 1, 1)
+	if !strings.Contains(line, "real-time factor 1.00 (last 8 s); ") || !strings.HasSuffix(line, "; ") || slow {
+		t.Fatalf("at real time: %q, slow %v", line, slow)
+	}
+	run(12, 12+realtimeWindow.Seconds()+0.1, 0.6, 1)
+	if !strings.Contains(line, "real-time factor 0.60") || !strings.Contains(line, "try -dofs") || !slow {
+		t.Fatalf("at 0.6: %q, slow %v", line, slow)
+	}
+	run(22, 22+realtimeWindow.Seconds()+0.1, 0.3, 1)
+	if !strings.Contains(line, "real-time factor 0.30") || !strings.Contains(line, "far too slow") || !slow {
+		t.Fatalf("at 0.3: %q, slow %v", line, slow)
+	}
+	if line, _, _ = m.observe(at(40), 2, sim, false, 3000); line != "" {
+		t.Fatalf("a new scene kept the status %q", line)
+	}
+}

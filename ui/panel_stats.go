@@ -135,8 +135,25 @@ func drawRates(s *State, f *frame.Frame) {
 	if s.Pace > 0 {
 		pace = fmt.Sprintf("%.3g", s.Pace)
 	}
-	imgui.Text(fmt.Sprintf("steps/s %.1f   real-time factor %.3f", st.StepRate, st.RealtimeFactor))
-	imgui.Text(fmt.Sprintf("target %s   rendered frames/s %.0f", pace, s.RenderFPS))
+	// The real-time factor over the viewer's last seconds once measured
+	// (amber when the physics falls behind, with what to try), else the
+	// loop's own.
+	rate := fmt.Sprintf("real-time factor %.3f", st.RealtimeFactor)
+	if s.SpeedStatus != "" {
+		rate = s.SpeedStatus
+	}
+	line := fmt.Sprintf("steps/s %.1f   %s", st.StepRate, rate)
+	if s.SpeedSlow {
+		colouredText(colourWarn, line)
+	} else {
+		imgui.Text(line)
+	}
+	target := fmt.Sprintf("target %s   frames/s %.0f", pace, s.RenderFPS)
+	if s.SpeedAdvice != "" {
+		colouredText(colourWarn, target+"   "+s.SpeedAdvice)
+	} else {
+		imgui.Text(target)
+	}
 	imgui.Text(fmt.Sprintf("DOFs %d   surface %d triangles", s.mesh.dofs, s.mesh.tris))
 	if text := PausedText(st); text != "" {
 		colouredText(colourWarn, text)

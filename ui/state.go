@@ -42,6 +42,12 @@ type State struct {
 	// Hint is the next step's hint the Help bar shows (NextHint), set by
 	// the viewer each frame.
 	Hint string
+	// SpeedStatus is the viewer's measure of the physics' real-time
+	// factor over its last seconds ("" while it warms up), SpeedAdvice
+	// what to try when it falls behind the pace (SpeedSlow); the Stats
+	// panel shows them.
+	SpeedStatus, SpeedAdvice string
+	SpeedSlow                bool
 
 	// ABChanges is the text of the A/B field: scene B's changes
 	// (settings.ApplyAB), DefaultABChanges at start.

@@ -215,14 +215,18 @@ func (s *graspScript) closedAt() float64 {
 }
 
 // releasedAt is the time a path's jaws start to open again after
-// closedAt (the waypoint before the first wider one), +Inf for the grasp
-// scripts, which never let go.
+// closedAt (the waypoint before the first wider one), a repeating grasp's
+// the start of its release, +Inf for the other grasp scripts, which never
+// let go.
 func (s *graspScript) releasedAt() float64 {
 	closed := s.closedAt() - s.pathStart
 	for i := 1; i < len(s.path); i++ {
 		if s.path[i-1].Time >= closed && s.path[i].Opening > s.path[i-1].Opening {
 			return s.pathStart + s.path[i-1].Time
 		}
+	}
+	if s.loop {
+		return s.timeOf(PhaseRelease, true)
 	}
 	return math.Inf(1)
 }
