@@ -215,9 +215,9 @@ func (s *graspScript) closedAt() float64 {
 }
 
 // releasedAt is the time a path's jaws start to open again after
-// closedAt (the waypoint before the first wider one), a repeating grasp's
-// the start of its release, +Inf for the other grasp scripts, which never
-// let go.
+// closedAt (the waypoint before the first wider one); for a repeating
+// grasp the start of its release phase; +Inf for the other grasp scripts,
+// which never let go.
 func (s *graspScript) releasedAt() float64 {
 	closed := s.closedAt() - s.pathStart
 	for i := 1; i < len(s.path); i++ {
