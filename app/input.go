@@ -137,6 +137,8 @@ func (m *inputMapper) key(k ui.Key, a ui.Action, _ ui.Mods) {
 		m.aim = nil
 	case glfw.KeyH, glfw.KeyF1:
 		m.state.ToggleHelp()
+	case glfw.KeyTab:
+		m.state.ToggleHidePanels()
 	case glfw.KeyF9:
 		m.video()
 	case glfw.KeyF12:

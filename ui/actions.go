@@ -63,7 +63,7 @@ type PaceOption struct {
 
 // PaceOptions are the real-time factors the Simulation panel offers.
 func PaceOptions() []PaceOption {
-	return []PaceOption{{"1 (real time)", 1}, {"1/2", 0.5}, {"1/4", 0.25}, {"1/10", 0.1}, {"as fast as possible", 0}}
+	return []PaceOption{{"1 (real time)", 1}, {"1/2", 0.5}, {"1/4", 0.25}, {"1/10", 0.1}, {"max (as fast as possible)", 0}}
 }
 
 // SetPace asks the loop to pace its steps to factor × wall time.

@@ -68,7 +68,7 @@ func newHarness(t *testing.T) *harness {
 	h.frame.Stats.Phase = "manual"
 	h.frame.Gripper = frame.GripperView{Present: true, Opening: 0.05, TargetOpening: 0.05}
 	h.state.Observe(&h.frame, &h.config, true)
-	h.step(2) // let ImGui place the windows
+	h.step(3) // let ImGui place and size the windows
 	return h
 }
 

@@ -1,6 +1,11 @@
 package ui
 
-import "github.com/inkyblackness/imgui-go/v4"
+import (
+	"fmt"
+	"sort"
+
+	"github.com/inkyblackness/imgui-go/v4"
+)
 
 // Rect is an axis-aligned rectangle in window coordinates (origin
 // top-left, y down), Min inclusive and Max exclusive.
@@ -30,10 +35,56 @@ type Layout struct {
 	Panels map[string]Rect
 	// Items maps a widget's id to its rectangle.
 	Items map[string]Rect
+	// Overflow maps a panel's title to how far its content reaches past
+	// its right edge (ImGui's horizontal scroll range), in pixels: what
+	// the panel clips.
+	Overflow map[string]float32
+	// Clipped lists the widgets whose label or value did not fit the
+	// width the layout gave them, as "panel: label".
+	Clipped []string
 }
 
 func newLayout() Layout {
-	return Layout{Panels: map[string]Rect{}, Items: map[string]Rect{}}
+	return Layout{Panels: map[string]Rect{}, Items: map[string]Rect{}, Overflow: map[string]float32{}}
+}
+
+// reset empties the layout before a frame is built.
+func (l *Layout) reset() {
+	clear(l.Panels)
+	clear(l.Items)
+	clear(l.Overflow)
+	l.Clipped = l.Clipped[:0]
+}
+
+// Problems lists what is wrong with the last frame's layout in a window
+// of size view: a panel outside the window, two panels that overlap, a
+// panel that clips its content on the right, a widget whose label does
+// not fit it. It is empty for a layout a user can read in full.
+func (l *Layout) Problems(view imgui.Vec2) []string {
+	var out []string
+	titles := make([]string, 0, len(l.Panels))
+	for t := range l.Panels {
+		titles = append(titles, t)
+	}
+	sort.Strings(titles)
+	for i, a := range titles {
+		r := l.Panels[a]
+		if r.Min.X < 0 || r.Min.Y < 0 || r.Max.X > view.X || r.Max.Y > view.Y {
+			out = append(out, fmt.Sprintf("%s at (%.0f, %.0f)-(%.0f, %.0f) leaves the %.0f×%.0f window", a, r.Min.X, r.Min.Y, r.Max.X, r.Max.Y, view.X, view.Y))
+		}
+		for _, b := range titles[i+1:] {
+			if q := l.Panels[b]; r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {
+				out = append(out, fmt.Sprintf("%s overlaps %s", a, b))
+			}
+		}
+		if o := l.Overflow[a]; o > 0 {
+			out = append(out, fmt.Sprintf("%s clips %.0f px of its content on the right", a, o))
+		}
+	}
+	for _, c := range l.Clipped {
+		out = append(out, "clipped "+c)
+	}
+	return out
 }
 
 // Panel names, also the windows' titles.
@@ -83,6 +134,9 @@ func (s *State) trackItem(id string) {
 func (s *State) trackWindow(title string) {
 	pos, size := imgui.WindowPos(), imgui.WindowSize()
 	s.Layout.Panels[title] = Rect{Min: pos, Max: imgui.Vec2{X: pos.X + size.X, Y: pos.Y + size.Y}}
+	if o := imgui.ScrollMaxX(); o > 0 && !imgui.IsWindowCollapsed() {
+		s.Layout.Overflow[title] = o
+	}
 }
 
 // OverPanel reports whether (x, y) lies inside a panel drawn in the last

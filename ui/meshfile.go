@@ -177,6 +177,8 @@ func drawMeshFile(s *State, out Sender) {
 			colouredText(colourDim, "no mesh file opened yet")
 		}
 		imgui.EndCombo()
+	} else {
+		s.fitsCombo(preview)
 	}
 	tooltip("mesh files opened before; a file dropped onto the window opens too")
 	imgui.SameLine()
@@ -202,6 +204,8 @@ func drawMeshUp(s *State, out Sender) {
 			}
 		}
 		imgui.EndCombo()
+	} else {
+		s.fitsCombo(meshUpLabel(s.Config.MeshUp))
 	}
 	tooltip("the mesh file's axis that points up: auto turns it to rest stably (on its own z or y bottom when it stands level there, else on its most stable side); +z as it is, +y for a Y-up file")
 }
@@ -224,12 +228,20 @@ func drawMeshUnits(s *State, out Sender) {
 			}
 		}
 		imgui.EndCombo()
+	} else {
+		s.fitsCombo(meshScaleLabel(s.Config.MeshScale))
 	}
 	tooltip("unit of the mesh file's coordinates; fit: scale the mesh to the object size (the factor is shown below)")
 	imgui.SameLine()
 	imgui.SetNextItemWidth(70)
 	flags := imgui.InputTextFlagsEnterReturnsTrue | imgui.InputTextFlagsCharsScientific
-	if imgui.InputTextWithHintV("scale##mesh", "m/unit", &s.mesh.scaleText, flags, nil) {
+	scaleEntered := imgui.InputTextWithHintV("scale##mesh", "m/unit", &s.mesh.scaleText, flags, nil)
+	if s.mesh.scaleText == "" {
+		s.fits("m/unit", 0)
+	} else {
+		s.fits(s.mesh.scaleText, 0)
+	}
+	if scaleEntered {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s.mesh.scaleText), 64)
 		if err != nil || v < 0 {
 			_ = s.refuse(fmt.Errorf("mesh scale %q: want metres per unit of the file (0.001 for millimetres), or 0 to fit", s.mesh.scaleText))

@@ -34,12 +34,8 @@ func (s *State) SetAB(on bool, out Sender) error {
 // drawABControls draws the A/B checkbox, the changes field and B's
 // measures. Enter in the field while the mode is on restarts B with the
 // new changes.
-// They share the solver line, so that the panel keeps its height; B's
-// measures are in the Stats panel.
+// B's measures are in the Stats panel.
 func drawABControls(s *State, f *frame.Frame, out Sender) {
-	imgui.SameLine()
-	imgui.Text(" ")
-	imgui.SameLine()
 	on := f.Stats.AB.On
 	checked := on
 	if imgui.Checkbox("A/B", &checked) && checked != on {
@@ -53,6 +49,7 @@ func drawABControls(s *State, f *frame.Frame, out Sender) {
 		_ = s.SetAB(true, out)
 	}
 	s.trackItem(ItemABChanges)
+	s.fits(s.ABChanges, 0)
 	tooltip(abChangesHint)
 }
 

@@ -17,7 +17,7 @@ func drawDisplay(s *State, _ *frame.Frame, _ Sender) {
 	checkboxPair("contacts", &d.Contacts, "jaws", &d.Bodies)
 	checkboxPair("forces", &d.Forces, "deviations", &d.Deviations)
 	tooltip("per contact: start-of-step normal n0 (dim) and converged Newton normal n (bright)")
-	drawColourMap(d)
+	drawColourMap(s, d)
 	drawLegend(s.Legend)
 	if d.Forces {
 		cm := d.ForceScale * 100 // m/N shown as cm/N
@@ -41,7 +41,7 @@ func checkboxPair(a string, va *bool, b string, vb *bool) {
 }
 
 // drawColourMap draws the colour-map choice and the range of the map.
-func drawColourMap(d *Display) {
+func drawColourMap(s *State, d *Display) {
 	imgui.SetNextItemWidth(150)
 	if imgui.BeginCombo("colour map", d.ColourMap.String()) {
 		for i := range colourMapNames {
@@ -51,16 +51,19 @@ func drawColourMap(d *Display) {
 			}
 		}
 		imgui.EndCombo()
+	} else {
+		s.fitsCombo(d.ColourMap.String())
 	}
 }
 
-// drawLegend shows the colour map under the Display panel: a colour bar
-// from Lo (left) to Hi (right), its two ends' values and the caption.
+// drawLegend shows the colour map under the Display panel: the caption
+// with the two ends' values, then a colour bar from Lo (left) to Hi
+// (right).
 func drawLegend(l Legend) {
 	if l.Label == "" {
 		return
 	}
-	colouredText(colourDim, l.Label)
+	wrappedText(colourDim, fmt.Sprintf("%s: %.3g to %.3g", l.Label, l.Lo, l.Hi))
 	origin := imgui.CursorScreenPos()
 	width := imgui.ContentRegionAvail().X
 	const height = 12
@@ -72,7 +75,4 @@ func drawLegend(l Legend) {
 			imgui.PackedColorFromVec4(imgui.Vec4{X: c[0], Y: c[1], Z: c[2], W: 1}))
 	}
 	imgui.Dummy(imgui.Vec2{X: width, Y: height})
-	colouredText(colourDim, fmt.Sprintf("%.3g", l.Lo))
-	imgui.SameLineV(width-imgui.CalcTextSize(fmt.Sprintf("%.3g", l.Hi), false, 0).X, 0)
-	colouredText(colourDim, fmt.Sprintf("%.3g", l.Hi))
 }

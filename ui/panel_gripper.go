@@ -55,7 +55,7 @@ func drawGripper(s *State, f *frame.Frame, out Sender) {
 // drawGripperButtons draws open/close, the scripted sequence (the scene's
 // own path, when it has one) and manual mode.
 func drawGripperButtons(s *State, path bool, out Sender) {
-	if imgui.ButtonV("Open / close", imgui.Vec2{X: 95}) {
+	if s.button("Open / close", 0) {
 		_ = s.ToggleJaws(out)
 	}
 	s.trackItem(ItemToggleJaws)
@@ -65,7 +65,7 @@ func drawGripperButtons(s *State, path bool, out Sender) {
 	if path {
 		label, hint = "Run the path", "the scene file's gripper path, again from its first waypoint"
 	}
-	if imgui.ButtonV(label+"##script", imgui.Vec2{X: 115}) {
+	if s.button(label+"##script", 0) {
 		_ = s.RunScript(out)
 	}
 	s.trackItem(ItemRunScript)
@@ -85,12 +85,16 @@ func drawOpeningSlider(s *State, g *frame.GripperView, out Sender) {
 	if !s.openingDrag {
 		s.openingMM = float32(1e3 * g.TargetOpening)
 	}
+	// The value is written beside the slider, where its handle cannot
+	// cover it.
 	imgui.SetNextItemWidth(150)
-	if imgui.SliderFloatV("opening (mm)", &s.openingMM, 0, 1e3*SliderOpening, "%.1f", imgui.SliderFlagsAlwaysClamp) {
+	if imgui.SliderFloatV("##opening", &s.openingMM, 0, 1e3*SliderOpening, "", imgui.SliderFlagsAlwaysClamp) {
 		_ = s.SetOpening(float64(s.openingMM)*1e-3, out)
 	}
 	s.openingDrag = imgui.IsItemActive()
 	tooltip("target distance between the jaws (manual mode)")
+	imgui.SameLine()
+	imgui.Text(fmt.Sprintf("opening %.1f mm", s.openingMM))
 }
 
 // graspAimCell is the grid cell of the choice of how "Grasp and rotate"
@@ -108,6 +112,8 @@ func graspAimCell(s *State) gridCell {
 					}
 				}
 				imgui.EndCombo()
+			} else {
+				s.fitsCombo(s.Config.GraspAim.String())
 			}
 		},
 	}

@@ -25,29 +25,44 @@ func Shortcuts() []Shortcut {
 		{"R", "reset the scene"},
 		{"F9", "start / stop a video (MP4 in the working directory, needs ffmpeg)"},
 		{"F12", "screenshot (PNG in the working directory)"},
-		{"H", "show / hide this help"},
+		{"H, F1", "show / hide this help"},
+		{"Tab", "hide / show all panels"},
 	}
 }
 
-// drawHelp draws the Help panel at the bottom of the 3D view, collapsed
-// unless ShowHelp (H toggles it), its title carrying the next step's hint
-// (State.Hint).
-func drawHelp(s *State, view imgui.Vec2) {
-	imgui.SetNextWindowPosV(imgui.Vec2{X: LeftColumnWidth + 2*panelMargin, Y: view.Y - panelMargin},
-		imgui.ConditionAlways, imgui.Vec2{Y: 1})
+// drawHelp draws the Help panel at the bottom left of the free area,
+// above the prompt and below the banner (their rectangles, empty when
+// not drawn), collapsed unless ShowHelp (H toggles it); its table wraps
+// to the free area's width.
+func drawHelp(s *State, free, message, prompt Rect) {
+	bottom := free.Max.Y - panelMargin
+	if !prompt.Empty() {
+		bottom = prompt.Min.Y - panelMargin
+	}
+	top := free.Min.Y + panelMargin
+	if !message.Empty() {
+		top = message.Max.Y + panelMargin
+	}
+	title := PanelHelp + " (H)"
+	width := min(helpWidth, free.Max.X-free.Min.X-2*panelMargin)
+	if !s.ShowHelp {
+		width = min(width, imgui.CalcTextSize(title, false, 0).X+imgui.FrameHeight()+3*imgui.CurrentStyle().WindowPadding().X)
+	}
+	imgui.SetNextWindowPosV(imgui.Vec2{X: free.Min.X + panelMargin, Y: bottom}, imgui.ConditionAlways, imgui.Vec2{Y: 1})
+	imgui.SetNextWindowSizeConstraints(imgui.Vec2{X: width}, imgui.Vec2{X: width, Y: max(bottom-top, imgui.FrameHeight())})
 	if s.helpDirty {
 		imgui.SetNextWindowCollapsed(!s.ShowHelp, imgui.ConditionAlways)
 		s.helpDirty = false
 	} else {
 		imgui.SetNextWindowCollapsed(!s.ShowHelp, imgui.ConditionOnce)
 	}
-	title := PanelHelp + " (H)"
-	if s.Hint != "" {
-		title += "  |  next: " + s.Hint
-	}
 	open := imgui.BeginV(title+"###help", nil, fixedPanel)
 	s.ShowHelp = open
-	if open && imgui.BeginTableV("keys", 2, imgui.TableFlagsSizingFixedFit|imgui.TableFlagsRowBg, imgui.Vec2{}, 0) {
+	flags := imgui.TableFlagsSizingStretchProp | imgui.TableFlagsRowBg
+	if open && imgui.BeginTableV("keys", 2, flags, imgui.Vec2{}, 0) {
+		imgui.TableSetupColumnV("input", imgui.TableColumnFlagsWidthStretch, 0.4, 0)
+		imgui.TableSetupColumnV("action", imgui.TableColumnFlagsWidthStretch, 0.6, 0)
+		imgui.PushTextWrapPosV(0)
 		for _, k := range Shortcuts() {
 			imgui.TableNextRow()
 			imgui.TableNextColumn()
@@ -55,8 +70,12 @@ func drawHelp(s *State, view imgui.Vec2) {
 			imgui.TableNextColumn()
 			imgui.Text(k.Action)
 		}
+		imgui.PopTextWrapPos()
 		imgui.EndTable()
 	}
 	s.trackWindow(PanelHelp)
 	imgui.End()
 }
+
+// helpWidth is the open Help panel's width where the 3D view has room.
+const helpWidth = 600

@@ -13,20 +13,20 @@ import (
 // refused, a mesh that did not load, a divergence) and the last action
 // the panels refused (a full command queue, an out-of-range value). After
 // a divergence the loop is paused and the banner offers a reset.
-func drawMessage(s *State, f *frame.Frame, out Sender, view imgui.Vec2) {
+func drawMessage(s *State, f *frame.Frame, out Sender, free Rect) Rect {
 	frameMsg := f.Message
 	if frameMsg == s.dismissed {
 		frameMsg = ""
 	}
 	if frameMsg == "" && s.actionErr == "" {
-		return
+		return Rect{}
 	}
-	centre := LeftColumnWidth + (view.X-LeftColumnWidth-RightColumnWidth)/2
-	imgui.SetNextWindowPosV(imgui.Vec2{X: centre, Y: panelMargin}, imgui.ConditionAlways, imgui.Vec2{X: 0.5})
-	imgui.SetNextWindowSizeConstraints(imgui.Vec2{X: 200}, imgui.Vec2{X: 560, Y: 400})
+	width := min(messageWidth, free.Max.X-free.Min.X-2*panelMargin)
+	imgui.SetNextWindowPosV(imgui.Vec2{X: free.Centre().X, Y: free.Min.Y + panelMargin}, imgui.ConditionAlways, imgui.Vec2{X: 0.5})
+	imgui.SetNextWindowSizeConstraints(imgui.Vec2{X: width}, imgui.Vec2{X: width, Y: (free.Max.Y - free.Min.Y) / 3})
 	imgui.PushStyleColor(imgui.StyleColorWindowBg, imgui.Vec4{X: 0.30, Y: 0.07, Z: 0.07, W: 0.95})
 	if imgui.BeginV(PanelMessage, nil, fixedPanel|imgui.WindowFlagsNoTitleBar) {
-		imgui.PushTextWrapPosV(540)
+		imgui.PushTextWrapPosV(width - imgui.CurrentStyle().WindowPadding().X)
 		for _, msg := range [...]string{frameMsg, s.actionErr} {
 			if msg != "" {
 				imgui.Text(msg)
@@ -38,7 +38,11 @@ func drawMessage(s *State, f *frame.Frame, out Sender, view imgui.Vec2) {
 	s.trackWindow(PanelMessage)
 	imgui.End()
 	imgui.PopStyleColor()
+	return s.Layout.Panels[PanelMessage]
 }
+
+// messageWidth is the banner's width where the 3D view has room for it.
+const messageWidth = 560
 
 // drawMessageButtons offers a reset after a divergence and a dismissal.
 func drawMessageButtons(s *State, f *frame.Frame, frameMsg string, out Sender) {

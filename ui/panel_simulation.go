@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/inkyblackness/imgui-go/v4"
 
@@ -30,37 +31,39 @@ func drawRunControls(s *State, f *frame.Frame, out Sender) {
 	if f.Stats.Paused {
 		label = "Run###run"
 	}
-	if imgui.ButtonV(label, imgui.Vec2{X: 70}) {
+	if s.button(label, 70) {
 		_ = s.TogglePause(out)
 	}
 	s.trackItem(ItemRunPause)
 	tooltip("Space")
 	imgui.SameLine()
-	if imgui.ButtonV("Step", imgui.Vec2{X: 60}) {
+	if s.button("Step", 60) {
 		_ = s.SingleStep(out)
 	}
 	s.trackItem(ItemStep)
 	tooltip("S: one step, then pause")
 	imgui.SameLine()
-	if imgui.ButtonV("Reset", imgui.Vec2{X: 60}) {
+	if s.button("Reset", 60) {
 		_ = s.Reset(out)
 	}
 	s.trackItem(ItemReset)
 	tooltip("R: rebuild the scene and run")
-	imgui.Text(fmt.Sprintf("t = %.2f s   step %d   %s", f.Time, f.Seq, f.Stats.Phase))
+	imgui.AlignTextToFramePadding()
+	imgui.Text(fmt.Sprintf("t = %.2f s   step %d", f.Time, f.Seq))
+	tooltip("simulated time and steps since the scene started; the Gripper panel names the script's phase")
 }
 
-// drawPace draws the real-time factor choice.
+// drawPace draws the real-time factor choice, on the clock's line.
 func drawPace(s *State, out Sender) {
 	opts := PaceOptions()
 	current := "custom"
 	for _, o := range opts {
 		if o.Factor == s.Pace {
-			current = o.Label
+			current, _, _ = strings.Cut(o.Label, " ")
 		}
 	}
-	imgui.AlignTextToFramePadding()
-	imgui.Text("real-time factor")
+	imgui.SameLine()
+	imgui.Text("  pace")
 	imgui.SameLine()
 	imgui.SetNextItemWidth(-1)
 	if imgui.BeginCombo("##pace", current) {
@@ -70,8 +73,10 @@ func drawPace(s *State, out Sender) {
 			}
 		}
 		imgui.EndCombo()
+	} else {
+		s.fitsCombo(current)
 	}
-	tooltip("simulated time per wall-clock time the loop aims at")
+	tooltip("the real-time factor the loop aims at: simulated time per wall-clock time")
 }
 
 // drawSchemeToggle draws the fast/standard switch and the exact/async
@@ -194,6 +199,7 @@ func (s *State) numberInput(id FieldID, width float32, out Sender) {
 		imgui.PopStyleColor()
 	}
 	s.trackItem(FieldItem(id))
+	s.fits(f.text, 0)
 	if entered || imgui.IsItemDeactivatedAfterEdit() {
 		_ = s.CommitField(id, f.text, out)
 	}
@@ -217,14 +223,21 @@ func drawScene(s *State, out Sender) {
 			}
 		}
 		imgui.EndCombo()
+	} else {
+		s.fitsCombo(string(s.Config.Kind))
 	}
 	// The object shares a row with the scene's numeric fields (the
 	// resolution), which keeps the left column within 800 pixels.
 	drawGrid(s, out, "scene", []gridCell{{"object", "the procedural object (a mesh file replaces it)", func() { drawObjectCombo(s, out) }}},
 		fieldsOn(settings.ScenePanel))
 	imgui.SetNextItemWidth(150)
-	if imgui.InputTextWithHint("##mesh", ".msh .vtk .vtu .vtp .stl .obj file, or a .toml scene", &s.meshFile) {
+	if imgui.InputTextWithHint("##mesh", meshFileHint, &s.meshFile) {
 		s.SetMeshFileText(s.meshFile)
+	}
+	if s.meshFile == "" {
+		s.fits(meshFileHint, 0)
+	} else {
+		tooltip(s.meshFile)
 	}
 	imgui.SameLine()
 	if imgui.Button("Load") {
@@ -249,6 +262,9 @@ func drawScene(s *State, out Sender) {
 	drawMeshFile(s, out)
 }
 
+// meshFileHint is the mesh-file field's placeholder.
+const meshFileHint = "mesh or .toml scene file"
+
 // drawObjectCombo draws the procedural object's choice, "mesh file" when
 // a file replaces it.
 func drawObjectCombo(s *State, out Sender) {
@@ -264,5 +280,7 @@ func drawObjectCombo(s *State, out Sender) {
 			}
 		}
 		imgui.EndCombo()
+	} else {
+		s.fitsCombo(object)
 	}
 }

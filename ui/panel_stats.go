@@ -52,7 +52,8 @@ func drawSchemeLine(st *frame.Stats) {
 	}
 	colouredText(c, "scheme: "+scheme)
 	imgui.SameLine()
-	imgui.Text(fmt.Sprintf("  %d Newton it., %d PGS sweeps", st.NewtonIterations, st.PGSIterations))
+	imgui.Text(fmt.Sprintf("  last step: %d Newton it.", st.NewtonIterations))
+	wrappedText(colourDim, fmt.Sprintf("%d PGS sweeps in the step, all Newton iterations together", st.PGSIterations))
 }
 
 // drawDeviceTimes shows, on a backend that measures its device, the
@@ -144,36 +145,36 @@ func drawRates(s *State, f *frame.Frame) {
 	}
 	line := fmt.Sprintf("steps/s %.1f   %s", st.StepRate, rate)
 	if s.SpeedSlow {
-		colouredText(colourWarn, line)
+		wrappedText(colourWarn, line)
 	} else {
-		imgui.Text(line)
+		wrappedText(colourText, line)
 	}
 	target := fmt.Sprintf("target %s   frames/s %.0f", pace, s.RenderFPS)
 	if s.SpeedAdvice != "" {
-		colouredText(colourWarn, target+"   "+s.SpeedAdvice)
+		wrappedText(colourWarn, target+"   "+s.SpeedAdvice)
 	} else {
 		imgui.Text(target)
 	}
 	imgui.Text(fmt.Sprintf("DOFs %d   surface %d triangles", s.mesh.dofs, s.mesh.tris))
 	if text := PausedText(st); text != "" {
-		colouredText(colourWarn, text)
+		wrappedText(colourWarn, text)
 	}
 	imgui.Text(fmt.Sprintf("contacts %d   max penetration %.1f um", st.Contacts, 1e6*st.Penetration))
 	if f.Gripper.Present { // a scene without a gripper has no grasp to measure
 		imgui.Text(fmt.Sprintf("slip %.2f mm   jaws %.2f | %.2f N", 1e3*st.Slip, st.GripLeft, st.GripRight))
-		tooltip(fmt.Sprintf("slip: the object's centre of mass's drift in the gripper since the grasp closed; jaws: each jaw's squeeze, of the %.2f N they close to (%s)", st.GripTarget, st.Phase))
-		imgui.SameLine()
+		tooltip(fmt.Sprintf("slip: the object's centre of mass's drift in the gripper since the lift started; jaws: each jaw's squeeze, of the %.2f N they close to (%s)", st.GripTarget, st.Phase))
 		if st.Held {
-			colouredText(colourGood, "  held")
+			colouredText(colourGood, "held")
 		} else {
-			colouredText(colourWarn, "  not held")
+			colouredText(colourWarn, "not held")
 		}
+		tooltip("held: lifted off the floor between both jaws, with at most 5 mm of slip")
 	}
 	if st.UnconvergedSolves > 0 {
-		colouredText(colourWarn, fmt.Sprintf("%d solve(s) of this step stopped at the PCG iteration cap", st.UnconvergedSolves))
+		wrappedText(colourWarn, fmt.Sprintf("%d solve(s) of this step stopped at the PCG iteration cap", st.UnconvergedSolves))
 	}
 	if text := FrictionOverrideText(st); text != "" {
-		colouredText(colourWarn, text)
+		wrappedText(colourWarn, text)
 		tooltip("the scene's own friction; the configured μ (Simulation panel) applies once it ends")
 	}
 }
@@ -201,14 +202,14 @@ func FrictionOverrideText(st *frame.Stats) string {
 // drawConvergence plots the last step's Newton convergence on log axes.
 func drawConvergence(s *State, st *frame.Stats) {
 	n := min(st.NewtonIterations, frame.MaxNewton)
-	imgui.Text(fmt.Sprintf("Newton convergence of the last step (%d it.)", n))
+	imgui.Text(fmt.Sprintf("Newton convergence, last step (%d it.)", n))
 	// Iteration 0 takes its directions from collision detection: it has
 	// no previous direction to change from, so the plot starts at k = 1.
 	s.dirLog = appendF32(s.dirLog[:0], st.DirectionChange[min(1, n):n])
 	s.posLog = appendF32(s.posLog[:0], st.PositionChange[:n])
 	w := imgui.ContentRegionAvail().X
 	if len(s.dirLog) == 0 {
-		colouredText(colourDim, "direction change: needs two Newton iterations")
+		wrappedText(colourDim, "direction change: needs two Newton iterations")
 	} else {
 		PlotLog("##direction", s.dirLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "rad: direction change, k >= 1"})
 	}

@@ -24,6 +24,7 @@ const fixedPanel = imgui.WindowFlagsNoMove | imgui.WindowFlagsNoResize | imgui.W
 
 // Colours of the panels' text and plots.
 var (
+	colourText     = imgui.Vec4{X: 1, Y: 1, Z: 1, W: 1}
 	colourError    = imgui.Vec4{X: 1, Y: 0.36, Z: 0.32, W: 1}
 	colourWarn     = imgui.Vec4{X: 1, Y: 0.78, Z: 0.30, W: 1}
 	colourGood     = imgui.Vec4{X: 0.45, Y: 0.85, Z: 0.45, W: 1}
@@ -36,41 +37,27 @@ var (
 var emptyFrame frame.Frame
 
 // DrawPanels builds every panel for the current ImGui frame, between
-// Platform.NewFrame and imgui.Render. f is the newest frame (nil before
-// the first); edits become commands sent to out.
+// Platform.NewFrame and imgui.Render, placed from the window's size
+// (arrange). f is the newest frame (nil before the first); edits become
+// commands sent to out.
 func DrawPanels(s *State, f *frame.Frame, out Sender) {
 	if f == nil {
 		f = &emptyFrame
 	}
-	clear(s.Layout.Panels)
-	clear(s.Layout.Items)
+	s.Layout.reset()
 	view := imgui.MainViewport().Size()
-	y := float32(panelMargin)
-	for _, p := range []struct {
-		title string
-		draw  func(*State, *frame.Frame, Sender)
-	}{{PanelSimulation, drawSimulation}, {PanelGripper, drawGripper}, {PanelDisplay, drawDisplay}} {
-		if s.beginColumnPanel(p.title, panelMargin, y, LeftColumnWidth) {
-			p.draw(s, f, out)
+	a := arrange(view)
+	if !s.HidePanels {
+		for _, c := range a.columns {
+			s.drawColumn(c, a, f, out)
 		}
-		s.endPanel(p.title)
-		y = s.Layout.Panels[p.title].Max.Y + panelMargin
 	}
-	if s.beginColumnPanel(PanelStats, view.X-RightColumnWidth-panelMargin, panelMargin, RightColumnWidth) {
-		drawStats(s, f)
+	s.compact = a.compact
+	message := drawMessage(s, f, out, a.free)
+	prompt := drawPrompt(s, a.free)
+	if !s.HidePanels {
+		drawHelp(s, a.free, message, prompt)
 	}
-	s.endPanel(PanelStats)
-	drawHelp(s, view)
-	drawMessage(s, f, out, view)
-}
-
-// beginColumnPanel places and opens a docked panel of fixed width at
-// (x, y); it returns whether the panel is expanded. Call endPanel after
-// it in any case.
-func (s *State) beginColumnPanel(title string, x, y, width float32) bool {
-	imgui.SetNextWindowPosV(imgui.Vec2{X: x, Y: y}, imgui.ConditionAlways, imgui.Vec2{})
-	imgui.SetNextWindowSizeConstraints(imgui.Vec2{X: width}, imgui.Vec2{X: width, Y: 1e4})
-	return imgui.BeginV(title, nil, fixedPanel)
 }
 
 // endPanel records the panel's rectangle and closes it.
@@ -91,13 +78,6 @@ func wrappedText(c imgui.Vec4, text string) {
 	imgui.PushTextWrapPosV(0)
 	colouredText(c, text)
 	imgui.PopTextWrapPos()
-}
-
-// tooltip shows text when the last widget is hovered.
-func tooltip(text string) {
-	if imgui.IsItemHovered() {
-		imgui.SetTooltip(text)
-	}
 }
 
 // ApplyStyle sets the viewer's ImGui look: the dark theme with slightly

@@ -131,11 +131,25 @@ func StackedBar(id string, segments []BarSegment, size imgui.Vec2, unit string) 
 			imgui.SetTooltip(fmt.Sprintf("%s: %.3g %s", segments[i].Label, segments[i].Value, unit))
 		}
 	}
+	swatchLegend(id, segments, size.X)
+}
+
+// swatchLegend draws a colour swatch and the label of each segment,
+// flowing onto a new line where the next one would pass width.
+func swatchLegend(id string, segments []BarSegment, width float32) {
+	box := imgui.TextLineHeight()
+	gap := imgui.CurrentStyle().ItemSpacing().X
+	used := float32(0)
 	for i, s := range segments {
-		if i > 0 {
+		need := box + gap + imgui.CalcTextSize(s.Label, false, 0).X
+		if i > 0 && used+gap+need <= width {
 			imgui.SameLine()
+			used += gap
+		} else {
+			used = 0
 		}
-		imgui.ColorButton(id+"/"+s.Label, s.Colour, imgui.ColorEditFlagsNoTooltip, imgui.Vec2{X: imgui.TextLineHeight(), Y: imgui.TextLineHeight()})
+		used += need
+		imgui.ColorButton(id+"/"+s.Label, s.Colour, imgui.ColorEditFlagsNoTooltip, imgui.Vec2{X: box, Y: box})
 		imgui.SameLine()
 		imgui.Text(s.Label)
 	}

@@ -39,6 +39,9 @@ type State struct {
 	RenderFPS float64
 	// ShowHelp unfolds the Help panel (key H toggles it).
 	ShowHelp bool
+	// HidePanels hides every panel but the message banner and the prompt
+	// (key Tab toggles it).
+	HidePanels bool
 	// Hint is the next step's hint the Help bar shows (NextHint), set by
 	// the viewer each frame.
 	Hint string
@@ -74,6 +77,9 @@ type State struct {
 	actionErr string // last refused action, shown under the panels' buttons
 	dismissed string // frame message the user closed
 	helpDirty bool   // ShowHelp changed outside the Help window
+	compact   bool   // the last frame folded the panels into one column
+	openPanel string // the folded column's open panel ("": none)
+	panel     string // the docked panel being drawn ("": none)
 
 	openingMM   float32 // the opening slider's value while dragged
 	openingDrag bool
@@ -92,7 +98,8 @@ type State struct {
 // NewState returns the panels' state for a scene starting from cfg at
 // the given pace, with the default display.
 func NewState(cfg settings.Scenario, pace float64) *State {
-	s := &State{Config: cfg, Pace: pace, Display: DefaultDisplay(), meshFile: cfg.MeshFile, ABChanges: DefaultABChanges}
+	s := &State{Config: cfg, Pace: pace, Display: DefaultDisplay(), meshFile: cfg.MeshFile, ABChanges: DefaultABChanges,
+		openPanel: PanelGripper}
 	s.fields = newFields()
 	s.refreshFields()
 	s.History = NewHistory(DefaultHistoryLength)

@@ -182,19 +182,13 @@ func plotTooltip(series []PlotSeries, u float32, unit string) {
 
 // plotLegend draws a colour square and label per series (and the shade).
 func plotLegend(id string, series []PlotSeries, opt TimePlotOptions) {
-	h := imgui.TextLineHeight()
-	for i, s := range series {
-		if i > 0 {
-			imgui.SameLine()
-		}
-		imgui.ColorButton(id+"/"+s.Label, s.Colour, imgui.ColorEditFlagsNoTooltip, imgui.Vec2{X: h, Y: h})
-		imgui.SameLine()
-		imgui.Text(s.Label)
+	segments := make([]BarSegment, 0, len(series)+1)
+	for _, s := range series {
+		segments = append(segments, BarSegment{Label: s.Label, Colour: s.Colour})
 	}
+	swatchLegend(id, segments, imgui.ContentRegionAvail().X)
 	if opt.Shade != nil && opt.ShadeLabel != "" {
-		imgui.ColorButton(id+"/shade", opt.ShadeColour, imgui.ColorEditFlagsNoTooltip, imgui.Vec2{X: h, Y: h})
-		imgui.SameLine()
-		imgui.Text(opt.ShadeLabel)
+		swatchLegend(id+"/shade", []BarSegment{{Label: opt.ShadeLabel, Colour: opt.ShadeColour}}, imgui.ContentRegionAvail().X)
 	}
 }
 
