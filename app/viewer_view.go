@@ -69,7 +69,7 @@ func bounds(xyz []float32) (lo, hi r3.Vec, ok bool) {
 func renderOptions(d ui.Display) render.Options {
 	o := render.DefaultOptions()
 	o.Wireframe, o.Contacts, o.Forces, o.Deviations = d.Wireframe, d.Contacts, d.Forces, d.Deviations
-	o.Bodies, o.Floor = d.Bodies, d.Floor
+	o.Bodies, o.Floor, o.Shadows, o.Pattern = d.Bodies, d.Floor, d.Shadows, d.Pattern
 	o.ColourMap = colourMaps[ui.ColourNone]
 	if d.ColourMap >= 0 && int(d.ColourMap) < len(colourMaps) {
 		o.ColourMap = colourMaps[d.ColourMap]
@@ -85,7 +85,7 @@ func renderOptions(d ui.Display) render.Options {
 func displayFromOptions(o render.Options) ui.Display {
 	d := ui.Display{
 		Wireframe: o.Wireframe, Contacts: o.Contacts, Forces: o.Forces, Deviations: o.Deviations,
-		Bodies: o.Bodies, Floor: o.Floor, ForceScale: o.ForceScale,
+		Bodies: o.Bodies, Floor: o.Floor, Shadows: o.Shadows, Pattern: o.Pattern, ForceScale: o.ForceScale,
 	}
 	for m, c := range colourMaps {
 		if c == o.ColourMap {

@@ -27,6 +27,13 @@ type bodyMesh struct {
 	floor        bool
 	u, v         [3]float32
 	spacing, fog float32
+	// The floor's plane: its unit normal and the height of its top face
+	// along it, in the body frame (the shadows fall there).
+	normal [3]float32
+	top    float32
+
+	// points are a body's vertices in its frame (its shadow's footprint).
+	points []float32
 }
 
 // bodyPalette colours the non-floor bodies in Scene order: steel blue
@@ -55,6 +62,8 @@ func newBodyMesh(b frame.BodyMesh, index, colour int) (*bodyMesh, error) {
 	m.colour = bodyPalette[colour%len(bodyPalette)]
 	if b.Floor {
 		m.setFloorGrid(b.Vertices, data)
+	} else {
+		m.points = b.Vertices
 	}
 	gl.GenVertexArrays(1, &m.vao)
 	gl.GenBuffers(1, &m.vb)
@@ -117,6 +126,14 @@ func (m *bodyMesh) setFloorGrid(verts, data []float32) {
 	v := r3.Cross(n, u)
 	m.u = [3]float32{float32(u.X), float32(u.Y), float32(u.Z)}
 	m.v = [3]float32{float32(v.X), float32(v.Y), float32(v.Z)}
+	m.normal = [3]float32{float32(n.X), float32(n.Y), float32(n.Z)}
+	m.top = float32(math.Inf(-1))
+	for i := 0; i+2 < len(verts); i += 3 {
+		m.top = max(m.top, dot3(m.normal, [3]float32{verts[i], verts[i+1], verts[i+2]}))
+	}
+	if len(verts) < 3 {
+		m.top = 0
+	}
 
 	size := patchSize(verts)
 	m.spacing = niceStep(size / 40)
@@ -142,6 +159,23 @@ func patchSize(verts []float32) float64 {
 		return 1
 	}
 	return size
+}
+
+// boxCentre is the middle of the vertices' bounding box (the origin for
+// none).
+func boxCentre(verts []float32) [3]float32 {
+	if len(verts) < 3 {
+		return [3]float32{}
+	}
+	lo := [3]float32{verts[0], verts[1], verts[2]}
+	hi := lo
+	for i := 0; i+2 < len(verts); i += 3 {
+		for k := 0; k < 3; k++ {
+			lo[k] = min(lo[k], verts[i+k])
+			hi[k] = max(hi[k], verts[i+k])
+		}
+	}
+	return [3]float32{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
 }
 
 // niceStep rounds x > 0 to the nearest step of the 1-2-5 series

@@ -12,10 +12,11 @@ import (
 // New so that a frame does no string work.
 type uniforms struct {
 	surfView, surfProj, surfBase, surfUseMap, surfRange, surfMap int32
-	surfAlpha                                                    int32
+	surfAlpha, surfPattern, surfPatternOrigin                    int32
 	bodyModel, bodyView, bodyProj, bodyColour                    int32
 	gridModel, gridView, gridProj, gridU, gridV                  int32
 	gridSpacing, gridFloor, gridLine, gridFog, gridFogDist       int32
+	gridBlobs, gridBlob, gridBlobLift                            int32
 	lineView, lineProj, linePointSize, lineRound                 int32
 	wideView, wideProj, wideViewport, wideWidth                  int32
 }
@@ -32,13 +33,15 @@ func (u *uniforms) lookup(r *Renderer) error {
 	}{
 		{&u.surfView, s, "uView"}, {&u.surfProj, s, "uProjection"}, {&u.surfBase, s, "uBaseColour"},
 		{&u.surfUseMap, s, "uUseColourMap"}, {&u.surfRange, s, "uRange"}, {&u.surfMap, s, "uColourMap"},
-		{&u.surfAlpha, s, "uAlpha"},
+		{&u.surfAlpha, s, "uAlpha"}, {&u.surfPattern, s, "uPatternCell"},
+		{&u.surfPatternOrigin, s, "uPatternOrigin"},
 		{&u.bodyModel, b, "uModel"}, {&u.bodyView, b, "uView"}, {&u.bodyProj, b, "uProjection"},
 		{&u.bodyColour, b, "uColour"},
 		{&u.gridModel, g, "uModel"}, {&u.gridView, g, "uView"}, {&u.gridProj, g, "uProjection"},
 		{&u.gridU, g, "uAxisU"}, {&u.gridV, g, "uAxisV"}, {&u.gridSpacing, g, "uSpacing"},
 		{&u.gridFloor, g, "uFloorColour"}, {&u.gridLine, g, "uLineColour"}, {&u.gridFog, g, "uFogColour"},
-		{&u.gridFogDist, g, "uFogDistance"},
+		{&u.gridFogDist, g, "uFogDistance"}, {&u.gridBlobs, g, "uBlobs"}, {&u.gridBlob, g, "uBlob"},
+		{&u.gridBlobLift, g, "uBlobLift"},
 		{&u.lineView, l, "uView"}, {&u.lineProj, l, "uProjection"}, {&u.linePointSize, l, "uPointSize"},
 		{&u.lineRound, l, "uRoundPoints"},
 		{&u.wideView, w, "uView"}, {&u.wideProj, w, "uProjection"}, {&u.wideViewport, w, "uViewport"},
@@ -198,6 +201,12 @@ func (r *Renderer) drawSurface(fr *frame.Frame, opt *Options) {
 	}
 	gl.Uniform1i(u.surfUseMap, useMap)
 	gl.Uniform1f(u.surfAlpha, 1)
+	cell := float32(0)
+	if opt.Pattern {
+		cell = r.size / patternCells
+	}
+	gl.Uniform1f(u.surfPattern, cell)
+	gl.Uniform3f(u.surfPatternOrigin, r.restCentre[0], r.restCentre[1], r.restCentre[2])
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.BindTexture(gl.TEXTURE_1D, r.colourTex)
 	gl.Uniform1i(u.surfMap, 0)
@@ -242,6 +251,9 @@ func (r *Renderer) useLineProgram(pointSize float32, round bool) {
 // without a frame): the floor with the grid program, the others shaded.
 func (r *Renderer) drawBodies(fr *frame.Frame, opt *Options) {
 	u := &r.u
+	if opt.Floor {
+		r.castShadows(fr, opt)
+	}
 	for i, b := range r.bodies {
 		model := &r.identity
 		if fr != nil {
@@ -260,6 +272,11 @@ func (r *Renderer) drawBodies(fr *frame.Frame, opt *Options) {
 			gl.Uniform3f(u.gridLine, opt.FloorLineColour[0], opt.FloorLineColour[1], opt.FloorLineColour[2])
 			gl.Uniform3f(u.gridFog, opt.Background[0], opt.Background[1], opt.Background[2])
 			gl.Uniform1f(u.gridFogDist, b.fog)
+			gl.Uniform1i(u.gridBlobs, r.shadows.n)
+			if r.shadows.n > 0 {
+				gl.Uniform4fv(u.gridBlob, r.shadows.n, &r.shadows.blob[0][0])
+				gl.Uniform2fv(u.gridBlobLift, r.shadows.n, &r.shadows.lift[0][0])
+			}
 			b.draw()
 		case !b.floor && opt.Bodies:
 			r.bodyProg.Use()

@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"math"
@@ -195,6 +196,8 @@ func TestOptionsChangePixels(t *testing.T) {
 			{"von Mises map", func(o *render.Options) { o.ColourMap = render.ColourVonMises }, 2000, nil},
 			{"force arrows", func(o *render.Options) { o.Forces = true; o.ForceScale = 0.01 }, 30, nil},
 			{"no bodies", func(o *render.Options) { o.Bodies = false }, 500, nil},
+			{"no shadows", func(o *render.Options) { o.Shadows = false }, 500, nil},
+			{"no pattern", func(o *render.Options) { o.Pattern = false }, 500, nil},
 		}
 		for _, tc := range tests {
 			opt := base
@@ -423,4 +426,74 @@ func TestDrawAllocatesNothing(t *testing.T) {
 		}
 		fx.platform.SwapBuffers()
 	})
+}
+
+// TestShadowsShowTheHeight draws the box resting on the floor and lifted
+// by 30 mm with and without shadows: only floor pixels change, all of
+// them darker, and the darkest of them much darker under the resting box
+// than under the lifted one (its shadow fades with the height).
+func TestShadowsShowTheHeight(t *testing.T) {
+	withGL(t, func(fx *glFixture) {
+		scene := testScene(1, 8)
+		setScene(t, fx, scene)
+		darkest := func(lift float32) float64 {
+			fr := testFrame(scene, 0)
+			fr.Contacts = nil
+			for i := 2; i < len(fr.Surface); i += 3 {
+				fr.Surface[i] += lift
+			}
+			for _, side := range []float32{-1, 1} {
+				c := jawCentre(side)
+				fr.BodyPoses[int(side+1)/2+1] = translation([3]float32{c[0], c[1], c[2] + lift})
+			}
+			opt := render.DefaultOptions()
+			opt.Bodies = false // the box's shadow alone
+			on := drawShot(t, fx, fr, opt, false)
+			if dir := os.Getenv("SOFTGRASP_SHOTS"); dir != "" {
+				saveShot(t, on, filepath.Join(dir, fmt.Sprintf("shadow-lift-%.0fmm.png", 1e3*lift)))
+			}
+			opt.Shadows = false
+			off := drawShot(t, fx, fr, opt, false)
+			ratio, changed := 1.0, 0
+			b := on.Bounds()
+			for y := b.Min.Y; y < b.Max.Y; y++ {
+				for x := b.Min.X; x < b.Max.X; x++ {
+					a, c := rgb(on, x, y), rgb(off, x, y)
+					if a == c {
+						continue
+					}
+					changed++
+					la, lc := float64(a[0]+a[1]+a[2]), float64(c[0]+c[1]+c[2])
+					if la > lc+3 {
+						t.Fatalf("lift %g m: pixel (%d, %d) is lighter with shadows: %v against %v", lift, x, y, a, c)
+					}
+					if lc > 60 { // floor pixels bright enough to measure
+						ratio = min(ratio, la/lc)
+					}
+				}
+			}
+			if changed < 200 {
+				t.Fatalf("lift %g m: shadows changed %d pixels", lift, changed)
+			}
+			return ratio
+		}
+		rest, lifted := darkest(0), darkest(0.03)
+		t.Logf("darkest shadow: %.2f of the floor's light resting, %.2f lifted by 30 mm", rest, lifted)
+		if rest > 0.6 || lifted < rest+0.1 {
+			t.Errorf("darkest shadow %.2f resting, %.2f lifted: want ≤ 0.6 resting and at least 0.1 lighter lifted", rest, lifted)
+		}
+	})
+}
+
+// saveShot writes img as a PNG for a person to look at.
+func saveShot(tb testing.TB, img *image.RGBA, path string) {
+	tb.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		tb.Fatal(err)
+	}
 }

@@ -23,6 +23,12 @@ type Options struct {
 	Deviations bool
 	Bodies     bool // the rigid bodies other than the floor
 	Floor      bool // the floor grid
+	// Shadows darkens the floor under each body, more and tighter the
+	// nearer the body is to it (render/shadows.go).
+	Shadows bool
+	// Pattern draws a checkerboard of the material on the soft surface,
+	// which moves and turns with it.
+	Pattern bool
 
 	// ForceScale is the arrow length per newton (m/N).
 	ForceScale float32
@@ -66,6 +72,8 @@ func DefaultOptions() Options {
 		Deviations:      true,
 		Bodies:          true,
 		Floor:           true,
+		Shadows:         true,
+		Pattern:         true,
 		ForceScale:      0.01,
 		PointSize:       7,
 		LineWidth:       2.5,
@@ -117,18 +125,22 @@ type Renderer struct {
 	u                               uniforms
 	colourTex                       uint32
 
-	scene    *frame.Scene
-	surface  *surfaceMesh
-	abGhost  *surfaceMesh // the A/B mode's scene B (ab.go)
-	bodies   []*bodyMesh
-	overlay  *contactOverlay
-	size     float32 // soft body's rest bounding-box size, m
-	ranges   [ColourVonMises + 1]rangeTracker
-	scratch  []float32
-	legend   ColourMap
-	view     [16]float32
-	proj     [16]float32
-	identity [16]float32
+	scene   *frame.Scene
+	surface *surfaceMesh
+	abGhost *surfaceMesh // the A/B mode's scene B (ab.go)
+	bodies  []*bodyMesh
+	overlay *contactOverlay
+	size    float32 // soft body's rest bounding-box size, m
+	ranges  [ColourVonMises + 1]rangeTracker
+	scratch []float32
+	legend  ColourMap
+	shadows shadowSet // the frame's shadows on the floor (castShadows)
+	// restCentre is the middle of the soft body's rest bounding box, the
+	// surface pattern's origin.
+	restCentre [3]float32
+	view       [16]float32
+	proj       [16]float32
+	identity   [16]float32
 }
 
 // New compiles the programs and creates the colour-map texture. It needs
@@ -254,6 +266,7 @@ func (r *Renderer) SetScene(scene *frame.Scene) error {
 	}
 	r.scene = scene
 	r.size = float32(patchSize(scene.SurfaceRest))
+	r.restCentre = boxCentre(scene.SurfaceRest)
 	r.scratch = make([]float32, len(scene.SurfaceRest)/3)
 	for i := range r.ranges {
 		r.ranges[i].reset()

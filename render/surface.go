@@ -14,8 +14,8 @@ import (
 // and a static index buffer of the Scene's triangles. The wireframe pass
 // reuses the position and index buffers through a second vertex array.
 type surfaceMesh struct {
-	vao, wireVAO                 uint32
-	position, normal, scalar, ib uint32
+	vao, wireVAO                       uint32
+	position, normal, scalar, rest, ib uint32
 
 	vertices int
 	tris     []uint32  // the Scene's triangle indices (read only)
@@ -40,14 +40,15 @@ func newSurfaceMesh(rest []float32, tris []uint32) (*surfaceMesh, error) {
 	s := &surfaceMesh{vertices: n, tris: tris, normals: make([]float32, 3*n)}
 	gl.GenVertexArrays(1, &s.vao)
 	gl.GenVertexArrays(1, &s.wireVAO)
-	var bufs [4]uint32
-	gl.GenBuffers(4, &bufs[0])
-	s.position, s.normal, s.scalar, s.ib = bufs[0], bufs[1], bufs[2], bufs[3]
+	var bufs [5]uint32
+	gl.GenBuffers(5, &bufs[0])
+	s.position, s.normal, s.scalar, s.rest, s.ib = bufs[0], bufs[1], bufs[2], bufs[3], bufs[4]
 
 	gl.BindVertexArray(s.vao)
 	allocAttribute(s.position, 0, 3, n, rest)
 	allocAttribute(s.normal, 1, 3, n, nil)
 	allocAttribute(s.scalar, 2, 1, n, make([]float32, max(n, 1)))
+	allocAttribute(s.rest, 3, 3, n, rest) // the pattern's coordinates, never streamed
 	gl.BindBuffer(gl.ELEMENT_ARRAY_BUFFER, s.ib)
 	if len(tris) > 0 {
 		gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, 4*len(tris), unsafe.Pointer(&tris[0]), gl.STATIC_DRAW)
@@ -119,8 +120,8 @@ func (s *surfaceMesh) drawWire() {
 }
 
 func (s *surfaceMesh) delete() {
-	bufs := [4]uint32{s.position, s.normal, s.scalar, s.ib}
-	gl.DeleteBuffers(4, &bufs[0])
+	bufs := [5]uint32{s.position, s.normal, s.scalar, s.rest, s.ib}
+	gl.DeleteBuffers(5, &bufs[0])
 	gl.DeleteVertexArrays(1, &s.vao)
 	gl.DeleteVertexArrays(1, &s.wireVAO)
 }

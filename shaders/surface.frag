@@ -7,12 +7,23 @@
 in vec3 vPositionView;
 in vec3 vNormalView;
 in float vScalar;
+in vec3 vRest;
 
 uniform vec3 uBaseColour;
 uniform int uUseColourMap;     // 0: uBaseColour, 1: colour map of vScalar
 uniform vec2 uRange;           // scalar mapped to [0, 1]: (min, max)
 uniform sampler1D uColourMap;  // perceptual map, sampled on [0, 1]
 uniform float uAlpha;          // opacity: 1, or less for the A/B ghost
+// Edge of the pattern's cubes in the rest shape, m; 0 draws no pattern.
+// A three-dimensional checkerboard of the material: every face shows
+// squares that move and turn with the body, so a spin of a symmetric
+// object reads as one.
+uniform float uPatternCell;
+// The rest shape's centre: the middle of a cell, so that the pattern is
+// symmetric about it; the cell (render's patternCells, 4.5 across the
+// largest extent) puts the faces of a cube a quarter cell inside the
+// outer cells, never on a boundary, where the pattern would flicker.
+uniform vec3 uPatternOrigin;
 
 out vec4 fragColour;
 
@@ -39,6 +50,10 @@ void main() {
         float span = max(uRange.y - uRange.x, 1e-30);
         float t = clamp((vScalar - uRange.x) / span, 0.0, 1.0);
         albedo = texture(uColourMap, t).rgb;
+    }
+    if (uPatternCell > 0.0) {
+        vec3 c = floor((vRest - uPatternOrigin) / uPatternCell + 0.5);
+        albedo *= mod(c.x + c.y + c.z, 2.0) < 0.5 ? 1.0 : 0.72;
     }
     fragColour = vec4(shade(albedo, n, v), uAlpha);
 }

@@ -35,17 +35,19 @@ type Display struct {
 	Deviations bool
 	Bodies     bool // the jaws (rigid bodies other than the floor)
 	Floor      bool
+	Shadows    bool // the bodies' shadows on the floor
+	Pattern    bool // a checkerboard of the material on the soft surface
 	// ForceScale is the length of a force arrow per newton (m/N).
 	ForceScale float32
 
 	resetCamera bool
 }
 
-// DefaultDisplay returns the start-up view: shaded surface without a
-// colour map, contacts and their deviations, bodies and floor, no force
-// arrows, 1 cm per newton.
+// DefaultDisplay returns the start-up view: shaded surface with its
+// pattern and without a colour map, contacts and their deviations, bodies,
+// floor and shadows, no force arrows, 1 cm per newton.
 func DefaultDisplay() Display {
-	return Display{Contacts: true, Deviations: true, Bodies: true, Floor: true, ForceScale: 0.01}
+	return Display{Contacts: true, Deviations: true, Bodies: true, Floor: true, Shadows: true, Pattern: true, ForceScale: 0.01}
 }
 
 // RequestCameraReset asks the application to put the camera back to its

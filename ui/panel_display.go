@@ -13,10 +13,14 @@ import (
 
 func drawDisplay(s *State, _ *frame.Frame, _ Sender) {
 	d := &s.Display
-	checkboxPair("wireframe", &d.Wireframe, "floor", &d.Floor)
-	checkboxPair("contacts", &d.Contacts, "jaws", &d.Bodies)
-	checkboxPair("forces", &d.Forces, "deviations", &d.Deviations)
-	tooltip("per contact: start-of-step normal n0 (dim) and converged Newton normal n (bright)")
+	checkboxPair(toggle{"wireframe", &d.Wireframe, "the soft surface's triangle edges"},
+		toggle{"floor", &d.Floor, "the floor's grid (1-2-5 cells)"})
+	checkboxPair(toggle{"contacts", &d.Contacts, "contact points by state (Help panel, Colours)"},
+		toggle{"jaws", &d.Bodies, "the jaws and the other rigid bodies"})
+	checkboxPair(toggle{"forces", &d.Forces, "each contact's normal force (blue) and friction force (magenta)"},
+		toggle{"deviations", &d.Deviations, "per contact: start-of-step normal n0 (dim) and converged Newton normal n (bright), green to red by their angle, 0 to 10 degrees"})
+	checkboxPair(toggle{"pattern", &d.Pattern, "a checkerboard of the material, which turns with the object"},
+		toggle{"shadows", &d.Shadows, "shadows on the floor: dark and tight under a body resting on it, wider and fainter the higher it is"})
 	drawColourMap(s, d)
 	drawLegend(s.Legend)
 	if d.Forces {
@@ -32,12 +36,22 @@ func drawDisplay(s *State, _ *frame.Frame, _ Sender) {
 	tooltip("left drag orbits, middle drag pans, wheel zooms")
 }
 
+// toggle is one checkbox of the Display panel: its label, its value and
+// its tooltip.
+type toggle struct {
+	label string
+	value *bool
+	hint  string
+}
+
 // checkboxPair draws two checkboxes on one row, the second aligned at
 // the middle of the panel.
-func checkboxPair(a string, va *bool, b string, vb *bool) {
-	imgui.Checkbox(a, va)
+func checkboxPair(a, b toggle) {
+	imgui.Checkbox(a.label, a.value)
+	tooltip(a.hint)
 	imgui.SameLineV(LeftColumnWidth/2, -1)
-	imgui.Checkbox(b, vb)
+	imgui.Checkbox(b.label, b.value)
+	tooltip(b.hint)
 }
 
 // drawColourMap draws the colour-map choice and the range of the map.

@@ -455,7 +455,7 @@ which turns a file to rest stably; -mesh-up y forces it, e.g.
 
     softgrasp headless -mesh testdata/meshes/03_horse_scan_yup.stl -mesh-up y
 
-`softgrasp grasp-set` runs the grasp-and-rotate script on every file here
+` + "`softgrasp grasp-set`" + ` runs the grasp-and-rotate script on every file here
 (docs/grasp-set.md has its table).
 
 Every surface is closed, manifold and consistently oriented (outward
