@@ -203,6 +203,15 @@ var (
 	previewWarn    = [3]float32{0.95, 0.30, 0.25}
 )
 
+// previewSwatches are the preview's colours for the viewer's legend.
+func previewSwatches() []render.Swatch {
+	return []render.Swatch{
+		{Colour: previewOpen, Meaning: "aim preview: the open jaws"},
+		{Colour: previewContact, Meaning: "aim preview: the jaws where they meet the object"},
+		{Colour: previewWarn, Meaning: "aim preview: an aim that does not fit (the banner says why)"},
+	}
+}
+
 // ghosts returns the preview of the current aim for the renderer: the
 // two jaws open at the aimed pose and at the opening where the first of
 // them meets the object; nil without an aim, or once the scene changed.

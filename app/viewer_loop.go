@@ -44,7 +44,7 @@ type viewer struct {
 
 	frame    *frame.Frame  // newest acquired frame, ours until the next Acquire
 	version  uint64        // Scene version the renderer holds
-	kind     string        // scenario the camera was framed for
+	framed   framed        // the scene the camera was framed for
 	shotPath string        // screenshot asked by F12, written at the next frame
 	video    videoRecorder // F9 and -video (viewer_video.go)
 	limiter  frameLimiter
@@ -140,6 +140,9 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	}
 	v.cam = render.NewCamera(homeTarget, homeDistance)
 	v.state = ui.NewState(opt.config, opt.pace)
+	for _, sw := range append(render.OverlaySwatches(), previewSwatches()...) {
+		v.state.Colours = append(v.state.Colours, ui.ColourKey{Colour: sw.Colour, Meaning: sw.Meaning})
+	}
 	v.state.Display = displayFromOptions(render.DefaultOptions())
 	v.input = newInputMapper(v.cam, v.runner, v.state, v.platform.PixelScale)
 	v.input.frame = func() *frame.Frame { return v.frame }
@@ -319,6 +322,9 @@ func (v *viewer) renderFrame(shot bool) (img *image.RGBA, drawn bool, err error)
 		v.state.Hint = ui.NextHint(v.frame, v.input.aim != nil)
 		ui.DrawPanels(v.state, v.frame, v.runner)
 		imgui.Render()
+		if x, width := v.state.ViewCentre(); width > 0 {
+			v.cam.ShiftX = float64(2*x/width - 1) // the scene in the middle of the free view
+		}
 		dw, dh := v.platform.DisplaySize()
 		bg := ui.PanelBackground
 		if err := v.layer.Update(v.imgui, [2]float32{float32(dw), float32(dh)}, [2]float32{float32(w), float32(h)},
@@ -359,9 +365,12 @@ func (v *viewer) acquire() (fresh, newScene bool, err error) {
 		v.version, newScene = sc.Version, true
 		v.sceneDOFs = sc.DOFs
 		v.showMesh(sc)
-		if kind := string(cfg.Scenario.Kind); kind != v.kind {
-			v.kind = kind
-			frameCamera(v.cam, sc)
+		if v.framed.reframe(string(cfg.Scenario.Kind), sc) {
+			poses := f
+			if f.SceneVersion != sc.Version {
+				poses = nil // a frame of another scene: no jaws to look across
+			}
+			frameCamera(v.cam, sc, poses)
 		}
 	}
 	v.state.Observe(f, cfg, fresh)

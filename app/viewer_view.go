@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/frame"
+	"softgrasp/physics/scenario"
 	"softgrasp/render"
 	"softgrasp/ui"
 )
@@ -34,8 +35,10 @@ const (
 )
 
 // frameCamera aims the camera at the scene's soft object and makes that
-// view the one Reset returns to.
-func frameCamera(cam *render.Camera, sc *frame.Scene) {
+// view the one Reset returns to. With the jaws in f's poses it looks
+// across their closing axis, turned by framingTurn, so that neither jaw
+// hides the object.
+func frameCamera(cam *render.Camera, sc *frame.Scene, f *frame.Frame) {
 	lo, hi, ok := bounds(sc.SurfaceRest)
 	if !ok {
 		return
@@ -46,7 +49,62 @@ func frameCamera(cam *render.Camera, sc *frame.Scene) {
 	cam.Distance = distanceFactor * size
 	cam.MinDistance, cam.MaxDistance = cam.Distance/50, cam.Distance*20
 	cam.Pitch = homePitch
+	if yaw, ok := acrossJaws(sc, f, cam.Yaw); ok {
+		cam.Yaw = yaw
+	}
 	cam.SetHome()
+}
+
+// framingTurn is how far the framed view turns from square across the
+// jaws' closing axis: enough to see their faces, not enough for a jaw to
+// cover the object.
+const framingTurn = 20 * math.Pi / 180
+
+// acrossJaws returns the camera yaw square to the jaws' closing axis in
+// f, turned by framingTurn, of the two the nearer to yaw; ok is false
+// without two jaws apart.
+func acrossJaws(sc *frame.Scene, f *frame.Frame, yaw float64) (float64, bool) {
+	if f == nil || len(sc.Bodies) <= scenario.RightJawBody || len(f.BodyPoses) <= scenario.RightJawBody {
+		return 0, false
+	}
+	l, r := &f.BodyPoses[scenario.LeftJawBody], &f.BodyPoses[scenario.RightJawBody]
+	ax, ay := float64(r[12]-l[12]), float64(r[13]-l[13])
+	if math.Hypot(ax, ay) < 1e-6 {
+		return 0, false
+	}
+	axis := math.Atan2(ay, ax)
+	best, gap := 0.0, math.Inf(1)
+	for _, c := range []float64{axis + math.Pi/2 - framingTurn, axis - math.Pi/2 + framingTurn} {
+		if d := math.Abs(math.Remainder(c-yaw, 2*math.Pi)); d < gap {
+			best, gap = math.Remainder(c, 2*math.Pi), d
+		}
+	}
+	return best, true
+}
+
+// framed is what a camera was framed on: the scenario and the soft
+// object's rest bounding box. A new scene reframes the camera when
+// either changed: another scenario, another mesh, another size.
+type framed struct {
+	kind   string
+	lo, hi r3.Vec
+}
+
+// reframe reports whether the scene differs from what was framed (by the
+// scenario, or the object's bounding box by more than a tenth of its
+// size) and records it.
+func (fr *framed) reframe(kind string, sc *frame.Scene) bool {
+	lo, hi, ok := bounds(sc.SurfaceRest)
+	if !ok {
+		return false
+	}
+	size := max(hi.X-lo.X, hi.Y-lo.Y, hi.Z-lo.Z)
+	moved := r3.Norm(r3.Sub(lo, fr.lo)) + r3.Norm(r3.Sub(hi, fr.hi))
+	if kind == fr.kind && moved <= 0.1*size {
+		return false
+	}
+	*fr = framed{kind: kind, lo: lo, hi: hi}
+	return true
 }
 
 // bounds returns the bounding box of xyz triples; ok is false for none.

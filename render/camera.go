@@ -23,6 +23,11 @@ type Camera struct {
 	FovY float64
 	// MinDistance and MaxDistance bound Zoom.
 	MinDistance, MaxDistance float64
+	// ShiftX moves the image's centre of projection right by that much of
+	// the viewport's half width (normalised device coordinates), so that
+	// the target appears at the middle of the part of the window the
+	// panels leave free rather than behind them; 0 centres it.
+	ShiftX float64
 
 	width, height int
 	home          CameraView
@@ -160,10 +165,11 @@ func (c *Camera) View() [16]float32 {
 func (c *Camera) Projection() [16]float32 {
 	near, far := c.clipPlanes()
 	f := 1 / math.Tan(c.FovY/2)
+	// x_ndc = x_clip/w with w = −z_eye: the −ShiftX·z_eye term adds ShiftX.
 	return [16]float32{
 		float32(f / c.aspect()), 0, 0, 0,
 		0, float32(f), 0, 0,
-		0, 0, float32((far + near) / (near - far)), -1,
+		float32(-c.ShiftX), 0, float32((far + near) / (near - far)), -1,
 		0, 0, float32(2 * far * near / (near - far)), 0,
 	}
 }
@@ -178,7 +184,7 @@ func (c *Camera) Ray(x, y float64, width, height int) (origin, dir r3.Vec) {
 		return c.Eye(), f
 	}
 	tanHalf := math.Tan(c.FovY / 2)
-	ndcX := 2*x/float64(width) - 1
+	ndcX := 2*x/float64(width) - 1 - c.ShiftX
 	ndcY := 1 - 2*y/float64(height)
 	aspect := float64(width) / float64(height)
 	d := r3.Add(f, r3.Add(r3.Scale(ndcX*tanHalf*aspect, r), r3.Scale(ndcY*tanHalf, u)))
@@ -196,7 +202,7 @@ func (c *Camera) Project(p r3.Vec) (x, y float64, ok bool) {
 		return 0, 0, false
 	}
 	tanHalf := math.Tan(c.FovY / 2)
-	ndcX := r3.Dot(d, r) / (depth * tanHalf * c.aspect())
+	ndcX := r3.Dot(d, r)/(depth*tanHalf*c.aspect()) + c.ShiftX
 	ndcY := r3.Dot(d, u) / (depth * tanHalf)
 	return (ndcX + 1) / 2 * float64(c.width), (1 - ndcY) / 2 * float64(c.height), true
 }

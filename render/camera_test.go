@@ -15,6 +15,9 @@ func randomCamera(rng *rand.Rand) *Camera {
 	c := NewCamera(target, 0.1+rng.Float64())
 	c.Orbit(rng.Float64()*2*math.Pi, (rng.Float64()-0.5)*2)
 	c.SetViewport(320+rng.IntN(1000), 240+rng.IntN(700))
+	if rng.IntN(2) == 0 { // half of them shifted, as beside a panel column
+		c.ShiftX = (rng.Float64() - 0.5) * 0.8
+	}
 	return c
 }
 
@@ -118,8 +121,8 @@ func TestRay(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		c := randomCamera(rng)
 		w, h := c.Viewport()
-		t.Run("centre hits the target", func(t *testing.T) {
-			o, d := c.Ray(float64(w)/2, float64(h)/2, w, h)
+		t.Run("the shifted centre hits the target", func(t *testing.T) {
+			o, d := c.Ray((1+c.ShiftX)*float64(w)/2, float64(h)/2, w, h)
 			if !near(o, c.Eye(), camTol) {
 				t.Fatalf("origin %v, want the eye %v", o, c.Eye())
 			}

@@ -58,6 +58,13 @@ func arrange(view imgui.Vec2) arrangement {
 	return arrangement{columns: []column{left, right}, free: Rect{Min: freeMin, Max: imgui.Vec2{X: right.x - panelMargin, Y: view.Y}}}
 }
 
+// ViewCentre returns the middle of the 3D view the last frame's panels
+// left free, x in window coordinates, and the window's width (0 before
+// the first frame): the camera centres the scene there.
+func (s *State) ViewCentre() (x, width float32) {
+	return s.free.Centre().X, s.viewWidth
+}
+
 // Compact reports whether the last frame folded the panels into one
 // column.
 func (s *State) Compact() bool { return s.compact }

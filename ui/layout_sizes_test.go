@@ -27,6 +27,8 @@ func (h *harness) crowd() {
 	h.state.SpeedStatus, h.state.SpeedAdvice, h.state.SpeedSlow = "real-time factor 0.41 (last 8 s)", "try -dofs 1200", true
 	h.frame.Stats.Paused = true
 	h.frame.Stats.AB = frame.ABStats{On: true, Changes: "scheme=standard,pgs=60"}
+	h.state.Colours = []ColourKey{{[3]float32{1, 1, 1}, "contact pair apart, within the alarm distance"},
+		{[3]float32{1, 0, 0}, "aim preview: an aim that does not fit (the banner says why)"}}
 	h.frame.Message = "the object slipped out of the jaws at t = 2.10 s: grip 0.40 N for 0.50 N of weight"
 }
 
@@ -37,8 +39,18 @@ func (h *harness) crowd() {
 // of a small window each panel is opened in turn; the Help panel is
 // checked open and folded.
 func TestLayoutFitsEveryWindowSize(t *testing.T) {
-	h := newHarness(t)
-	h.crowd()
+	for _, crowded := range []bool{false, true} {
+		h := newHarness(t)
+		if crowded {
+			h.crowd()
+		}
+		checkLayoutSizes(t, h)
+	}
+}
+
+// checkLayoutSizes checks the harness's layout at the README's window
+// sizes (TestLayoutFitsEveryWindowSize).
+func checkLayoutSizes(t *testing.T, h *harness) {
 	for _, size := range []imgui.Vec2{{X: 800, Y: 600}, {X: 1280, Y: 800}, {X: 1920, Y: 1080}} {
 		h.resize(size.X, size.Y)
 		compact := size.X < CompactWidth || size.Y < CompactHeight
@@ -56,7 +68,7 @@ func TestLayoutFitsEveryWindowSize(t *testing.T) {
 					t.Errorf("%v, %s open, help %v: %s", size, open, help, p)
 				}
 				for _, title := range []string{PanelSimulation, PanelGripper, PanelDisplay, PanelStats, PanelHelp, PanelPrompt, PanelMessage} {
-					if _, ok := h.state.Layout.Panels[title]; !ok {
+					if _, ok := h.state.Layout.Panels[title]; !ok && (title != PanelMessage || h.frame.Message != "") {
 						t.Errorf("%v: %s not drawn", size, title)
 					}
 				}
@@ -124,5 +136,27 @@ func TestTabHidesThePanels(t *testing.T) {
 	h.step(2)
 	if _, ok := h.state.Layout.Panels[PanelStats]; !ok {
 		t.Error("Stats not drawn again after a second Tab")
+	}
+}
+
+// TestViewCentreIsTheFreeViewsMiddle: the camera centres the scene in
+// the part of the window the panels leave free, the whole window when
+// they are hidden.
+func TestViewCentreIsTheFreeViewsMiddle(t *testing.T) {
+	h := newHarness(t)
+	for _, tc := range []struct {
+		size   imgui.Vec2
+		hidden bool
+		want   float32
+	}{
+		{imgui.Vec2{X: 1280, Y: 800}, false, (LeftColumnWidth + 2*panelMargin + 1280 - RightColumnWidth - 2*panelMargin) / 2},
+		{imgui.Vec2{X: 800, Y: 600}, false, (LeftColumnWidth + 2*panelMargin + 800) / 2},
+		{imgui.Vec2{X: 800, Y: 600}, true, 400},
+	} {
+		h.state.HidePanels = tc.hidden
+		h.resize(tc.size.X, tc.size.Y)
+		if x, w := h.state.ViewCentre(); x != tc.want || w != tc.size.X {
+			t.Errorf("%v, hidden %v: view centre %v of %v, want %v of %v", tc.size, tc.hidden, x, w, tc.want, tc.size.X)
+		}
 	}
 }

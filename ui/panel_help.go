@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/inkyblackness/imgui-go/v4"
+import (
+	"fmt"
+
+	"github.com/inkyblackness/imgui-go/v4"
+)
 
 // The Help panel lists the mouse and keyboard bindings.
 
@@ -73,9 +77,42 @@ func drawHelp(s *State, free, message, prompt Rect) {
 		imgui.PopTextWrapPos()
 		imgui.EndTable()
 	}
+	if open {
+		drawColourKeys(s)
+	}
 	s.trackWindow(PanelHelp)
 	imgui.End()
 }
 
 // helpWidth is the open Help panel's width where the 3D view has room.
 const helpWidth = 600
+
+// panelColours are the panels' own colours and their meanings.
+func panelColours() []ColourKey {
+	rgb := func(c imgui.Vec4) [3]float32 { return [3]float32{c.X, c.Y, c.Z} }
+	return []ColourKey{
+		{rgb(changedColour), "panel label: a setting changed from its default (tooltip: the default)"},
+		{rgb(colourWarn), "panel text: below the target speed, not held, a measurement to look at"},
+		{rgb(colourGood), "panel text: held"},
+		{rgb(colourFast), "the fast scheme"},
+		{rgb(colourStandard), "the standard scheme (shaded steps in the time plot)"},
+	}
+}
+
+// drawColourKeys lists every colour drawn, a swatch and its meaning per
+// row: the 3D view's (State.Colours), then the panels'.
+func drawColourKeys(s *State) {
+	imgui.Separator()
+	imgui.Text("Colours")
+	box := imgui.TextLineHeight()
+	// A pixel inside the edge: wrapped at the edge itself, a line can
+	// round one pixel past it.
+	imgui.PushTextWrapPosV(imgui.ContentRegionMax().X - 1)
+	for i, k := range append(append([]ColourKey(nil), s.Colours...), panelColours()...) {
+		imgui.ColorButton(fmt.Sprintf("##colour%d", i), imgui.Vec4{X: k.Colour[0], Y: k.Colour[1], Z: k.Colour[2], W: 1},
+			imgui.ColorEditFlagsNoTooltip, imgui.Vec2{X: box, Y: box})
+		imgui.SameLine()
+		imgui.Text(k.Meaning)
+	}
+	imgui.PopTextWrapPos()
+}

@@ -263,7 +263,7 @@ func drawScene(s *State, out Sender) {
 }
 
 // meshFileHint is the mesh-file field's placeholder.
-const meshFileHint = "mesh or .toml scene file"
+const meshFileHint = "mesh or scene file"
 
 // drawObjectCombo draws the procedural object's choice, "mesh file" when
 // a file replaces it.

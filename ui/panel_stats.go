@@ -52,8 +52,9 @@ func drawSchemeLine(st *frame.Stats) {
 	}
 	colouredText(c, "scheme: "+scheme)
 	imgui.SameLine()
-	imgui.Text(fmt.Sprintf("  last step: %d Newton it.", st.NewtonIterations))
-	wrappedText(colourDim, fmt.Sprintf("%d PGS sweeps in the step, all Newton iterations together", st.PGSIterations))
+	imgui.Text("  last step:")
+	imgui.Text(fmt.Sprintf("%d Newton it., %d PGS sweeps in all", st.NewtonIterations, st.PGSIterations))
+	tooltip("PGS sweeps: those of all the step's Newton iterations together (the PGS field caps each iteration's)")
 }
 
 // drawDeviceTimes shows, on a backend that measures its device, the

@@ -53,6 +53,10 @@ func DrawPanels(s *State, f *frame.Frame, out Sender) {
 		}
 	}
 	s.compact = a.compact
+	s.free, s.viewWidth = a.free, view.X
+	if s.HidePanels {
+		s.free = Rect{Max: view}
+	}
 	message := drawMessage(s, f, out, a.free)
 	prompt := drawPrompt(s, a.free)
 	if !s.HidePanels {

@@ -35,6 +35,9 @@ type State struct {
 	// Legend is the colour map's range, set by the application after each
 	// draw for the Display panel.
 	Legend Legend
+	// Colours are the 3D view's colours and their meanings, set by the
+	// application; the Help panel lists them with the panels' own.
+	Colours []ColourKey
 	// RenderFPS is the rendered frame rate, set by the application.
 	RenderFPS float64
 	// ShowHelp unfolds the Help panel (key H toggles it).
@@ -74,12 +77,14 @@ type State struct {
 	meshFile  string // text of the mesh-file field
 	attach    string // text of the attachments field (SetAttachments)
 	mesh      meshPanel
-	actionErr string // last refused action, shown under the panels' buttons
-	dismissed string // frame message the user closed
-	helpDirty bool   // ShowHelp changed outside the Help window
-	compact   bool   // the last frame folded the panels into one column
-	openPanel string // the folded column's open panel ("": none)
-	panel     string // the docked panel being drawn ("": none)
+	actionErr string  // last refused action, shown under the panels' buttons
+	dismissed string  // frame message the user closed
+	helpDirty bool    // ShowHelp changed outside the Help window
+	compact   bool    // the last frame folded the panels into one column
+	openPanel string  // the folded column's open panel ("": none)
+	panel     string  // the docked panel being drawn ("": none)
+	free      Rect    // the 3D view the last frame's panels left free
+	viewWidth float32 // the window's width in the last frame
 
 	openingMM   float32 // the opening slider's value while dragged
 	openingDrag bool
@@ -146,6 +151,12 @@ func (s *State) ToggleHelp() {
 // ActionError returns the last refused action's message ("" when the
 // last action went through).
 func (s *State) ActionError() string { return s.actionErr }
+
+// ColourKey is one colour of the legend and what it means.
+type ColourKey struct {
+	Colour  [3]float32
+	Meaning string
+}
 
 // Legend is a colour map's data range and caption ("" when no map is
 // drawn).

@@ -186,10 +186,10 @@ func plotLegend(id string, series []PlotSeries, opt TimePlotOptions) {
 	for _, s := range series {
 		segments = append(segments, BarSegment{Label: s.Label, Colour: s.Colour})
 	}
-	swatchLegend(id, segments, imgui.ContentRegionAvail().X)
 	if opt.Shade != nil && opt.ShadeLabel != "" {
-		swatchLegend(id+"/shade", []BarSegment{{Label: opt.ShadeLabel, Colour: opt.ShadeColour}}, imgui.ContentRegionAvail().X)
+		segments = append(segments, BarSegment{Label: opt.ShadeLabel, Colour: opt.ShadeColour})
 	}
+	swatchLegend(id, segments, imgui.ContentRegionAvail().X)
 }
 
 // AxisLabel writes an axis value compactly: whole numbers without

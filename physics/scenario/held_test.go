@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"strings"
 	"testing"
 
 	"softgrasp/physics/settings"
@@ -40,5 +41,43 @@ func TestHeldMeansCarried(t *testing.T) {
 	}
 	if seen[PhaseSpin][false] > 0 || seen[PhaseSpin][true] == 0 {
 		t.Errorf("spin: held in %d steps, not held in %d; want held throughout", seen[PhaseSpin][true], seen[PhaseSpin][false])
+	}
+}
+
+// TestWeakGripSaysWhyItSlid: with a grip whose friction carries half the
+// box's weight (μ = 0.1), the lifted box slides down the jaws; the script
+// stops once it slid twice the held margin, and says so with the
+// friction and the weight, instead of showing a lift that carries
+// nothing.
+func TestWeakGripSaysWhyItSlid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a grasp")
+	}
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.TargetDOFs, cfg.Physics.Friction = 400, 0.1
+	probe, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weight := probe.total * 9.81
+	probe.Close()
+	cfg.GripForce = 0.5 * weight / (2 * cfg.Physics.Friction) // each jaw's
+	sc, err := Build(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	for sc.Sim.Time() < sc.Duration()-1e-9 && sc.Phase() != PhaseStopped {
+		if _, err := sc.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop := sc.ScriptStop()
+	t.Logf("weight %.3f N, grip %.3f N a jaw: %s", weight, cfg.GripForce, stop)
+	if sc.Phase() != PhaseStopped || !strings.Contains(stop, "slid") || !strings.Contains(stop, "is less than its") {
+		t.Fatalf("phase %s, stop %q: want the script stopped, saying the box slid and its friction is less than its weight", sc.Phase(), stop)
+	}
+	if sc.Summary().Held {
+		t.Error("the summary says held")
 	}
 }

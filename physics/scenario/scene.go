@@ -689,8 +689,16 @@ func (sc *Scene) holdForGrip(t, h float64) {
 		return
 	}
 	if s.gripped {
-		if c.Lost() {
-			s.stop(t, fmt.Sprintf("the object slipped out of the jaws during the %s", s.phaseAt(t)))
+		m := &sc.metrics
+		weight := sc.total * r3.Norm(sc.Config().Physics.Gravity)
+		switch {
+		case c.Lost():
+			s.stop(t, fmt.Sprintf("the object slipped out of the jaws at t = %.2f s during the %s: the jaws carry %.2g N and %.2g N for its %.2g N of weight",
+				t, s.phaseAt(t), m.leftLast, m.rightLast, weight))
+		case m.gripSlip > slidOut && t > s.timeOf(PhaseLift, true) && len(sc.Config().Attach) == 0:
+			// An object held to the world cannot be lifted: its material
+			// slides along the jaws by design.
+			s.stop(t, sc.slidOut(t, weight))
 		}
 		return
 	}
@@ -703,6 +711,24 @@ func (sc *Scene) holdForGrip(t, h float64) {
 	case t >= s.timeOf(PhaseClose, false):
 		s.delay(h)
 	}
+}
+
+// slidOut is how far the held material may slide along the jaws after
+// the lift started before the script stops, m: twice what still counts
+// as held.
+const slidOut = 2 * heldMargin
+
+// slidOut says why a lifted object slid out of the grip at t: the jaws'
+// friction against its weight.
+func (sc *Scene) slidOut(t, weight float64) string {
+	m, mu := &sc.metrics, sc.Config().Physics.Friction
+	friction := mu * (m.leftLast + m.rightLast)
+	why := fmt.Sprintf("their friction, μ·(%.2g N + %.2g N) = %.2g N, for its %.2g N of weight", m.leftLast, m.rightLast, friction, weight)
+	if friction < weight {
+		why = fmt.Sprintf("their friction, μ·(%.2g N + %.2g N) = %.2g N, is less than its %.2g N of weight: a larger grip force or friction holds it",
+			m.leftLast, m.rightLast, friction, weight)
+	}
+	return fmt.Sprintf("the object slid %.0f mm along the jaws by t = %.2f s during the %s: %s", 1e3*m.gripSlip, t, sc.script.phaseAt(t), why)
 }
 
 // ScriptStop says why the grasp script stopped or was refused, "" while
