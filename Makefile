@@ -98,8 +98,8 @@ test: deps
 	$(GO) vet ./...
 	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -skip $(RACE_ONLY) $(PLAIN_PKGS)
 	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 $(GO) test -count=1 -race -short $(PLAIN_PKGS)
-	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 SOFTGRASP_REQUIRE_XDOTOOL=1 xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run $(APP_PLAIN) ./app
-	$(TEST_ENV) SOFTGRASP_REQUIRE_XDOTOOL=1 xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -race -skip $(APP_PLAIN) $(GL_PKGS)
+	$(TEST_ENV) SOFTGRASP_REQUIRE_TETGEN=1 SOFTGRASP_REQUIRE_XDOTOOL=1 xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -count=1 -run $(APP_PLAIN) ./app
+	$(TEST_ENV) SOFTGRASP_REQUIRE_XDOTOOL=1 xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -count=1 -race -skip $(APP_PLAIN) $(GL_PKGS)
 	$(MAKE) --no-print-directory cuda-test
 
 bench: build
@@ -124,7 +124,7 @@ grasp-set: build
 .PHONY: viewer-fuzz
 viewer-fuzz: deps
 	SOFTGRASP_REQUIRE_XDOTOOL=1 SOFTGRASP_VIEWER_FUZZ=5m SOFTGRASP_VIEWER_FUZZ_SEED=$(VIEWER_FUZZ_SEED) \
-		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -timeout 20m -run '^TestViewerUnderRandomInput$$' -v ./app
+		xvfb-run -a -s "-screen 0 1920x1080x24" $(GO) test -count=1 -timeout 20m -run '^TestViewerUnderRandomInput$$' -v ./app
 
 # accuracy: the grasp-and-spin grid against a fine-step reference (about
 # half an hour on two cores; ACCURACY_FLAGS=-quick for a one-minute run).

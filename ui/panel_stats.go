@@ -212,9 +212,9 @@ func drawConvergence(s *State, st *frame.Stats) {
 	if len(s.dirLog) == 0 {
 		wrappedText(colourDim, "direction change: needs two Newton iterations")
 	} else {
-		PlotLog("##direction", s.dirLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "rad: direction change, k >= 1"})
+		PlotLog("##direction", s.dirLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "rad", Caption: "direction change, k >= 1"})
 	}
-	PlotLog("##position", s.posLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m: p change"})
+	PlotLog("##position", s.posLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m", Caption: "p change"})
 	s.resLog = s.resLog[:0]
 	for _, r := range st.ElasticResidual[:n] {
 		if r > 0 { // iterations that evaluated the residual
@@ -222,12 +222,12 @@ func drawConvergence(s *State, st *frame.Stats) {
 		}
 	}
 	if len(s.resLog) > 0 {
-		PlotLog("##elastic", s.resLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m: residual (node move), k >= 1"})
+		PlotLog("##elastic", s.resLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m", Caption: "residual (node move), k >= 1"})
 	}
 	// Signorini's residual from k = 1 on, as the direction change.
 	s.conLog = appendF32(s.conLog[:0], st.ContactResidual[min(1, n):n])
 	if len(s.conLog) > 0 {
-		PlotLog("##contact", s.conLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m: contact law residual, k >= 1"})
+		PlotLog("##contact", s.conLog, LogPlotOptions{Size: imgui.Vec2{X: w, Y: 48}, Unit: "m", Caption: "contact law residual, k >= 1"})
 	}
 }
 

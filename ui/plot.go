@@ -21,6 +21,10 @@ type LogPlotOptions struct {
 	Size imgui.Vec2
 	// Unit is appended to the decade labels of the overlay ("rad", "m").
 	Unit string
+	// Caption names the plotted quantity after the decades; when the
+	// overlay would not fit the plot's width it goes on its own line
+	// above the plot instead.
+	Caption string
 }
 
 // Log10Values writes log10(max(v, floor)) for each value into dst,
@@ -70,6 +74,22 @@ func PlotLog(label string, values []float32, opt LogPlotOptions) {
 	logs, lo, hi := Log10Values(make([]float32, 0, len(values)), values, opt.Floor)
 	a, b := DecadeRange(lo, hi)
 	overlay := fmt.Sprintf("1e%d to 1e%d %s", int(a), int(b), opt.Unit)
+	if opt.Caption != "" {
+		long := overlay + ": " + opt.Caption
+		width := opt.Size.X
+		if width <= 0 {
+			width = imgui.ContentRegionAvail().X
+		}
+		if imgui.CalcTextSize(long, false, 0).X+2*imgui.CurrentStyle().FramePadding().X <= width {
+			overlay = long
+		} else {
+			imgui.PushStyleColor(imgui.StyleColorText, colourDim)
+			imgui.PushTextWrapPos()
+			imgui.Text(opt.Caption)
+			imgui.PopTextWrapPos()
+			imgui.PopStyleColor()
+		}
+	}
 	imgui.PlotLinesV(label, logs, 0, overlay, a, b, opt.Size)
 }
 
