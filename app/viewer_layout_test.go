@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/inkyblackness/imgui-go/v4"
+	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/frame"
 )
@@ -38,6 +39,46 @@ func TestViewerFitsEachWindowSize(t *testing.T) {
 			}
 			t.Logf("%v: t = %.2f s, %s, %d panels drawn", size, v.frame.Time, v.frame.Stats.Phase, len(v.state.Layout.Panels))
 			checkObject(t, v, shot)
+		})
+	}
+}
+
+// TestViewerFramesALoadedMesh: a mesh of the set loaded from the command
+// line is framed once the jaws grip it: its centre shows the object, not
+// a jaw or a panel, and nearly all of its surface lies in the window's
+// free view. The three are a Y-up statue (the one that once sat behind a
+// jaw), a tall vase and a Y-up scan of an animal.
+func TestViewerFramesALoadedMesh(t *testing.T) {
+	for _, file := range []string{"04_statue_yup.obj", "16_vase_tall.stl", "03_horse_scan_yup.stl"} {
+		opt := testOptions()
+		opt.config.MeshFile, opt.config.TargetDOFs = "../testdata/meshes/"+file, 600
+		withViewer(t, opt, func(v *viewer) {
+			gripping := func(f *frame.Frame) bool { return f.Stats.Phase == "hold" || f.Stats.Phase == "lift" }
+			if !renderUntil(t, v, 20000, gripping) || !pause(t, v) {
+				t.Errorf("%s: the jaws never gripped (%s)", file, v.frame.Message)
+				return
+			}
+			shot, _, err := v.renderFrame(true)
+			if err != nil {
+				t.Errorf("%s: screenshot: %v", file, err)
+				return
+			}
+			checkObject(t, v, shot)
+			sx, sy := v.platform.PixelScale()
+			w, h := float64(opt.width)*sx, float64(opt.height)*sy
+			s := v.frame.Surface
+			seen := 0
+			for i := 0; i+2 < len(s); i += 3 {
+				x, y, ok := v.cam.Project(r3.Vec{X: float64(s[i]), Y: float64(s[i+1]), Z: float64(s[i+2])})
+				if ok && x >= 0 && y >= 0 && x < w && y < h && !v.state.OverPanel(float32(x/sx), float32(y/sy)) {
+					seen++
+				}
+			}
+			if share := float64(seen) / float64(len(s)/3); share < 0.95 {
+				t.Errorf("%s: %.0f%% of the surface in the free view, want ≥ 95%%", file, 100*share)
+			} else {
+				t.Logf("%s: %.1f%% of the surface in the free view", file, 100*share)
+			}
 		})
 	}
 }

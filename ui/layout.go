@@ -132,11 +132,20 @@ func (s *State) trackItem(id string) {
 // trackWindow records the rectangle of the current window; call it
 // between Begin and End.
 func (s *State) trackWindow(title string) {
-	pos, size := imgui.WindowPos(), imgui.WindowSize()
-	s.Layout.Panels[title] = Rect{Min: pos, Max: imgui.Vec2{X: pos.X + size.X, Y: pos.Y + size.Y}}
+	s.trackWindowRect(title)
 	if o := imgui.ScrollMaxX(); o > 0 && !imgui.IsWindowCollapsed() {
 		s.Layout.Overflow[title] = o
 	}
+}
+
+// trackWindowRect records the rectangle of the current window alone, for
+// a window whose text is wrapped to its width each frame: ImGui's
+// horizontal scroll range compares the window's new width with the
+// previous frame's text, which overflows for a frame when the text
+// shrinks.
+func (s *State) trackWindowRect(title string) {
+	pos, size := imgui.WindowPos(), imgui.WindowSize()
+	s.Layout.Panels[title] = Rect{Min: pos, Max: imgui.Vec2{X: pos.X + size.X, Y: pos.Y + size.Y}}
 }
 
 // OverPanel reports whether (x, y) lies inside a panel drawn in the last

@@ -41,7 +41,7 @@ func drawPrompt(s *State, free Rect) Rect {
 		imgui.Text(text)
 		imgui.PopTextWrapPos()
 	}
-	s.trackWindow(PanelPrompt)
+	s.trackWindowRect(PanelPrompt)
 	imgui.End()
 	imgui.PopStyleColor()
 	return s.Layout.Panels[PanelPrompt]
