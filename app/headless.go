@@ -12,7 +12,6 @@ import (
 
 	"softgrasp/physics"
 	"softgrasp/physics/record"
-	"softgrasp/physics/rigid"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
 	"softgrasp/physics/stage"
@@ -20,7 +19,7 @@ import (
 
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
-	scenario, object, jaws, mesh, csv string
+	scenario, object, mesh, csv string
 	contacts, newtonCSV, sceneFile    string
 	cpuprofile, record, backend, ab   string
 	steps, threads                    int
@@ -44,7 +43,6 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels (1 leaves the second core to the background refactorisation; see README)")
 	fs.StringVar(&f.mesh, "mesh", "", "load this mesh file instead: Gmsh .msh, legacy VTK .vtk, VTK XML .vtu/.vtp, STL or OBJ (a closed surface is tetrahedralised with TetGen at -dofs)")
 	fs.StringVar(&f.object, "object", string(def.Object), "procedural object: box or cylinder")
-	fs.StringVar(&f.jaws, "jaws", "round", "gripper jaws: round (cylindrical fingertips) or flat")
 	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
 	fs.StringVar(&f.newtonCSV, "newton-csv", "", "write one CSV row per Newton iteration per step to this file: the turn of the normals, the move of the proximity points, the residuals, PGS's tolerance, sweeps and last change, the stage times (SI units, ms)")
@@ -92,9 +90,6 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 		if err := pf.apply(&cfg, f.given); err != nil {
 			return cfg, f.fromScene.where(err)
 		}
-	}
-	if cfg.JawStyle, err = rigid.ParseJawStyle(f.jaws); err != nil {
-		return cfg, fmt.Errorf("-jaws: %w", err)
 	}
 	cfg.MeshFile, cfg.Object = f.mesh, settings.Object(f.object)
 	cfg.Attach = append([]settings.AttachSpec(nil), f.attach...)

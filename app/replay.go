@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"softgrasp/physics"
@@ -144,6 +145,19 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp replay:", oneLine(err))
 		return 1
+	}
+	if len(rec.Files) > 0 {
+		// The scenes load the files the recorded run loaded, embedded in
+		// the recording, not whatever is at their paths now.
+		dir, err := os.MkdirTemp("", "softgrasp-replay-")
+		if err == nil {
+			defer os.RemoveAll(dir)
+			err = rec.Materialise(dir)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "softgrasp replay: %s: the embedded files: %s\n", file, oneLine(err))
+			return 1
+		}
 	}
 	setBLASThreads(blasThreads(rec.Config.Physics.Solver, f.threads))
 	p, err := loop.NewPlayer(rec)

@@ -130,8 +130,8 @@ func TestReplayRefusesBadRecordings(t *testing.T) {
 		code       int
 		want       string
 	}{
-		{"newer version", strings.Replace(text, "softgrasp-record 1", "softgrasp-record 7", 1), 1, "format version 7 is newer"},
-		{"older version", strings.Replace(text, "softgrasp-record 1", "softgrasp-record 0", 1), 1, "format version 0 is older"},
+		{"newer version", strings.Replace(text, "softgrasp-record 2", "softgrasp-record 7", 1), 1, "format version 7 is newer"},
+		{"no such version", strings.Replace(text, "softgrasp-record 2", "softgrasp-record 0", 1), 1, "format version 0 does not exist"},
 		{"corrupted line", strings.Replace(text, `{"step":100`, `{"step":1OO`, 1), 1, ":3: not a record line"},
 		{"missing mesh", missing.String(), 1, "gone.msh"},
 		{"other final state", strings.Replace(text, text[cut:], `{"end":{"steps":105,"checksum":"0000000000000000"}}`+"\n", 1), 1, "differs from the recording"},
@@ -191,5 +191,24 @@ func TestReplayKeepsAttachments(t *testing.T) {
 	code, out, errs := replayCmd(path)
 	if code != 0 || !strings.Contains(out, "identical true") {
 		t.Fatalf("replay exit %d, stderr %q, stdout:\n%s", code, errs, out)
+	}
+}
+
+// TestVersion1RecordingsReplay: recordings written by the format's first
+// version (kept in testdata, written before version 2 existed) replay to
+// their recorded final checksum: a scripted grasp, and a soak's random
+// commands (settings, scenes with a mesh file, gripper, script, resets).
+func TestVersion1RecordingsReplay(t *testing.T) {
+	for _, file := range []string{"testdata/record-v1-grasp.rec", "testdata/record-v1-soak.rec"} {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			code, out, errs := replayCmd(file, "-json")
+			if code != 0 {
+				t.Fatalf("replay exit %d: %s", code, errs)
+			}
+			replayed, cmp := checksums(t, out)
+			if cmp["match"] != true || cmp["recorded_checksum"] != replayed {
+				t.Fatalf("replayed %s, comparison %v", replayed, cmp)
+			}
+		})
 	}
 }

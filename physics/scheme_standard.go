@@ -19,7 +19,7 @@ import (
 //	p_{k+1} = G(q_{k+1})                               (Corr.)
 //
 // and H_{k+1} is re-evaluated at q_{k+1}: rigid-vertex pairs re-find the
-// closest point of their soft triangle (unless FreezeMapping). W_k is
+// closest point of their soft triangle (unless the mapping is frozen). W_k is
 // computed the best known way, by sparse forward solves with the columns
 // of J_kᵀ on the supernodal factor and a symmetric product, so that the
 // comparison with the fast scheme is fair. Its steps factor A exactly
@@ -48,10 +48,10 @@ func (sc *standardScheme) prepare(c *step) (stage.Stage, error) {
 	return stage.Newton, nil
 }
 
-// relinearise re-evaluates H at q_k (unless FreezeMapping) and turns the
+// relinearise re-evaluates H at q_k (unless the mapping is frozen) and turns the
 // normals at p_k.
 func (sc *standardScheme) relinearise(c *step, reach float64) float64 {
-	if !c.set.FreezeMapping {
+	if !c.freezeMapping {
 		sc.refindMapping(c)
 	}
 	return c.relinearise(reach)

@@ -4,19 +4,22 @@ import (
 	"math"
 	"testing"
 
+	"softgrasp/physics"
 	"softgrasp/physics/scenario"
 	"softgrasp/physics/settings"
 )
 
 // trajectory runs a coarse grasp scene and returns q after every step and
-// the number of steps that had contacts.
-func trajectory(t *testing.T, cfg settings.Scenario, steps int) ([][]float64, [][]float64, int) {
+// the number of steps that had contacts; freeze holds the standard
+// scheme's mapping over each step (physics.FreezeMapping).
+func trajectory(t *testing.T, cfg settings.Scenario, freeze bool, steps int) ([][]float64, [][]float64, int) {
 	t.Helper()
 	sc, err := scenario.Build(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sc.Close()
+	physics.FreezeMapping(sc.Sim, freeze)
 	var qs, lambdas [][]float64
 	withContacts := 0
 	for i := 0; i < steps; i++ {
@@ -34,7 +37,8 @@ func trajectory(t *testing.T, cfg settings.Scenario, steps int) ([][]float64, []
 }
 
 // equalityConfig is the grasp scene with fixed iteration counts, so that
-// both schemes do the same sequence of operations.
+// both schemes do the same sequence of operations (with the standard
+// scheme's mapping frozen: physics.FreezeMapping).
 func equalityConfig(scheme settings.Scheme, k int) settings.Scenario {
 	cfg := settings.DefaultScenario(settings.GraspRotate)
 	p := &cfg.Physics
@@ -43,7 +47,6 @@ func equalityConfig(scheme settings.Scheme, k int) settings.Scenario {
 	p.NewtonTolerance = 0
 	p.PGSIterations = 40
 	p.PGSTolerance = 0
-	p.FreezeMapping = true
 	p.Scheme = scheme
 	return cfg
 }
@@ -86,8 +89,8 @@ func TestStandardEqualsFastWhenMappingHeld(t *testing.T) {
 		fast, standard := equalityConfig(settings.Fast, k), equalityConfig(settings.Standard, k)
 		fast.Physics.ElasticTolerance, standard.Physics.ElasticTolerance = tc.elastic, tc.elastic
 		fast.Physics.ElasticTurn, standard.Physics.ElasticTurn = 0, 0 // every step
-		qf, lf, contacts := trajectory(t, fast, steps)
-		qs, ls, _ := trajectory(t, standard, steps)
+		qf, lf, contacts := trajectory(t, fast, true, steps)
+		qs, ls, _ := trajectory(t, standard, true, steps)
 		if contacts < steps/3 {
 			t.Fatalf("K=%d: only %d of %d steps had active contacts; the test needs a grasp", k, contacts, steps)
 		}
@@ -107,8 +110,8 @@ func TestStandardEqualsFastWhenMappingHeld(t *testing.T) {
 	}
 }
 
-// TestSchemesDifferWhenMappingIsRefound guards the test above: without
-// FreezeMapping the standard scheme re-finds the closest points of its
+// TestSchemesDifferWhenMappingIsRefound guards the test above: with its
+// mapping not frozen the standard scheme re-finds the closest points of its
 // rigid-vertex pairs at q_k, so with K > 1 it must differ from the fast
 // scheme by far more than the 1e-9 to which the two agree with the
 // mapping held: a re-evaluation that changed nothing, or only rounding,
@@ -120,13 +123,12 @@ func TestSchemesDifferWhenMappingIsRefound(t *testing.T) {
 	const steps = 140
 	fast := equalityConfig(settings.Fast, 3)
 	std := equalityConfig(settings.Standard, 3)
-	std.Physics.FreezeMapping = false
-	qf, _, _ := trajectory(t, fast, steps)
-	qs, _, _ := trajectory(t, std, steps)
+	qf, _, _ := trajectory(t, fast, true, steps)
+	qs, _, _ := trajectory(t, std, false, steps)
 	d := relDiff(qs[steps-1], qf[steps-1], qf[0])
 	t.Logf("relative difference after %d steps: %.3g", steps, d)
 	if d < 1e-6 {
-		t.Fatalf("standard without FreezeMapping is within %.3g of fast: the mapping is not re-evaluated", d)
+		t.Fatalf("standard with its mapping re-found is within %.3g of fast: the mapping is not re-evaluated", d)
 	}
 }
 
@@ -180,7 +182,6 @@ func TestFastRemappedEqualsStandard(t *testing.T) {
 		fast := equalityConfig(settings.Fast, 3)
 		fast.Physics.FastMapping = settings.MappingRemapped
 		std := equalityConfig(settings.Standard, 3)
-		std.Physics.FreezeMapping = false
 		fast.Physics.ElasticTolerance, std.Physics.ElasticTolerance = elastic, elastic
 		fast.Physics.ElasticTurn, std.Physics.ElasticTurn = 0, 0 // every step
 		sc, err := scenario.Build(fast)
@@ -204,7 +205,7 @@ func TestFastRemappedEqualsStandard(t *testing.T) {
 			qf = append(qf, append([]float64(nil), sc.Sim.Positions()...))
 		}
 		sc.Close()
-		qs, _, _ := trajectory(t, std, steps)
+		qs, _, _ := trajectory(t, std, false, steps)
 		worst := 0.0
 		for i := range qf {
 			worst = math.Max(worst, relDiff(qs[i], qf[i], qf[0]))

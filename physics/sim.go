@@ -34,6 +34,11 @@ type Simulation struct {
 	ws          *workspace
 	attach      *attachments   // the attached nodes (attach.go), nil without any
 	dyn         []*dynamicBody // the dynamic bodies (dynamic.go), empty without any
+	// freezeMapping holds the standard scheme's geometric mapping G fixed
+	// over each step, as the fast scheme assumes: a switch for the tests
+	// that prove both schemes equal under that assumption (export_test.go),
+	// not a setting.
+	freezeMapping bool
 	// run is the view of the fields above that a step's stages and the
 	// schemes take (stepper). It is a field, not a value of Step's frame,
 	// because the schemes receive it through an interface call, which
@@ -119,7 +124,8 @@ func (s *Simulation) stepper() *step {
 		b = s.hostBackend
 	}
 	s.run = step{set: &s.set, model: s.model, state: s.state, bodies: s.bodies,
-		solver: s.solver, backend: b, ws: s.ws, mu: s.friction(), attach: s.attach, dyn: s.dyn}
+		solver: s.solver, backend: b, ws: s.ws, mu: s.friction(), attach: s.attach, dyn: s.dyn,
+		freezeMapping: s.freezeMapping}
 	return &s.run
 }
 

@@ -124,8 +124,9 @@ func TestSoftSoftStandardEqualsFast(t *testing.T) {
 	run := func(scheme settings.Scheme) (q, l [][]float64, part int) {
 		set := settings.Default()
 		set.Scheme, set.NewtonIterations, set.NewtonTolerance = scheme, 3, 0
-		set.PGSIterations, set.PGSTolerance, set.FreezeMapping = 40, 0, true
+		set.PGSIterations, set.PGSTolerance = 40, 0
 		s := twoCubes(t, set, set.ContactDistance+0.0005, 0.0037, true)
+		s.freezeMapping = true
 		defer s.Close()
 		for i := 0; i < 40; i++ {
 			st, err := s.Step()

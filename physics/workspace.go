@@ -103,4 +103,6 @@ type step struct {
 	// dyn holds the dynamic bodies (dynamic.go), indexed like bodies, nil
 	// entries for kinematic ones; empty without any.
 	dyn []*dynamicBody
+	// freezeMapping is Simulation.freezeMapping.
+	freezeMapping bool
 }

@@ -24,7 +24,7 @@ func (s *State) act(out Sender, c frame.Command) error {
 		s.actionErr = err.Error()
 		return err
 	}
-	s.actionErr = ""
+	s.actionErr, s.notice = "", ""
 	return nil
 }
 
@@ -32,6 +32,10 @@ func (s *State) act(out Sender, c frame.Command) error {
 // until the next action succeeds or the banner is dismissed; "" clears
 // it.
 func (s *State) Warn(msg string) { s.actionErr = msg }
+
+// Notify shows msg in the banner as a note, not a warning (its colour is
+// calm), until the next action succeeds or the banner is dismissed.
+func (s *State) Notify(msg string) { s.notice = msg }
 
 // refuse records and returns a validation error.
 func (s *State) refuse(err error) error {
@@ -51,7 +55,7 @@ func (s *State) Reset(out Sender) error {
 	if err := s.act(out, frame.Reset{}); err != nil {
 		return err
 	}
-	s.Warn(s.resetNote())
+	s.Notify(s.resetNote())
 	return nil
 }
 
@@ -222,4 +226,4 @@ func (s *State) Manual(out Sender) error { return s.act(out, frame.StopScript{})
 
 // Dismiss hides the frame message msg until another one arrives, and
 // the last refused action.
-func (s *State) Dismiss(msg string) { s.dismissed, s.actionErr = msg, "" }
+func (s *State) Dismiss(msg string) { s.dismissed, s.actionErr, s.notice = msg, "", "" }

@@ -10,8 +10,9 @@ import (
 	"softgrasp/physics/settings"
 )
 
-// FieldID names a numeric field of the panels: the index of its setting
-// among the parameter table's entries with a panel label (fieldParams).
+// FieldID names a field of the panels: the index of its setting among
+// the parameter table's entries with a panel label (fieldParams). A
+// number is a text field, a choice a combo of its names.
 type FieldID int
 
 // fieldParams are the settings shown as numeric fields, in table order
@@ -72,6 +73,9 @@ func newFields() []*numberField {
 
 // format writes the field's value of cfg as it is shown.
 func (f *numberField) format(cfg *settings.Scenario) string {
+	if f.p.Kind == settings.Choice {
+		return f.p.Format(f.p.Get(cfg))
+	}
 	v := f.p.Get(cfg) * f.p.PanelScale()
 	if f.p.Kind == settings.Integer {
 		return strconv.Itoa(int(v))

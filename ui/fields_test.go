@@ -196,6 +196,11 @@ func TestEveryFieldOfTheTable(t *testing.T) {
 			}
 			p.Set(&want, v)
 			shown := strconv.FormatFloat(v*p.PanelScale(), 'g', -1, 64)
+			if p.Kind == settings.Choice { // the next name: a combo shows names
+				v = float64((int(def) + 1) % len(p.Choices))
+				p.Set(&want, v)
+				shown = p.Choices[int(v)]
+			}
 			if err := s.CommitField(id, shown, out); err != nil {
 				t.Fatalf("CommitField(%q): %v", shown, err)
 			}

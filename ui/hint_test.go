@@ -49,8 +49,8 @@ func TestNextHint(t *testing.T) {
 func TestResetSaysWhatItKeeps(t *testing.T) {
 	s := NewState(settings.DefaultScenario(settings.GraspRotate), 1)
 	out := &capture{}
-	if err := s.Reset(out); err != nil || s.ActionError() != "" {
-		t.Fatalf("reset at the defaults: %v, banner %q", err, s.ActionError())
+	if err := s.Reset(out); err != nil || s.Notice() != "" {
+		t.Fatalf("reset at the defaults: %v, banner %q", err, s.Notice())
 	}
 	if err := s.CommitField(FieldOf("dt"), "20", out); err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func TestResetSaysWhatItKeeps(t *testing.T) {
 	if err := s.Reset(out); err != nil {
 		t.Fatal(err)
 	}
-	if msg := s.ActionError(); !strings.Contains(msg, "Reset keeps what you changed: h (ms) 20 (default 10)") {
+	if msg := s.Notice(); !strings.Contains(msg, "Reset keeps what you changed: h (ms) 20 (default 10)") {
 		t.Errorf("banner after the reset %q", msg)
 	}
 }

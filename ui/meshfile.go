@@ -48,7 +48,7 @@ func (s *State) DropMesh(paths []string, out Sender) error {
 	s.meshFile = paths[0]
 	err := s.LoadMesh(out)
 	if err == nil && len(paths) > 1 {
-		s.actionErr = fmt.Sprintf("%d files dropped: loading the first, %s", len(paths), filepath.Base(paths[0]))
+		s.notice = fmt.Sprintf("%d files dropped: loading the first, %s", len(paths), filepath.Base(paths[0]))
 	}
 	return err
 }

@@ -23,8 +23,8 @@ func TestDropMeshLoadsLikeTheField(t *testing.T) {
 	if !ok || c.Config.MeshFile != "/data/liver.stl" || s.MeshFileText() != "/data/liver.stl" {
 		t.Fatalf("sent %#v, want SetScene with the first dropped file", out.cmds)
 	}
-	if !strings.Contains(s.ActionError(), "2 files dropped: loading the first, liver.stl") {
-		t.Errorf("action message %q", s.ActionError())
+	if !strings.Contains(s.Notice(), "2 files dropped: loading the first, liver.stl") {
+		t.Errorf("action message %q", s.Notice())
 	}
 	if err := s.DropMesh(nil, out); err != nil || len(out.cmds) != 1 {
 		t.Errorf("an empty drop sent %d commands, error %v", len(out.cmds)-1, err)

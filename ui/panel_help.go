@@ -96,6 +96,8 @@ func panelColours() []ColourKey {
 		{rgb(colourGood), "panel text: held"},
 		{rgb(colourFast), "the fast scheme"},
 		{rgb(colourStandard), "the standard scheme (shaded steps in the time plot)"},
+		{rgb(colourBannerError), "banner: an error (a diverged step, a refused action)"},
+		{rgb(colourBannerNote), "banner: a report or a note (why a grasp stopped, what Reset kept)"},
 	}
 }
 

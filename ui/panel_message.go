@@ -18,16 +18,16 @@ func drawMessage(s *State, f *frame.Frame, out Sender, free Rect) Rect {
 	if frameMsg == s.dismissed {
 		frameMsg = ""
 	}
-	if frameMsg == "" && s.actionErr == "" {
+	if frameMsg == "" && s.actionErr == "" && s.notice == "" {
 		return Rect{}
 	}
 	width := min(messageWidth, free.Max.X-free.Min.X-2*panelMargin)
 	imgui.SetNextWindowPosV(imgui.Vec2{X: free.Centre().X, Y: free.Min.Y + panelMargin}, imgui.ConditionAlways, imgui.Vec2{X: 0.5})
 	imgui.SetNextWindowSizeConstraints(imgui.Vec2{X: width}, imgui.Vec2{X: width, Y: (free.Max.Y - free.Min.Y) / 3})
-	imgui.PushStyleColor(imgui.StyleColorWindowBg, imgui.Vec4{X: 0.30, Y: 0.07, Z: 0.07, W: 0.95})
+	imgui.PushStyleColor(imgui.StyleColorWindowBg, bannerColour(f.Stats.Error != "" || s.actionErr != ""))
 	if imgui.BeginV(PanelMessage, nil, fixedPanel|imgui.WindowFlagsNoTitleBar) {
 		imgui.PushTextWrapPosV(width - imgui.CurrentStyle().WindowPadding().X)
-		for _, msg := range [...]string{frameMsg, s.actionErr} {
+		for _, msg := range [...]string{frameMsg, s.actionErr, s.notice} {
 			if msg != "" {
 				imgui.Text(msg)
 			}
@@ -39,6 +39,16 @@ func drawMessage(s *State, f *frame.Frame, out Sender, free Rect) Rect {
 	imgui.End()
 	imgui.PopStyleColor()
 	return s.Layout.Panels[PanelMessage]
+}
+
+// bannerColour is the banner's background: red for an error (a diverged
+// step, a refused action), blue for a report or a note (a grasp that
+// stopped, what Reset kept, the backend staying on the CPU).
+func bannerColour(failed bool) imgui.Vec4 {
+	if failed {
+		return colourBannerError
+	}
+	return colourBannerNote
 }
 
 // messageWidth is the banner's width where the 3D view has room for it.

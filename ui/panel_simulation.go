@@ -173,7 +173,11 @@ func drawGrid(s *State, out Sender, id string, lead []gridCell, fields []FieldID
 				hint += " (changed: default " + f.defaultOf(&s.Config) + ")"
 			}
 			cell(len(lead)+i, f.p.Label, hint, changed)
-			s.numberInput(fid, 70, out)
+			if f.p.Kind == settings.Choice {
+				s.choiceInput(fid, 70, out)
+			} else {
+				s.numberInput(fid, 70, out)
+			}
 		}
 		imgui.EndTable()
 	}
@@ -203,6 +207,24 @@ func (s *State) numberInput(id FieldID, width float32, out Sender) {
 	if entered || imgui.IsItemDeactivatedAfterEdit() {
 		_ = s.CommitField(id, f.text, out)
 	}
+}
+
+// choiceInput draws the combo of a choice's names of the given width;
+// picking one commits it (CommitField).
+func (s *State) choiceInput(id FieldID, width float32, out Sender) {
+	f := s.fields[id]
+	imgui.SetNextItemWidth(width)
+	if imgui.BeginCombo("##"+f.p.Key, f.text) {
+		for _, name := range f.p.Choices {
+			if imgui.SelectableV(name, name == f.text, 0, imgui.Vec2{}) && name != f.text {
+				_ = s.CommitField(id, name, out)
+			}
+		}
+		imgui.EndCombo()
+	} else {
+		s.fitsCombo(f.text)
+	}
+	s.trackItem(FieldItem(id))
 }
 
 // drawScene draws the scenario, object, resolution and mesh file.

@@ -24,13 +24,15 @@ const fixedPanel = imgui.WindowFlagsNoMove | imgui.WindowFlagsNoResize | imgui.W
 
 // Colours of the panels' text and plots.
 var (
-	colourText     = imgui.Vec4{X: 1, Y: 1, Z: 1, W: 1}
-	colourError    = imgui.Vec4{X: 1, Y: 0.36, Z: 0.32, W: 1}
-	colourWarn     = imgui.Vec4{X: 1, Y: 0.78, Z: 0.30, W: 1}
-	colourGood     = imgui.Vec4{X: 0.45, Y: 0.85, Z: 0.45, W: 1}
-	colourDim      = imgui.Vec4{X: 0.62, Y: 0.64, Z: 0.68, W: 1}
-	colourFast     = imgui.Vec4{X: 0.36, Y: 0.70, Z: 1, W: 1}
-	colourStandard = imgui.Vec4{X: 1, Y: 0.55, Z: 0.25, W: 1}
+	colourText        = imgui.Vec4{X: 1, Y: 1, Z: 1, W: 1}
+	colourError       = imgui.Vec4{X: 1, Y: 0.36, Z: 0.32, W: 1}
+	colourWarn        = imgui.Vec4{X: 1, Y: 0.78, Z: 0.30, W: 1}
+	colourGood        = imgui.Vec4{X: 0.45, Y: 0.85, Z: 0.45, W: 1}
+	colourDim         = imgui.Vec4{X: 0.62, Y: 0.64, Z: 0.68, W: 1}
+	colourBannerError = imgui.Vec4{X: 0.30, Y: 0.07, Z: 0.07, W: 0.95}
+	colourBannerNote  = imgui.Vec4{X: 0.08, Y: 0.16, Z: 0.30, W: 0.95}
+	colourFast        = imgui.Vec4{X: 0.36, Y: 0.70, Z: 1, W: 1}
+	colourStandard    = imgui.Vec4{X: 1, Y: 0.55, Z: 0.25, W: 1}
 )
 
 // emptyFrame stands in before the first published frame.

@@ -78,6 +78,7 @@ type State struct {
 	attach    string // text of the attachments field (SetAttachments)
 	mesh      meshPanel
 	actionErr string  // last refused action, shown under the panels' buttons
+	notice    string  // a note on the last action (what Reset kept), shown in a calm banner
 	dismissed string  // frame message the user closed
 	helpDirty bool    // ShowHelp changed outside the Help window
 	compact   bool    // the last frame folded the panels into one column
@@ -151,6 +152,9 @@ func (s *State) ToggleHelp() {
 // ActionError returns the last refused action's message ("" when the
 // last action went through).
 func (s *State) ActionError() string { return s.actionErr }
+
+// Notice returns the note on the last action, "" when there is none.
+func (s *State) Notice() string { return s.notice }
 
 // ColourKey is one colour of the legend and what it means.
 type ColourKey struct {

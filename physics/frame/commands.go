@@ -81,8 +81,7 @@ type ToggleJaws struct{}
 
 // RunScript starts the scripted grasp-and-rotate sequence from the
 // current state, aimed as Aim says (settings.GraspAim: its zero value
-// aims once, as the command did before it had a field); StopScript hands
-// the gripper back to the commands.
+// is the default aim); StopScript hands the gripper back to the commands.
 type RunScript struct {
 	Aim settings.GraspAim `json:",omitempty"`
 }

@@ -9,10 +9,11 @@ import (
 	"softgrasp/physics/settings"
 )
 
-// Magic and Version begin every recording: "softgrasp-record 1".
+// Magic and Version begin every recording: "softgrasp-record 2". The
+// reader reads versions 1 and 2 (migrate.go).
 const (
 	Magic   = "softgrasp-record"
-	Version = 1
+	Version = 2
 )
 
 // CheckpointEvery is the number of steps between two checkpoints.
@@ -32,6 +33,7 @@ type line struct {
 	Rejected string             `json:"rejected,omitempty"`
 	Checksum string             `json:"checksum,omitempty"`
 	End      *End               `json:"end,omitempty"`
+	File     *File              `json:"file,omitempty"`
 }
 
 // End is the footer of a recording.

@@ -25,6 +25,14 @@ type Recording struct {
 	// Notes say what the reader accepted that was not whole (a missing
 	// footer, a last line cut off).
 	Notes []string
+	// Files are the files the run loaded, embedded (version 2), in the
+	// order recorded; Materialise writes them out for a replay.
+	Files []File
+	// Version is the format version the recording was written in.
+	Version int
+	// configFiles maps each path of Config to the embedded file it
+	// loaded (an index of Files).
+	configFiles map[string]int
 }
 
 // Entry is a recorded command.
@@ -33,6 +41,9 @@ type Entry struct {
 	Command  frame.Command
 	Rejected string // why applying it failed in the recorded run, or ""
 	Line     int
+	// files maps each path a SetScene loads to its embedded file (an
+	// index of Recording.Files): the latest embedded before the command.
+	files map[string]int
 }
 
 // Checkpoint is the state checksum after Step steps.
@@ -71,7 +82,7 @@ func ReadFile(path string) (*Recording, error) {
 // It refuses another format version, a line that does not parse and lines
 // out of order, and accepts a recording cut short with a note.
 func Read(r io.Reader, name string) (*Recording, error) {
-	p := parser{name: name, rec: &Recording{}}
+	p := parser{name: name, rec: &Recording{}, current: map[string]int{}}
 	br := bufio.NewReader(r)
 	for {
 		text, err := br.ReadString('\n')
@@ -103,6 +114,8 @@ type parser struct {
 	rec      *Recording
 	hasCfg   bool
 	lastStep int
+	// current maps a path to the latest embedded file of that path.
+	current map[string]int
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -117,11 +130,20 @@ func (p *parser) line(text string) error {
 	if p.rec.End != nil {
 		return p.errorf("a line after the footer")
 	}
+	if p.rec.Version == 1 {
+		migrated, err := migrateV1(text)
+		if err != nil {
+			return p.errorf("%v", err)
+		}
+		text = migrated
+	}
 	var l line
 	if err := strictUnmarshal([]byte(text), &l); err != nil {
 		return p.errorf("not a record line: %v", err)
 	}
 	switch {
+	case l.File != nil:
+		return p.file(l)
 	case l.Config != nil:
 		return p.config(l)
 	case !p.hasCfg:
@@ -152,9 +174,10 @@ func (p *parser) header(text string) error {
 		return p.errorf("format version %q is not a number", clip(f[1]))
 	case v > Version:
 		return p.errorf("format version %d is newer than this softgrasp reads (version %d): replay it with the softgrasp that recorded it", v, Version)
-	case v < Version:
-		return p.errorf("format version %d is older than this softgrasp reads (version %d) and is no longer supported", v, Version)
+	case v < 1:
+		return p.errorf("format version %d does not exist", v)
 	}
+	p.rec.Version = v
 	return nil
 }
 
@@ -162,12 +185,36 @@ func (p *parser) config(l line) error {
 	if p.hasCfg {
 		return p.errorf("a second configuration")
 	}
-	fillAdded(&l.Config.Physics)
 	if err := l.Config.Validate(); err != nil {
 		return p.errorf("configuration: %v", err)
 	}
 	p.rec.Config, p.hasCfg = *l.Config, true
+	p.rec.configFiles = p.filesOf(&p.rec.Config)
 	return nil
+}
+
+// file reads an embedded file's line.
+func (p *parser) file(l line) error {
+	if _, err := l.File.Content(); err != nil {
+		return p.errorf("%v", err)
+	}
+	p.current[l.File.Path] = len(p.rec.Files)
+	p.rec.Files = append(p.rec.Files, *l.File)
+	return nil
+}
+
+// filesOf maps the paths cfg loads to the latest embedded file of each.
+func (p *parser) filesOf(cfg *settings.Scenario) map[string]int {
+	var m map[string]int
+	for _, path := range cfg.Files() {
+		if i, ok := p.current[*path]; ok && *path != "" {
+			if m == nil {
+				m = map[string]int{}
+			}
+			m[*path] = i
+		}
+	}
+	return m
 }
 
 func (p *parser) command(l line) error {
@@ -175,19 +222,15 @@ func (p *parser) command(l line) error {
 	if err != nil {
 		return p.errorf("%v", err)
 	}
-	switch cmd := c.(type) {
-	case frame.SetSettings:
-		fillAdded(&cmd.Settings)
-		c = cmd
-	case frame.SetScene:
-		fillAdded(&cmd.Config.Physics)
-		c = cmd
-	}
 	if err := c.Validate(); err != nil {
 		return p.errorf("command %s: %v", l.Command, err)
 	}
+	e := Entry{Step: *l.Step, Command: c, Rejected: l.Rejected, Line: p.n}
+	if s, ok := c.(frame.SetScene); ok {
+		e.files = p.filesOf(&s.Config)
+	}
 	p.lastStep = *l.Step
-	p.rec.Commands = append(p.rec.Commands, Entry{Step: *l.Step, Command: c, Rejected: l.Rejected, Line: p.n})
+	p.rec.Commands = append(p.rec.Commands, e)
 	return nil
 }
 
@@ -234,16 +277,6 @@ func (r *Recording) EndChecksum() (sum uint64, ok bool) {
 	}
 	sum, err := parseChecksum(r.End.Checksum)
 	return sum, err == nil
-}
-
-// fillAdded gives the settings that a recording made before they existed
-// does not carry the value that keeps its run as it was, where their zero
-// value would be refused: AlarmFallMargin (absent before it was added)
-// becomes 1.5, the alarm of those builds.
-func fillAdded(s *settings.Settings) {
-	if s.AlarmFallMargin == 0 {
-		s.AlarmFallMargin = settings.Default().AlarmFallMargin
-	}
 }
 
 // strictUnmarshal decodes one JSON value, refusing unknown fields and

@@ -2,7 +2,11 @@ package record
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,7 +33,7 @@ func written(t *testing.T) string {
 	w.Command(3, frame.SetOpening{Opening: -1}, nil) // invalid: skipped
 	w.Command(5, frame.ToggleJaws{}, nil)
 	w.Command(6, frame.RunScript{Aim: settings.AimFollow}, nil)
-	w.Command(6, frame.RunScript{}, nil)
+	w.Command(6, frame.RunScript{Aim: settings.AimOnce}, nil)
 	w.Command(7, frame.SetScene{Config: cfg}, fmt.Errorf("no mesh"))
 	for s := 1; s <= CheckpointEvery; s++ {
 		w.Step(s, func() uint64 { return 0xfeedbeef })
@@ -72,8 +76,7 @@ func TestWrittenRecordingReadsBack(t *testing.T) {
 	if s := rec.Commands[1].Command.(frame.SetSettings); s.Settings.Friction != 0.3 {
 		t.Errorf("settings read back with friction %g, want 0.3", s.Settings.Friction)
 	}
-	// The script's aim reads back; a run-script line without arguments (as
-	// recorded before the command had a field) aims once.
+	// The script's aim reads back.
 	if a, b := rec.Commands[3].Command.(frame.RunScript), rec.Commands[4].Command.(frame.RunScript); a.Aim != settings.AimFollow || b.Aim != settings.AimOnce {
 		t.Errorf("run-script aims %v and %v read back, want follow and once", a.Aim, b.Aim)
 	}
@@ -98,9 +101,9 @@ func TestBadRecordingsAreRefused(t *testing.T) {
 	}{
 		{"empty", "", "empty file"},
 		{"not a recording", "hello\n", "rec:1: not a softgrasp recording"},
-		{"newer version", strings.Replace(text, "softgrasp-record 1", "softgrasp-record 2", 1), "rec:1: format version 2 is newer"},
-		{"older version", strings.Replace(text, "softgrasp-record 1", "softgrasp-record 0", 1), "rec:1: format version 0 is older"},
-		{"version not a number", strings.Replace(text, "softgrasp-record 1", "softgrasp-record x", 1), "rec:1: format version \"x\""},
+		{"newer version", strings.Replace(text, "softgrasp-record 2", "softgrasp-record 3", 1), "rec:1: format version 3 is newer"},
+		{"no such version", strings.Replace(text, "softgrasp-record 2", "softgrasp-record 0", 1), "rec:1: format version 0 does not exist"},
+		{"version not a number", strings.Replace(text, "softgrasp-record 2", "softgrasp-record x", 1), "rec:1: format version \"x\""},
 		{"header only", lines[0], "cut short after the header"},
 		{"corrupted line", strings.Replace(text, `"command":"toggle-jaws"`, `"command":"toggle-jaws"}{`, 1), "rec:5: not a record line"},
 		{"garbage line", lines[0] + lines[1] + "\x00\x01\x02\n" + strings.Join(lines[2:], ""), "rec:3: not a record line"},
@@ -211,24 +214,138 @@ func TestDampingRoundTrips(t *testing.T) {
 	}
 }
 
-// TestRecordingWithoutAddedSettings reads a recording written before
-// AlarmFallMargin existed (the key taken out of its configuration and of
-// its set-settings and set-scene commands): the field reads back as 1.5,
-// the alarm of those builds, instead of a zero the settings refuse.
-func TestRecordingWithoutAddedSettings(t *testing.T) {
-	text := written(t)
-	old := strings.ReplaceAll(text, `"AlarmFallMargin":1.5,`, "")
-	if old == text {
-		t.Fatalf("no AlarmFallMargin key in the recording:\n%s", text)
+// toV1 rewrites a version 2 recording as version 1 wrote it: choices as
+// their numbers in version 1's order, an aim of "once" as no aim, and
+// without the keys that drop lists (settings added after the recording
+// was made).
+func toV1(t *testing.T, text string, drop ...string) string {
+	t.Helper()
+	lines := strings.SplitAfter(text, "\n")
+	lines[0] = "softgrasp-record 1\n"
+	number := func(m map[string]any, choices map[string][]string) {
+		for key, names := range choices {
+			if name, ok := m[key].(string); ok {
+				m[key] = slices.Index(names, name)
+			}
+		}
+		for _, key := range drop {
+			delete(m, key)
+		}
 	}
-	rec, err := Read(strings.NewReader(old), "rec")
+	scenario := func(cfg map[string]any) {
+		number(cfg, v1Choices["scenario"])
+		number(cfg["Physics"].(map[string]any), v1Choices["settings"])
+	}
+	for i, line := range lines[1:] {
+		var l map[string]any
+		if json.Unmarshal([]byte(line), &l) != nil {
+			continue
+		}
+		if cfg, ok := l["config"].(map[string]any); ok {
+			scenario(cfg)
+		}
+		args, _ := l["args"].(map[string]any)
+		switch l["command"] {
+		case "set-settings":
+			number(args["Settings"].(map[string]any), v1Choices["settings"])
+		case "set-scene":
+			scenario(args["Config"].(map[string]any))
+		case "run-script":
+			if args == nil || args["Aim"] == "once" {
+				l["args"] = map[string]any{}
+			} else {
+				args["Aim"] = 1
+			}
+		}
+		b, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines[i+1] = string(b) + "\n"
+	}
+	return strings.Join(lines, "")
+}
+
+// TestVersion1IsMigrated reads a recording as version 1 wrote it, with
+// AlarmFallMargin and TurnStart absent as before they existed: each
+// choice reads back as the value its number meant, an absent choice as
+// version 1's value 0 (TurnStart linearised), the margin as 1.5, the
+// aims as they were; a version 1 recording with the test switch
+// FreezeMapping on is refused.
+func TestVersion1IsMigrated(t *testing.T) {
+	v2 := written(t)
+	v1 := toV1(t, v2, "AlarmFallMargin", "TurnStart")
+	if !strings.Contains(v1, `"MeshUp":2`) || !strings.Contains(v1, `"DampingRate":1`) || strings.Contains(v1, "TurnStart") {
+		t.Fatalf("the version 1 text is not what version 1 wrote:\n%s", v1)
+	}
+	rec, err := Read(strings.NewReader(v1), "rec")
 	if err != nil {
-		t.Fatalf("%v\n%s", err, old)
+		t.Fatalf("%v\n%s", err, v1)
 	}
-	if m := rec.Config.Physics.AlarmFallMargin; m != 1.5 {
-		t.Errorf("configuration's AlarmFallMargin %g, want 1.5", m)
+	want, _ := Read(strings.NewReader(v2), "rec")
+	cfg := want.Config
+	cfg.Physics.TurnStart, cfg.Physics.AlarmFallMargin = settings.TurnLinearised, 1.5
+	if rec.Version != 1 || !rec.Config.Equal(cfg) {
+		t.Errorf("version %d, configuration read back as %+v\nwant %+v", rec.Version, rec.Config, cfg)
 	}
-	if m := rec.Commands[1].Command.(frame.SetSettings).Settings.AlarmFallMargin; m != 1.5 {
-		t.Errorf("set-settings' AlarmFallMargin %g, want 1.5", m)
+	if s := rec.Commands[1].Command.(frame.SetSettings).Settings; s.AlarmFallMargin != 1.5 || s.TurnStart != settings.TurnLinearised || s.Friction != 0.3 {
+		t.Errorf("set-settings read back as margin %g, turn start %v, friction %g", s.AlarmFallMargin, s.TurnStart, s.Friction)
+	}
+	if a, b := rec.Commands[3].Command.(frame.RunScript), rec.Commands[4].Command.(frame.RunScript); a.Aim != settings.AimFollow || b.Aim != settings.AimOnce {
+		t.Errorf("run-script aims %v and %v read back, want follow and once", a.Aim, b.Aim)
+	}
+	frozen := strings.Replace(v1, `"BudgetFall":`, `"FreezeMapping":true,"BudgetFall":`, 1)
+	if _, err := Read(strings.NewReader(frozen), "rec"); err == nil || !strings.Contains(err.Error(), "rec:2: recorded with FreezeMapping") {
+		t.Errorf("a recording with FreezeMapping on: %v", err)
+	}
+}
+
+// TestFilesAreEmbedded: the mesh files a recorded run loads (its
+// configuration's and a later scene command's) are embedded once each;
+// after the files are deleted, Materialise writes copies with the same
+// content and points the configuration and the command at them. A copy
+// whose content does not match its hash is refused.
+func TestFilesAreEmbedded(t *testing.T) {
+	dir := t.TempDir()
+	first, second := dir+"/first.stl", dir+"/second.obj"
+	contents := map[string]string{first: "solid a\nendsolid a\n", second: "v 0 0 0\n"}
+	for path, text := range contents {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := settings.DefaultScenario(settings.GraspRotate)
+	cfg.MeshFile = first
+	var b bytes.Buffer
+	w := NewWriter(&b)
+	w.Begin(cfg)
+	later := cfg
+	later.MeshFile = second
+	w.Command(3, frame.SetScene{Config: later}, nil)
+	w.Command(4, frame.SetScene{Config: cfg}, nil) // the first again: not embedded twice
+	w.End(5, 1, nil)
+	for path := range contents {
+		os.Remove(path)
+	}
+	if n := strings.Count(b.String(), `{"file":`); n != 2 {
+		t.Fatalf("%d files embedded, want 2:\n%s", n, b.String())
+	}
+	rec, err := Read(strings.NewReader(b.String()), "rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Materialise(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{rec.Config.MeshFile, rec.Commands[0].Command.(frame.SetScene).Config.MeshFile, rec.Commands[1].Command.(frame.SetScene).Config.MeshFile}
+	for i, want := range []string{first, second, first} {
+		got, err := os.ReadFile(paths[i])
+		if err != nil || string(got) != contents[want] || filepath.Base(paths[i]) != filepath.Base(want) {
+			t.Errorf("scene %d loads %s (%q, %v), want a copy of %s", i, paths[i], got, err, want)
+		}
+	}
+	bad := strings.Replace(b.String(), rec.Files[0].SHA256, strings.Repeat("0", 64), 1)
+	if _, err := Read(strings.NewReader(bad), "rec"); err == nil || !strings.Contains(err.Error(), "does not match its sha256") {
+		t.Errorf("a file that does not match its hash: %v", err)
 	}
 }

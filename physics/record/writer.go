@@ -20,6 +20,8 @@ type Writer struct {
 	buf   []byte // the checkpoint line, reused
 	err   error
 	ended bool
+	// embedded holds the files written (path and hash).
+	embedded map[string]bool
 }
 
 // Create creates the file at path and writes the header.
@@ -39,14 +41,15 @@ func Create(path string) (*Writer, error) {
 
 // NewWriter writes a recording to w and writes the header.
 func NewWriter(w io.Writer) *Writer {
-	rw := &Writer{w: w, buf: make([]byte, 0, 64)}
+	rw := &Writer{w: w, buf: make([]byte, 0, 64), embedded: map[string]bool{}}
 	rw.write([]byte(fmt.Sprintf("%s %d\n", Magic, Version)))
 	return rw
 }
 
-// Begin writes the configuration the run starts from (DeterministicConfig
-// of it: the caller runs that one).
+// Begin writes the files the run starts from and its configuration
+// (DeterministicConfig of it: the caller runs that one).
 func (w *Writer) Begin(cfg settings.Scenario) {
+	w.embedFiles(&cfg)
 	w.writeJSON(line{Config: &cfg})
 }
 
@@ -57,6 +60,9 @@ func (w *Writer) Command(steps int, c frame.Command, applyErr error) {
 	name := CommandName(c)
 	if name == "" || c.Validate() != nil {
 		return
+	}
+	if s, ok := c.(frame.SetScene); ok {
+		w.embedFiles(&s.Config)
 	}
 	l := line{Step: &steps, Command: name}
 	if _, empty := emptyCommands[name]; !empty {

@@ -12,16 +12,16 @@ import (
 type JawStyle int
 
 const (
-	// FlatJaws are plain boxes: the inner contact surface is a flat face,
-	// so every contact on it has the same normal (the closing direction).
-	FlatJaws JawStyle = iota
 	// RoundJaws are box plates carrying a cylindrical fingertip pad whose
 	// axis is parallel to the gripper's z axis: the normal at a contact on
 	// the pad turns with the contact point's position across the jaw, so
 	// it depends on where the object touches it and changes as the object
 	// deforms and slips. This is the case the recursive re-linearisation
-	// of the constraint directions is about.
-	RoundJaws
+	// of the constraint directions is about. The default.
+	RoundJaws JawStyle = iota
+	// FlatJaws are plain boxes: the inner contact surface is a flat face,
+	// so every contact on it has the same normal (the closing direction).
+	FlatJaws
 )
 
 // String returns "flat" or "round".
@@ -33,6 +33,23 @@ func (s JawStyle) String() string {
 		return "round"
 	}
 	return fmt.Sprintf("JawStyle(%d)", int(s))
+}
+
+// MarshalText writes the style's name (a recording's configuration).
+func (s JawStyle) MarshalText() ([]byte, error) {
+	if s != FlatJaws && s != RoundJaws {
+		return nil, fmt.Errorf("JawStyle(%d) has no name", int(s))
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText reads the style's name.
+func (s *JawStyle) UnmarshalText(b []byte) error {
+	v, err := ParseJawStyle(string(b))
+	if err == nil {
+		*s = v
+	}
+	return err
 }
 
 // ParseJawStyle reads "flat" or "round" (case and surrounding spaces

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"softgrasp/physics/rigid"
 )
 
 // The parameter table: every scalar setting of a Scenario, declared once
@@ -16,8 +18,8 @@ import (
 // uses its value. The defaults are those of DefaultScenario.
 //
 // What is not a number stays out of the table: the scenario's kind, the
-// object, the jaws and the mesh file (names and paths), Gravity (a vector,
-// checked by Settings.Validate) and FreezeMapping (a switch for a test).
+// object, the jaws and the mesh file (names and paths) and Gravity (a
+// vector, checked by Settings.Validate).
 
 // ValueKind says how a parameter's value is typed and read.
 type ValueKind int
@@ -484,6 +486,10 @@ var params = []*Param{
 		Flag: true, Usage: "gripper spin speed, rad/s",
 		Label: "omega", Hint: "spin speed of the grasp-and-rotate script, rad/s (next run)", Panel: GripperPanel, NextRun: true},
 		func(c *Scenario) *float64 { return &c.Omega }),
+	choiceParam(Param{Name: "JawStyle", Key: "jaws", Scope: SceneScope, Choices: jawStyleNames,
+		Flag: true, Usage: "gripper jaws: round (cylindrical fingertips) or flat", AB: true,
+		Label: "jaws", Hint: "the gripper's jaws: round fingertips or flat plates (rebuilds the scene)", Panel: GripperPanel},
+		func(c *Scenario) *rigid.JawStyle { return &c.JawStyle }),
 	realParam(Param{Name: "GripForce", Key: "grip-force", Scope: SceneScope, Lo: 0, Hi: MaxGripForce, Unit: "N", Note: "0 chooses it from the object's weight",
 		Flag: true, Usage: "normal force each jaw closes to and holds, N: the jaws close until both carry it, then hold it (grasp-rotate, and G in the viewer); 0: 6.5 times the object's weight (4.5 N on the default box)",
 		Label: "grip (N)", Hint: "normal force each jaw closes to and holds, N; 0: 6.5 times the object's weight (applies at once)", Panel: GripperPanel, NextRun: true},

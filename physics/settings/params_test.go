@@ -3,6 +3,7 @@ package settings
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -189,74 +190,33 @@ func TestMaterialErrorsNameTheField(t *testing.T) {
 	}
 }
 
-// TestTurnSettingsReadAsBefore: a configuration written before
-// ElasticTurn and TurnStart existed (a recording's, in JSON) reads with
-// both at their zero values, which run as it ran then: Newton on the
-// whole residual, when its tolerance is set, in every step and from
-// A⁻¹·b. The defaults are the gate of 0.1 rad and the predicted start.
-func TestTurnSettingsReadAsBefore(t *testing.T) {
-	d := Default()
-	if d.ElasticTurn != 0.1 || d.TurnStart != TurnPredicted {
-		t.Fatalf("defaults: ElasticTurn %g, TurnStart %v", d.ElasticTurn, d.TurnStart)
-	}
-	d.ElasticTolerance = 1e-5
-	old := withoutFields(t, d, "ElasticTurn", "TurnStart")
-	if old.ElasticTolerance != 1e-5 || old.ElasticTurn != 0 || old.TurnStart != TurnLinearised {
-		t.Fatalf("an old configuration reads as ElasticTolerance %g, ElasticTurn %g, TurnStart %v", old.ElasticTolerance, old.ElasticTurn, old.TurnStart)
-	}
-}
-
-// TestDampingRateReadsAsBefore: a configuration written before
-// DampingRate existed reads with the stiffness damping on the velocity,
-// as it ran then; the default is the stretch rate.
-func TestDampingRateReadsAsBefore(t *testing.T) {
-	d := Default()
-	if d.DampingRate != DampingStretch {
-		t.Fatalf("default DampingRate %v, want stretch", d.DampingRate)
-	}
-	if old := withoutFields(t, d, "DampingRate"); old.DampingRate != DampingVelocity {
-		t.Fatalf("an old configuration reads as DampingRate %v, want velocity", old.DampingRate)
-	}
-}
-
-// TestFallSettingsReadAsBefore: a configuration written before
-// BudgetFall and AlarmFall existed reads with gravity's whole fall in
-// both, as it ran then; the defaults are the last step's velocity change
-// for the budget and gravity for the alarm.
-func TestFallSettingsReadAsBefore(t *testing.T) {
-	d := Default()
-	if d.BudgetFall != FallLastStep || d.AlarmFall != FallGravity {
-		t.Fatalf("defaults: BudgetFall %v, AlarmFall %v", d.BudgetFall, d.AlarmFall)
-	}
-	d.AlarmFall = FallLastStep
-	old := withoutFields(t, d, "BudgetFall", "AlarmFall")
-	if old.BudgetFall != FallGravity || old.AlarmFall != FallGravity || old.ContactBudget != d.ContactBudget {
-		t.Fatalf("an old configuration reads as BudgetFall %v, AlarmFall %v, ContactBudget %d", old.BudgetFall, old.AlarmFall, old.ContactBudget)
-	}
-}
-
-// withoutFields returns d as a configuration written before the named
-// fields existed reads it: d in JSON, the fields left out, read back
-// into zero Settings.
-func withoutFields(t *testing.T, d Settings, names ...string) Settings {
-	t.Helper()
+// TestEveryChoiceDefaultsToItsZeroValue: a choice's zero value is its
+// default, so that a configuration that leaves a choice out (a scene
+// file, a JSON configuration, a struct literal) runs the default; each
+// choice reads back from JSON by name, and an unknown name is refused.
+func TestEveryChoiceDefaultsToItsZeroValue(t *testing.T) {
+	d := DefaultScenario(GraspRotate)
 	data, err := json.Marshal(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fields map[string]any
-	if err := json.Unmarshal(data, &fields); err != nil {
-		t.Fatal(err)
+	var back Scenario
+	if err := json.Unmarshal(data, &back); err != nil || !back.Equal(d) {
+		t.Fatalf("the default scenario reads back from JSON as %+v (%v)", back, err)
 	}
-	for _, n := range names {
-		delete(fields, n)
+	for _, p := range Params() {
+		if p.Kind != Choice {
+			continue
+		}
+		if v := p.Default(); v != 0 {
+			t.Errorf("%s: default %s is not the zero value %s", p.Key, p.Format(v), p.Format(0))
+		}
+		if !strings.Contains(string(data), fmt.Sprintf("%q:%q", p.Name, p.Format(p.Default()))) {
+			t.Errorf("%s is not written by name in %s", p.Name, data)
+		}
 	}
-	if data, err = json.Marshal(fields); err != nil {
-		t.Fatal(err)
+	var s Settings
+	if err := json.Unmarshal([]byte(`{"Scheme":"quick"}`), &s); err == nil || !strings.Contains(err.Error(), `unknown Scheme "quick"`) {
+		t.Errorf("an unknown scheme: %v", err)
 	}
-	var old Settings
-	if err := json.Unmarshal(data, &old); err != nil {
-		t.Fatal(err)
-	}
-	return old
 }

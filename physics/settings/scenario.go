@@ -138,13 +138,13 @@ const (
 type UpAxis int
 
 const (
-	ZUp UpAxis = iota // the file's +z points up: taken as it is
-	YUp               // the file's +y points up: turned so that it points along +z
 	// AutoUp turns the file so that it rests stably on the floor: on its
 	// own z or y bottom when it stands level there, else on the face of
 	// its convex hull it is most stable on (scenario.restingTurn). The
 	// default.
-	AutoUp
+	AutoUp UpAxis = iota
+	ZUp           // the file's +z points up: taken as it is
+	YUp           // the file's +y points up: turned so that it points along +z
 )
 
 // upAxisNames are the up axes' names, by value.
@@ -160,15 +160,13 @@ func (u UpAxis) String() string { return choiceName(upAxisNames, "UpAxis", int(u
 type GraspAim int
 
 const (
-	// AimOnce aims once, at the object as the scene starts. It is the
-	// zero value, so that a configuration written before GraspAim
-	// existed (a recording) replays as it ran.
-	AimOnce GraspAim = iota
 	// AimFollow aims again, while the jaws are still open above it, at an
 	// object that has moved (rolled, tipped over), and waits for it to
 	// come to rest before closing (scenario.Scene.followObject). The
 	// default.
-	AimFollow
+	AimFollow GraspAim = iota
+	// AimOnce aims once, at the object as the scene starts.
+	AimOnce
 )
 
 // GraspLoop says whether the grasp-and-rotate script runs once or again
@@ -384,4 +382,18 @@ func (c Scenario) Validate() error {
 		}
 	}
 	return checkScope(&c, SceneScope)
+}
+
+// Files returns the address of every file path the scenario loads (the
+// mesh file, each custom body's mesh), "" entries included, so that a
+// recording can embed the files and a replay point them at its copies.
+func (c *Scenario) Files() []*string {
+	out := []*string{&c.MeshFile}
+	for i := range c.Soft {
+		out = append(out, &c.Soft[i].Mesh)
+	}
+	for i := range c.Rigid {
+		out = append(out, &c.Rigid[i].Mesh)
+	}
+	return out
 }

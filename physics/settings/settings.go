@@ -96,16 +96,14 @@ func (m FastMapping) String() string {
 type TurnStart int
 
 const (
-	// TurnLinearised starts from A⁻¹·b, the internal forces linearised
-	// at q_t, which extrapolates the turn along its tangent. It is the
-	// zero value so that a configuration written before TurnStart
-	// existed (a recording's, a scene's) reads as it ran then.
-	TurnLinearised TurnStart = iota
 	// TurnPredicted starts from the body's rigid motion over the step,
 	// turned by h·ω about its centre of mass, and corrects it by one
 	// Newton step on the whole residual without contact forces (the
-	// default: Default).
-	TurnPredicted
+	// default).
+	TurnPredicted TurnStart = iota
+	// TurnLinearised starts from A⁻¹·b, the internal forces linearised
+	// at q_t, which extrapolates the turn along its tangent.
+	TurnLinearised
 )
 
 // turnStartNames are the choices' names, by value.
@@ -122,15 +120,13 @@ func (t TurnStart) String() string {
 type DampingRate int
 
 const (
-	// DampingVelocity evaluates β·K(q_k)·v_k, which reads the chord of a
-	// finite turn as a stretch rate and shrinks a fast-spinning body. It
-	// is the zero value so that a configuration written before
-	// DampingRate existed (a recording's, a scene's) reads as it ran then.
-	DampingVelocity DampingRate = iota
 	// DampingStretch damps the rate of each element's stretch U = Rᵀ·F
 	// over the step, (U_k − U_t)/h, which vanishes for every rigid motion
-	// (the default: Default; fem.Model.ForcesOverStep).
-	DampingStretch
+	// (the default; fem.Model.ForcesOverStep).
+	DampingStretch DampingRate = iota
+	// DampingVelocity evaluates β·K(q_k)·v_k, which reads the chord of a
+	// finite turn as a stretch rate and shrinks a fast-spinning body.
+	DampingVelocity
 )
 
 // dampingRateNames are the choices' names, by value.
@@ -178,16 +174,14 @@ func ParsePrecision(name string) (Precision, error) {
 type Fall int
 
 const (
-	// FallGravity counts gravity's whole one-step fall h²·g, as for a
-	// body in free fall. It is the zero value so that a configuration
-	// written before the settings existed (a recording's, a scene's)
-	// reads as it ran then.
-	FallGravity Fall = iota
 	// FallLastStep counts the point's own velocity change of the last
 	// step times h, h·(v_t − v_{t−h}), and a tenth of gravity's fall for
 	// what it did not foresee: a body resting on the floor keeps its
 	// nearest pairs, not every point within 1.5 falls of it.
-	FallLastStep
+	FallLastStep Fall = iota
+	// FallGravity counts gravity's whole one-step fall h²·g, as for a
+	// body in free fall.
+	FallGravity
 )
 
 // fallNames are the choices' names, by value.
@@ -400,12 +394,6 @@ type Settings struct {
 	// fall (docs/method.md, "Contact budget", "The fall the reach
 	// counts").
 	BudgetFall Fall
-
-	// FreezeMapping holds the geometric mapping G (the barycentric weights
-	// of rigid-vertex pairs) fixed over each step in the standard scheme,
-	// as the fast scheme assumes. It exists for the test that proves both
-	// schemes equal under that assumption.
-	FreezeMapping bool
 }
 
 // Default returns the settings of the default interactive scene:
@@ -444,6 +432,7 @@ func Default() Settings {
 		},
 		Gravity:             r3.Vec{Z: -9.81},
 		AlarmDistance:       4e-3,
+		AlarmFall:           FallLastStep,
 		AlarmFallMargin:     1.5,
 		ContactDistance:     1e-5,
 		MaxSpeed:            50,
