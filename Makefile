@@ -105,6 +105,12 @@ test: deps
 bench: build
 	./$(BIN) bench
 
+# flags: write docs/flags.md, the flag reference, from the commands' flags
+# and the parameter table (make test fails when it is stale).
+.PHONY: flags
+flags:
+	SOFTGRASP_WRITE_FLAGS=1 $(GO) test -count=1 -run '^TestFlagReferenceIsCurrent$$' ./app
+
 # bench-scale: how the step grows with the DOFs (1k-36k, h = 10 and 20 ms,
 # asynchronous solver, over the spin), a few minutes.
 .PHONY: bench-scale

@@ -18,19 +18,17 @@ import (
 
 // accuracyFlags are the flags of `softgrasp accuracy`.
 type accuracyFlags struct {
-	quick                 bool
-	dofs                  int
-	mu                    float64
+	quick bool
+	// table are -dofs, -mu, -pgs, -alarm-fall and -alarm-fall-margin,
+	// the parameter table's flags.
+	table                 []*paramFlag
 	omegas, dts, newtons  string
 	schemes               string
-	pgs                   int
 	refDT                 float64
 	refPGS                int
 	refScheme             string
 	refElastic, elastic   float64
 	refCheck              bool
-	fallMargin            float64
-	alarmFall             string
 	json                  bool
 	csv, plot, cpuProfile string
 }
@@ -38,21 +36,20 @@ type accuracyFlags struct {
 func (f *accuracyFlags) register(fs *flag.FlagSet) {
 	full := accuracy.Full()
 	fs.BoolVar(&f.quick, "quick", false, "smoke-test grid: 1k DOFs, ω = 8π, h = 20 ms, K ∈ {1, 5}, reference at 5 ms (about a minute)")
-	fs.IntVar(&f.dofs, "dofs", full.DOFs, "target size of the soft object")
-	fs.Float64Var(&f.mu, "mu", full.Mu, "Coulomb friction")
+	// The grid's scene settings, for the reference and every row.
+	base := full.Base()
+	base.Physics.PGSIterations = full.PGS
+	f.table = registerParamsOf(fs, base, "dofs", "mu", "pgs", "alarm-fall", "alarm-fall-margin")
 	fs.StringVar(&f.omegas, "omega", "2π,4π,8π", "spin speeds, rad/s (a number or Nπ), comma separated")
 	fs.StringVar(&f.dts, "dt", "0.005,0.01,0.02", "time steps h, s, comma separated (whole multiples of -ref-dt)")
 	fs.StringVar(&f.newtons, "newton", "1,2,5,10", "Newton iterations K, comma separated")
 	fs.StringVar(&f.schemes, "scheme", "fast,standard", "update schemes, comma separated")
-	fs.IntVar(&f.pgs, "pgs", full.PGS, "PGS sweeps per Newton iteration of the grid rows")
 	fs.Float64Var(&f.refDT, "ref-dt", full.RefDT, "reference time step, s")
 	fs.IntVar(&f.refPGS, "ref-pgs", full.RefPGS, "reference PGS sweeps per Newton iteration (tolerance 1e-9)")
 	fs.StringVar(&f.refScheme, "ref-scheme", full.RefScheme.String(), "reference update scheme: standard or fast")
 	fs.Float64Var(&f.refElastic, "ref-elastic-tol", full.RefElastic, "reference: Newton on the whole residual to this tolerance, m (0 = internal forces linearised once per step)")
 	fs.Float64Var(&f.elastic, "elastic-tol", full.ElasticRows, "rows with Newton on the whole residual (fast, every K > 1) to this tolerance, m; 0 = none")
 	fs.BoolVar(&f.refCheck, "ref-check", full.RefCheck, "also run the reference at twice its step and report the difference")
-	fs.StringVar(&f.alarmFall, "alarm-fall", full.Base().Physics.AlarmFall.String(), "the fall the alarm distance counts, gravity or last-step, for the reference and every row (as headless -alarm-fall)")
-	fs.Float64Var(&f.fallMargin, "alarm-fall-margin", full.Base().Physics.AlarmFallMargin, "the alarm distance's margin on gravity's fall, 1 to 1.5, for the reference and every row (as headless -alarm-fall-margin)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the table")
 	fs.StringVar(&f.csv, "csv", "", "write the rows as CSV to this file")
 	fs.StringVar(&f.plot, "plot", "", "write penetration and slip error against K and h to this PNG")
@@ -74,27 +71,24 @@ func (f *accuracyFlags) options(set map[string]bool) (accuracy.Options, error) {
 			}
 		}
 	}
-	apply("dofs", func() error { o.DOFs = f.dofs; return nil })
-	apply("mu", func() error {
-		if math.IsNaN(f.mu) || f.mu < 0 {
-			return fmt.Errorf("μ = %g: must be ≥ 0", f.mu)
-		}
-		o.Mu = f.mu
-		return nil
-	})
+	// The table's flags: given ones change the grid (-quick's too).
+	base := o.Base()
+	base.Physics.PGSIterations = o.PGS
+	if e := applyChecked(f.table, &base, set); e != nil {
+		return o, e
+	}
+	o.DOFs, o.Mu, o.PGS = base.TargetDOFs, base.Physics.Friction, base.Physics.PGSIterations
+	o.AlarmFall, o.AlarmFallMargin = base.Physics.AlarmFall, base.Physics.AlarmFallMargin
 	apply("omega", func() (e error) { o.Omegas, e = parseFloats(f.omegas); return })
 	apply("dt", func() (e error) { o.DTs, e = parseFloats(f.dts); return })
 	apply("newton", func() (e error) { o.Newtons, e = parseInts(f.newtons); return })
 	apply("scheme", func() (e error) { o.Schemes, e = parseSchemes(f.schemes); return })
-	apply("pgs", func() error { o.PGS = f.pgs; return positive(f.pgs) })
 	apply("ref-dt", func() error { o.RefDT = f.refDT; return nil })
 	apply("ref-pgs", func() error { o.RefPGS = f.refPGS; return positive(f.refPGS) })
 	apply("ref-scheme", func() (e error) { o.RefScheme, e = settings.ParseScheme(f.refScheme); return })
 	apply("ref-elastic-tol", func() error { o.RefElastic = f.refElastic; return nil })
 	apply("elastic-tol", func() error { o.ElasticRows = f.elastic; return nil })
 	apply("ref-check", func() error { o.RefCheck = f.refCheck; return nil })
-	apply("alarm-fall-margin", func() error { o.AlarmFallMargin = f.fallMargin; return nil })
-	apply("alarm-fall", func() (e error) { o.AlarmFall, e = settings.ParseFall(f.alarmFall); return })
 	if err != nil {
 		return o, err
 	}

@@ -26,8 +26,10 @@ func TestAccuracyFlags(t *testing.T) {
 		{[]string{"-ref-scheme", "slow"}, "-ref-scheme"},
 		{[]string{"-ref-elastic-tol", "-1"}, "Newton on the whole residual"},
 		{[]string{"-elastic-tol", "NaN"}, "Newton on the whole residual"},
-		{[]string{"-alarm-fall-margin", "2"}, "alarm fall margin 2"},
-		{[]string{"-alarm-fall-margin", "NaN"}, "alarm fall margin NaN"},
+		{[]string{"-alarm-fall-margin", "2"}, "-alarm-fall-margin: AlarmFallMargin = 2 is out of range"},
+		{[]string{"-pgs", "0"}, "-pgs: PGSIterations = 0"},
+		{[]string{"-alarm-fall", "sideways"}, "-alarm-fall"},
+		{[]string{"-alarm-fall-margin", "NaN"}, "-alarm-fall-margin: AlarmFallMargin = NaN"},
 	} {
 		out.Reset()
 		errOut.Reset()

@@ -31,8 +31,9 @@ type benchFlags struct {
 	scaleSizes        string
 	scaleDTs          string
 	scenario          string
-	precision         string
-	complianceThreads int
+	// table are -compliance-precision and -compliance-threads, the
+	// parameter table's flags.
+	table []*paramFlag
 }
 
 // Defaults of the full run and of -quick.
@@ -58,8 +59,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.scaleSizes, "scale-sizes", scaleSizes, "with -scale: comma-separated target DOFs (-quick: "+scaleQuickSizes+")")
 	fs.StringVar(&f.scaleDTs, "scale-dts", scaleDTs, "with -scale: comma-separated time steps, s")
 	fs.StringVar(&f.scenario, "scenario", string(settings.Squeeze), "the Table-1 scene: squeeze (one soft box) or stack (two soft cubes of half the DOFs each in soft–soft contact, squeezed together)")
-	fs.StringVar(&f.precision, "compliance-precision", settings.PrecisionDouble.String(), "precision of the compliance products (Build W_H, the standard scheme's Rebuild W, the asynchronous solver's node compliances): double or single (docs/method.md, Compliance in single precision)")
-	fs.IntVar(&f.complianceThreads, "compliance-threads", 1, "threads of the compliance products in both schemes, 1 or 2 (the right-hand sides in two halves of equal work; give OpenBLAS one thread with -threads 1, whose own idle threads would take the second core)")
+	f.table = registerParamsOf(fs, settings.DefaultScenario(settings.Squeeze), "compliance-precision", "compliance-threads")
 	f.mesh.register(fs)
 }
 
@@ -121,15 +121,11 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 		return o, err
 	}
 	o.steps, o.warmup, o.backend = f.steps, f.warmup, f.backend
-	p, err := f.compliancePrecision()
-	if err != nil {
+	cfg := settings.DefaultScenario(settings.Squeeze)
+	if err := applyChecked(f.table, &cfg, set); err != nil {
 		return o, err
 	}
-	o.precision = p
-	if f.complianceThreads < 1 || f.complianceThreads > 2 {
-		return o, fmt.Errorf("-compliance-threads = %d: want 1 or 2", f.complianceThreads)
-	}
-	o.threads = f.complianceThreads
+	o.precision, o.threads = cfg.Physics.CompliancePrecision, max(cfg.Physics.ComplianceThreads, 1)
 	switch k := settings.Kind(f.scenario); k {
 	case settings.Squeeze, settings.Stack:
 		o.kind = k
@@ -155,12 +151,10 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 }
 
 // compliancePrecision reads -compliance-precision.
-func (f *benchFlags) compliancePrecision() (settings.Precision, error) {
-	p, err := settings.ParsePrecision(f.precision)
-	if err != nil {
-		return 0, fmt.Errorf("-compliance-precision: %w", err)
-	}
-	return p, nil
+func (f *benchFlags) compliancePrecision(set map[string]bool) (settings.Precision, error) {
+	cfg := settings.DefaultScenario(settings.Squeeze)
+	err := applyChecked(f.table, &cfg, set)
+	return cfg.Physics.CompliancePrecision, err
 }
 
 // runBench reproduces the paper's Table 1 on this machine.
@@ -410,7 +404,7 @@ func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 2
 	}
-	precision, err := f.compliancePrecision()
+	precision, err := f.compliancePrecision(set)
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 2

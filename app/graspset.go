@@ -17,18 +17,33 @@ import (
 // folder (physics/graspset), several runs with each solver, and a table of
 // the verdicts.
 
+// graspSetFlags are the command line of softgrasp grasp-set.
+type graspSetFlags struct {
+	dir, solvers, md string
+	runs, dofs       int
+	grip             float64
+	json             bool
+}
+
+// register declares the grasp set's flags.
+func (f *graspSetFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.dir, "dir", filepath.Join("testdata", "meshes"), "folder of mesh files (its README.md's table names their kinds)")
+	fs.IntVar(&f.runs, "runs", 3, "runs of each file with each solver")
+	fs.StringVar(&f.solvers, "solvers", "exact,async", "solvers, comma-separated")
+	fs.IntVar(&f.dofs, "dofs", settings.DefaultScenario(settings.GraspRotate).TargetDOFs, "mechanical DOF budget of each mesh")
+	fs.Float64Var(&f.grip, "grip-force", settings.AutoGrip, "each jaw's grip force, N (0: from the object's weight)")
+	fs.StringVar(&f.md, "md", "", "also write the table to this Markdown file")
+	fs.BoolVar(&f.json, "json", false, "write every run's verdict and grasp summary as JSON instead of the table")
+}
+
 func runGraspSet(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("softgrasp grasp-set", flag.ContinueOnError)
-	dir := fs.String("dir", filepath.Join("testdata", "meshes"), "folder of mesh files (its README.md's table names their kinds)")
-	runs := fs.Int("runs", 3, "runs of each file with each solver")
-	solvers := fs.String("solvers", "exact,async", "solvers, comma-separated")
-	dofs := fs.Int("dofs", settings.DefaultScenario(settings.GraspRotate).TargetDOFs, "mechanical DOF budget of each mesh")
-	grip := fs.Float64("grip-force", settings.AutoGrip, "each jaw's grip force, N (0: from the object's weight)")
-	md := fs.String("md", "", "also write the table to this Markdown file")
-	asJSON := fs.Bool("json", false, "write every run's verdict and grasp summary as JSON instead of the table")
+	var f graspSetFlags
+	f.register(fs)
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
+	dir, runs, solvers, dofs, grip, md, asJSON := &f.dir, &f.runs, &f.solvers, &f.dofs, &f.grip, &f.md, &f.json
 	opt := graspset.Options{Runs: *runs, Base: settings.DefaultScenario(settings.GraspRotate)}
 	opt.Base.TargetDOFs, opt.Base.GripForce = *dofs, *grip
 	if err := opt.Base.Validate(); err != nil || *runs < 1 {

@@ -329,11 +329,13 @@ func (l *stepLogs) close() error {
 // (help printed, or a bad flag reported in one line).
 func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, done bool) {
 	fs.SetOutput(io.Discard)
+	if wantsHelpAll(args) {
+		printHelp(stdout, fs, false)
+		return 0, true
+	}
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fmt.Fprintf(stdout, "Usage of %s:\n", fs.Name())
-		fs.PrintDefaults()
+		printHelp(stdout, fs, true)
 		return 0, true
 	}
 	if err != nil {

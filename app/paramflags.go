@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"slices"
 	"strconv"
 
 	"softgrasp/physics/settings"
@@ -44,6 +46,38 @@ func registerParams(fs *flag.FlagSet, def settings.Scenario) []*paramFlag {
 		out = append(out, pf)
 	}
 	return out
+}
+
+// registerParamsOf declares the table's flags of keys on fs, with their
+// values in def as defaults: a command that takes a few of the scene's
+// settings (bench, accuracy) declares them from the table, with its help
+// and range.
+func registerParamsOf(fs *flag.FlagSet, def settings.Scenario, keys ...string) []*paramFlag {
+	all := flag.NewFlagSet("table", flag.ContinueOnError)
+	var out []*paramFlag
+	for _, pf := range registerParams(all, def) {
+		if slices.Contains(keys, pf.p.Key) {
+			fl := all.Lookup(pf.p.Key)
+			fs.Var(fl.Value, fl.Name, fl.Usage)
+			fs.Lookup(fl.Name).DefValue = fl.DefValue
+			out = append(out, pf)
+		}
+	}
+	return out
+}
+
+// applyChecked applies the flags to cfg (apply) and checks each one's
+// range, naming the flag of the first out of range.
+func applyChecked(flags []*paramFlag, cfg *settings.Scenario, given map[string]bool) error {
+	for _, pf := range flags {
+		if err := pf.apply(cfg, given); err != nil {
+			return err
+		}
+		if err := pf.p.Check(cfg); err != nil {
+			return fmt.Errorf("-%s: %w", pf.p.Key, err)
+		}
+	}
+	return nil
 }
 
 // text is the flag's current value as the flag package writes it.

@@ -95,12 +95,17 @@ type replayFlags struct {
 	threads int
 }
 
-// parseReplay reads "FILE [flags]" or "[flags] FILE".
-func parseReplay(args []string, stdout, stderr io.Writer) (file string, f replayFlags, code int, done bool) {
-	fs := flag.NewFlagSet("softgrasp replay", flag.ContinueOnError)
+// register declares the replay's flags.
+func (f *replayFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
 	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels")
+}
+
+// parseReplay reads "FILE [flags]" or "[flags] FILE".
+func parseReplay(args []string, stdout, stderr io.Writer) (file string, f replayFlags, code int, done bool) {
+	fs := flag.NewFlagSet("softgrasp replay", flag.ContinueOnError)
+	f.register(fs)
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		file, args = args[0], args[1:]
 	} else if i := firstArg(args); i >= 0 {

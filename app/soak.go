@@ -22,17 +22,22 @@ type soakFlags struct {
 	json    bool
 }
 
-// runSoak drives the physics loop with random commands for a while and
-// checks its invariants (physics/soak); it exits 1 when one failed.
-func runSoak(args []string, stdout, stderr io.Writer) int {
-	var f soakFlags
-	fs := flag.NewFlagSet("softgrasp soak", flag.ContinueOnError)
+// register declares the soak's flags.
+func (f *soakFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.minutes, "minutes", 1, "how long to soak, minutes")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the command sequence")
 	fs.IntVar(&f.dofs, "dofs", 600, "mechanical DOF budget of the scenes")
 	fs.StringVar(&f.meshes, "meshes", "physics/meshfile/testdata/*.*,assets/*.msh", "mesh files the scene commands load, good and bad (comma-separated globs)")
 	fs.StringVar(&f.record, "record", "", "also write the soak's recording to this file (softgrasp replay reads it)")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")
+}
+
+// runSoak drives the physics loop with random commands for a while and
+// checks its invariants (physics/soak); it exits 1 when one failed.
+func runSoak(args []string, stdout, stderr io.Writer) int {
+	var f soakFlags
+	fs := flag.NewFlagSet("softgrasp soak", flag.ContinueOnError)
+	f.register(fs)
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}

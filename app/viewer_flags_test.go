@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -231,6 +232,71 @@ func TestHelpListsTheViewerFlags(t *testing.T) {
 	for _, not := range []string{"-steps\n", "-mu\n", "-csv\n"} {
 		if strings.Contains(out, "  "+not) {
 			t.Errorf("softgrasp -h lists the headless flag %s", strings.TrimSpace(not))
+		}
+	}
+}
+
+// TestHeadlessHelpListsTheEverydayFlags: headless -h lists at most 25
+// flags, the everyday ones, and says how to list the rest; -help-all lists
+// every flag; a flag that only -help-all lists works as before.
+func TestHeadlessHelpListsTheEverydayFlags(t *testing.T) {
+	code, short, _ := headless("-h")
+	if code != 0 {
+		t.Fatalf("-h exit %d", code)
+	}
+	flags := func(help string) []string {
+		var out []string
+		for _, l := range strings.Split(help, "\n") {
+			if strings.HasPrefix(l, "  -") {
+				out = append(out, strings.Fields(l)[0])
+			}
+		}
+		return out
+	}
+	listed := flags(short)
+	if len(listed) > 25 {
+		t.Errorf("-h lists %d flags, want at most 25: %v", len(listed), listed)
+	}
+	for _, want := range []string{"-scenario", "-scene", "-mesh", "-dofs", "-dt", "-newton", "-pgs", "-mu", "-scheme", "-solver", "-json", "-csv", "-record"} {
+		if !slices.Contains(listed, want) {
+			t.Errorf("-h lacks %s", want)
+		}
+	}
+	if !strings.Contains(short, "softgrasp headless -help-all lists all") {
+		t.Errorf("-h does not say how to list every flag:\n%s", short)
+	}
+	code, all, _ := headless("-help-all")
+	fs := flag.NewFlagSet("n", flag.ContinueOnError)
+	var f headlessFlags
+	f.register(fs)
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if code != 0 || len(flags(all)) != n || slices.Contains(flags(short), "-alarm-fall") || !slices.Contains(flags(all), "-alarm-fall") {
+		t.Errorf("-help-all: exit %d, %d flags listed of %d", code, len(flags(all)), n)
+	}
+	if code, _, errs := headless("-dofs", "300", "-steps", "2", "-alarm-fall", "gravity", "-json"); code != 0 {
+		t.Errorf("an advanced flag: exit %d, %s", code, errs)
+	}
+}
+
+// TestFlagReferenceIsCurrent: docs/flags.md is what flagReference writes
+// from today's flags and parameter table; SOFTGRASP_WRITE_FLAGS=1 (make
+// flags) writes it.
+func TestFlagReferenceIsCurrent(t *testing.T) {
+	const path = "../docs/flags.md"
+	want := flagReference()
+	if os.Getenv("SOFTGRASP_WRITE_FLAGS") != "" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != want {
+		t.Fatalf("docs/flags.md is stale (%v): run make flags", err)
+	}
+	for _, key := range []string{"jaws", "dt", "alarm-fall"} {
+		if !strings.Contains(want, "| `-"+key+"` |") {
+			t.Errorf("the reference lacks -%s", key)
 		}
 	}
 }

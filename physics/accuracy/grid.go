@@ -51,13 +51,14 @@ type Options struct {
 
 // Full is the grid of the README's table.
 func Full() Options {
+	d := settings.DefaultScenario(settings.GraspRotate) // the scene's size, μ and PGS sweeps
 	return Options{
-		DOFs: 3000, Mu: 0.8,
+		DOFs: d.TargetDOFs, Mu: d.Physics.Friction,
 		Omegas:  []float64{2 * math.Pi, 4 * math.Pi, 8 * math.Pi},
 		DTs:     []float64{0.005, 0.01, 0.02},
 		Newtons: []int{1, 2, 5, 10},
 		Schemes: []settings.Scheme{settings.Fast, settings.Standard},
-		PGS:     30, ConvergedPGS: 1000, ConvergedTol: 1e-10, ElasticRows: 1e-5,
+		PGS:     d.Physics.PGSIterations, ConvergedPGS: 1000, ConvergedTol: 1e-10, ElasticRows: 1e-5,
 		RefScheme: settings.Standard, RefElastic: 1e-7,
 		RefDT: 0.001, RefNewton: 10, RefPGS: 300, RefPGSTol: 1e-9, RefCheck: true,
 	}

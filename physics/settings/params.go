@@ -3,6 +3,7 @@ package settings
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 // numeric fields, the headless and viewer flags, the A/B keys and the
 // configuration in the JSON summary are all generated from it, so that
 // adding a setting means adding an entry here and writing the code that
-// uses its value. The defaults are those of DefaultScenario.
+// uses its value. DefaultScenario is built from the table's defaults.
 //
 // What is not a number stays out of the table: the scenario's kind, the
 // object, the jaws and the mesh file (names and paths) and Gravity (a
@@ -74,6 +75,10 @@ type Param struct {
 	// Choices names the values of a Choice, by index.
 	Choices []string
 
+	// Def is the default value, SI units (DefaultScenario builds from
+	// it); a Choice's default is its value 0.
+	Def float64
+
 	// Lo and Hi bound the value; OpenLo and OpenHi exclude the bound
 	// itself. Hi = +Inf leaves it unbounded above. HiOf, when set,
 	// replaces Hi with a bound that depends on another setting, which
@@ -92,6 +97,11 @@ type Param struct {
 	Flag      bool
 	Usage     string
 	FlagScale float64
+	// Everyday lists the flag in a command's short help (-h) among the
+	// settings a user changes every day (time step, Newton, PGS,
+	// friction, scheme, solver, the scene's); the others, research and
+	// tuning switches, are listed by -help-all and work everywhere.
+	Everyday bool
 
 	// Label, when set, shows the setting as a numeric field of Panel, with
 	// Hint as its tooltip; Scale converts the SI value to the shown one
@@ -121,10 +131,18 @@ func (p *Param) Get(c *Scenario) float64 { return p.get(c) }
 // Set stores v (SI units) as the parameter's value in c.
 func (p *Param) Set(c *Scenario, v float64) { p.set(c, v) }
 
-// Default returns the parameter's value in DefaultScenario(GraspRotate).
-func (p *Param) Default() float64 {
-	c := DefaultScenario(GraspRotate)
-	return p.get(&c)
+// Default returns the parameter's default, SI units: Def (the value of
+// DefaultScenario before a scenario's preset).
+func (p *Param) Default() float64 { return p.Def }
+
+// setDefaults stores the default of every parameter of the given scopes
+// in c.
+func setDefaults(c *Scenario, scopes ...Scope) {
+	for _, p := range params {
+		if slices.Contains(scopes, p.Scope) {
+			p.set(c, p.Def)
+		}
+	}
 }
 
 // PanelScale returns the factor from the SI value to the shown one.
@@ -233,6 +251,22 @@ func (p *Param) Check(c *Scenario) error {
 		return nil
 	}
 	return &RangeError{Param: p, Value: v, Range: p.rangeText(hi)}
+}
+
+// FlagRange writes the values the flag takes: its choices, or its range
+// in the flag's unit (FlagScale; a bound that depends on another setting
+// as its note says).
+func (p *Param) FlagRange() string {
+	if p.Kind == Choice {
+		return orList(p.Choices)
+	}
+	q := *p
+	f := p.FlagFactor()
+	q.Lo, q.Hi = p.Lo*f, p.Hi*f
+	if f != 1 {
+		q.Unit = ""
+	}
+	return strings.TrimPrefix(q.rangeText(q.Hi), "in ")
 }
 
 // rangeText writes the range "in [lo, hi] unit (note)", or "> lo unit"
@@ -344,28 +378,28 @@ var inf = math.Inf(1)
 var params = []*Param{
 	// The solver.
 	choiceParam(Param{Name: "Scheme", Key: "scheme", Choices: schemeNames,
-		Flag: true, Usage: "constraint update: fast or standard", AB: true},
+		Flag: true, Everyday: true, Usage: "constraint update: fast or standard", AB: true},
 		func(c *Scenario) *Scheme { return &c.Physics.Scheme }),
 	choiceParam(Param{Name: "Solver", Key: "solver", Choices: solverNames,
-		Flag: true, Usage: "factorisation of A: exact (every step) or async (background refactorisation + PCG)", AB: true},
+		Flag: true, Everyday: true, Usage: "factorisation of A: exact (every step) or async (background refactorisation + PCG)", AB: true},
 		func(c *Scenario) *Solver { return &c.Physics.Solver }),
-	realParam(Param{Name: "TimeStep", Key: "dt", Lo: 0, Hi: 0.1, OpenLo: true, Unit: "s",
-		Flag: true, Usage: "time step h, s",
+	realParam(Param{Name: "TimeStep", Key: "dt", Def: 0.01, Lo: 0, Hi: 0.1, OpenLo: true, Unit: "s",
+		Flag: true, Everyday: true, Usage: "time step h, s",
 		Label: "h (ms)", Hint: "time step h", Panel: SolverPanel, Scale: 1e3},
 		func(c *Scenario) *float64 { return &c.Physics.TimeStep }),
-	realParam(Param{Name: "Friction", Key: "mu", Lo: 0, Hi: 10,
-		Flag: true, Usage: "Coulomb friction coefficient",
+	realParam(Param{Name: "Friction", Key: "mu", Def: 0.8, Lo: 0, Hi: 10,
+		Flag: true, Everyday: true, Usage: "Coulomb friction coefficient",
 		Label: "mu", Hint: "Coulomb friction coefficient", Panel: SolverPanel},
 		func(c *Scenario) *float64 { return &c.Physics.Friction }),
-	intParam(Param{Name: "NewtonIterations", Key: "newton", Lo: 1, Hi: MaxNewton,
-		Flag: true, Usage: "Newton iterations K (1 = classic scheme)", AB: true,
+	intParam(Param{Name: "NewtonIterations", Key: "newton", Def: 5, Lo: 1, Hi: MaxNewton,
+		Flag: true, Everyday: true, Usage: "Newton iterations K (1 = classic scheme)", AB: true,
 		Label: "Newton K", Hint: "Newton iterations of the corrective motion (1 = classic scheme)", Panel: SolverPanel},
 		func(c *Scenario) *int { return &c.Physics.NewtonIterations }),
-	realParam(Param{Name: "NewtonTolerance", Key: "newton-tol", Lo: 0, Hi: 1, Unit: "rad",
+	realParam(Param{Name: "NewtonTolerance", Key: "newton-tol", Def: 1e-4, Lo: 0, Hi: 1, Unit: "rad",
 		Flag: true, Usage: "stop Newton when no normal turns more than this (rad); 0 = always K", AB: true,
 		Label: "tol (rad)", Hint: "stop Newton when no contact normal turns more than this; 0 = always K", Panel: SolverPanel},
 		func(c *Scenario) *float64 { return &c.Physics.NewtonTolerance }),
-	realParam(Param{Name: "NewtonPositionTolerance", Key: "newton-pos-tol", Lo: 0, Hi: 1, Unit: "m"},
+	realParam(Param{Name: "NewtonPositionTolerance", Key: "newton-pos-tol", Def: 1e-6, Lo: 0, Hi: 1, Unit: "m"},
 		func(c *Scenario) *float64 { return &c.Physics.NewtonPositionTolerance }),
 	choiceParam(Param{Name: "FirstLinearisation", Key: "first-linearisation", Choices: linearisationNames,
 		Flag: true, Usage: "the rigid bodies' poses of the first Newton iteration's normals: end (the detection normals carried by the bodies' rotation over the step, as every later iteration's) or start (as found)", AB: true},
@@ -376,10 +410,10 @@ var params = []*Param{
 	realParam(Param{Name: "ContactTolerance", Key: "newton-contact-tol", Lo: 0, Hi: 1, Unit: "m",
 		Flag: true, Usage: "also stop Newton, once no normal turns more than -newton-tol, when the contact law's residual at the iterate (Signorini's and Coulomb's) is within this (m); 0 = stop on the proximity points' move alone", AB: true},
 		func(c *Scenario) *float64 { return &c.Physics.ContactTolerance }),
-	realParam(Param{Name: "ElasticTolerance", Key: "newton-elastic-tol", Lo: 0, Hi: 1, Unit: "m",
+	realParam(Param{Name: "ElasticTolerance", Key: "newton-elastic-tol", Def: 1e-5, Lo: 0, Hi: 1, Unit: "m",
 		Flag: true, Usage: "Newton on the whole residual: re-evaluate the internal forces at each Newton iterate and correct the free motion until the correction moves no node more than this (m), in the steps -newton-elastic-turn lets through; 0 = linearise them once per step", AB: true},
 		func(c *Scenario) *float64 { return &c.Physics.ElasticTolerance }),
-	realParam(Param{Name: "ElasticTurn", Key: "newton-elastic-turn", Lo: 0, Hi: math.Pi, Unit: "rad",
+	realParam(Param{Name: "ElasticTurn", Key: "newton-elastic-turn", Def: 0.1, Lo: 0, Hi: math.Pi, Unit: "rad",
 		Flag: true, Usage: "Newton on the whole residual only in steps in which the soft body, of one part and without attachments, turns by more than this at its start velocity, h·|ω| (rad); 0 = every step, every body", AB: true},
 		func(c *Scenario) *float64 { return &c.Physics.ElasticTurn }),
 	choiceParam(Param{Name: "TurnStart", Key: "turn-start", Choices: turnStartNames,
@@ -388,11 +422,11 @@ var params = []*Param{
 	choiceParam(Param{Name: "DampingRate", Key: "damping-rate", Choices: dampingRateNames,
 		Flag: true, Usage: "what the stiffness damping damps in a step that iterates on the whole residual: stretch (the rate of each element's stretch over the step, zero for any rigid motion) or velocity (β·K(q)·v, which reads a fast turn's chord as a stretch rate and shrinks a spinning body)", AB: true},
 		func(c *Scenario) *DampingRate { return &c.Physics.DampingRate }),
-	intParam(Param{Name: "PGSIterations", Key: "pgs", Lo: 1, Hi: 100000,
-		Flag: true, Usage: "PGS sweeps per Newton iteration", AB: true,
+	intParam(Param{Name: "PGSIterations", Key: "pgs", Def: 30, Lo: 1, Hi: 100000,
+		Flag: true, Everyday: true, Usage: "PGS sweeps per Newton iteration", AB: true,
 		Label: "PGS sweeps", Hint: "projected Gauss-Seidel sweeps per Newton iteration", Panel: SolverPanel},
 		func(c *Scenario) *int { return &c.Physics.PGSIterations }),
-	intParam(Param{Name: "PGSSingleFrom", Key: "pgs-single-from", Lo: 0, Hi: 1000000,
+	intParam(Param{Name: "PGSSingleFrom", Key: "pgs-single-from", Def: 250, Lo: 0, Hi: 1000000,
 		Flag: true, Usage: "asynchronous solver: keep W in single precision for PGS in the steps with at least this many contacts (half the bytes per sweep, every sum in double); 0 = never (the exact solver only with -compliance-precision single)", AB: true},
 		func(c *Scenario) *int { return &c.Physics.PGSSingleFrom }),
 	choiceParam(Param{Name: "CompliancePrecision", Key: "compliance-precision", Choices: precisionNames,
@@ -401,17 +435,17 @@ var params = []*Param{
 	intParam(Param{Name: "ComplianceThreads", Key: "compliance-threads", Lo: 0, Hi: 2,
 		Flag: true, Usage: "exact solver: threads of the compliance products, 1 or 2 (the right-hand sides in two halves of equal work, one per thread, then their cross products; equal to one thread's result to round-off; pays with OpenBLAS on one thread, -threads 1); 0 = 1; the asynchronous solver always uses one", AB: true},
 		func(c *Scenario) *int { return &c.Physics.ComplianceThreads }),
-	realParam(Param{Name: "PGSTolerance", Key: "pgs-tol", Lo: 0, Hi: 1, OpenHi: true,
+	realParam(Param{Name: "PGSTolerance", Key: "pgs-tol", Def: 1e-6, Lo: 0, Hi: 1, OpenHi: true,
 		Flag: true, Usage: "PGS relative tolerance; 0 = always -pgs sweeps", AB: true,
 		Label: "PGS tol", Hint: "PGS relative tolerance; 0 = always all sweeps", Panel: SolverPanel},
 		func(c *Scenario) *float64 { return &c.Physics.PGSTolerance }),
 	realParam(Param{Name: "PGSForcing", Key: "pgs-forcing", Lo: 0, Hi: 1,
 		Flag: true, Usage: "inexact Newton: PGS's tolerance in each Newton iteration follows the last turn of the normals θ (rad), max(-pgs-tol, min(this, this·θ)); this in the first iteration, -pgs-tol in the last; 0 = -pgs-tol in every iteration", AB: true},
 		func(c *Scenario) *float64 { return &c.Physics.PGSForcing }),
-	realParam(Param{Name: "PCGTolerance", Key: "pcg-tol", Lo: 0, Hi: 1, OpenLo: true, OpenHi: true, Note: "relative residual",
+	realParam(Param{Name: "PCGTolerance", Key: "pcg-tol", Def: 1e-6, Lo: 0, Hi: 1, OpenLo: true, OpenHi: true, Note: "relative residual",
 		Flag: true, Usage: "relative residual of the conjugate gradient solves (async solver)"},
 		func(c *Scenario) *float64 { return &c.Physics.PCGTolerance }),
-	intParam(Param{Name: "PCGMaxIterations", Key: "pcg-max", Lo: 1, Hi: 100000},
+	intParam(Param{Name: "PCGMaxIterations", Key: "pcg-max", Def: 200, Lo: 1, Hi: 100000},
 		func(c *Scenario) *int { return &c.Physics.PCGMaxIterations }),
 	intParam(Param{Name: "AsyncLag", Key: "async-lag", Lo: 0, Hi: 1000,
 		Flag: true, Usage: "async solver: swap each background factorisation in exactly this many steps after it started (deterministic runs); 0 = as soon as ready"},
@@ -420,24 +454,24 @@ var params = []*Param{
 		Flag: true, Usage: "async solver: start a background factorisation only once the factor in use is this many steps old (0 = whenever the worker is free)"},
 		func(c *Scenario) *int { return &c.Physics.AsyncRefresh }),
 	// Contact and divergence.
-	realParam(Param{Name: "AlarmDistance", Key: "alarm", Lo: 0, Hi: 1, OpenLo: true, Unit: "m",
+	realParam(Param{Name: "AlarmDistance", Key: "alarm", Def: 4e-3, Lo: 0, Hi: 1, OpenLo: true, Unit: "m",
 		Flag: true, Usage: "collision alarm distance, m"},
 		func(c *Scenario) *float64 { return &c.Physics.AlarmDistance }),
 	choiceParam(Param{Name: "AlarmFall", Key: "alarm-fall", Choices: fallNames,
 		Flag: true, Usage: "the fall towards a body that the alarm distance counts beyond a point's motion at its start velocity: gravity (gravity's whole one-step fall, as for a body in free fall) or last-step (the point's own velocity change of the last step and a tenth of gravity's fall: a resting body keeps the base alarm at large steps)", AB: true},
 		func(c *Scenario) *Fall { return &c.Physics.AlarmFall }),
-	realParam(Param{Name: "AlarmFallMargin", Key: "alarm-fall-margin", Lo: 1, Hi: 1.5,
+	realParam(Param{Name: "AlarmFallMargin", Key: "alarm-fall-margin", Def: 1.5, Lo: 1, Hi: 1.5,
 		Flag: true, Usage: "the alarm's margin on gravity's one-step fall towards a body: 1.5 (as on the rest of the predicted motion) or down to 1 (the fall as it is: a resting or held object no longer widens the alarm at large steps)", AB: true},
 		func(c *Scenario) *float64 { return &c.Physics.AlarmFallMargin }),
-	realParam(Param{Name: "ContactDistance", Key: "contact-distance", Lo: 0, OpenHi: true, Unit: "m", Note: "below AlarmDistance",
+	realParam(Param{Name: "ContactDistance", Key: "contact-distance", Def: 1e-5, Lo: 0, OpenHi: true, Unit: "m", Note: "below AlarmDistance",
 		HiOf: func(c *Scenario) float64 { return c.Physics.AlarmDistance },
 		Flag: true, Usage: "gap the contact law keeps, m"},
 		func(c *Scenario) *float64 { return &c.Physics.ContactDistance }),
-	realParam(Param{Name: "MaxSpeed", Key: "max-speed", Lo: 0, Hi: inf, OpenLo: true, Unit: "m/s"},
+	realParam(Param{Name: "MaxSpeed", Key: "max-speed", Def: 50, Lo: 0, Hi: inf, OpenLo: true, Unit: "m/s"},
 		func(c *Scenario) *float64 { return &c.Physics.MaxSpeed }),
-	realParam(Param{Name: "MaxInvertedFraction", Key: "max-inverted", Lo: 0, Hi: 1},
+	realParam(Param{Name: "MaxInvertedFraction", Key: "max-inverted", Def: 0.05, Lo: 0, Hi: 1},
 		func(c *Scenario) *float64 { return &c.Physics.MaxInvertedFraction }),
-	intParam(Param{Name: "ContactBudget", Key: "contact-budget", Lo: 0, Hi: 1000000,
+	intParam(Param{Name: "ContactBudget", Key: "contact-budget", Def: 300, Lo: 0, Hi: 1000000,
 		Flag: true, Usage: "most proximity pairs per step on a surface mapped onto the mesh or a loaded mesh's boundary (the deepest soft point per mesh element and body and every jaw sample, the deepest of those first); 0 = every pair", AB: true},
 		func(c *Scenario) *int { return &c.Physics.ContactBudget }),
 	choiceParam(Param{Name: "BudgetFall", Key: "budget-fall", Choices: fallNames,
@@ -445,32 +479,32 @@ var params = []*Param{
 		func(c *Scenario) *Fall { return &c.Physics.BudgetFall }),
 
 	// The material (Material.Validate).
-	realParam(Param{Name: "YoungModulus", Key: "young", Scope: MaterialScope, Lo: 0, Hi: inf, OpenLo: true, Unit: "Pa",
-		Flag: true, Usage: "Young's modulus of the soft object, Pa",
+	realParam(Param{Name: "YoungModulus", Key: "young", Def: 5e4, Scope: MaterialScope, Lo: 0, Hi: inf, OpenLo: true, Unit: "Pa",
+		Flag: true, Everyday: true, Usage: "Young's modulus of the soft object, Pa",
 		Label: "E (kPa)", Hint: "Young's modulus of the soft object", Panel: SolverPanel, Scale: 1e-3},
 		func(c *Scenario) *float64 { return &c.Physics.Material.YoungModulus }),
-	realParam(Param{Name: "PoissonRatio", Key: "poisson", Scope: MaterialScope, Lo: -1, Hi: 0.5, OpenLo: true, OpenHi: true,
+	realParam(Param{Name: "PoissonRatio", Key: "poisson", Def: 0.45, Scope: MaterialScope, Lo: -1, Hi: 0.5, OpenLo: true, OpenHi: true,
 		Label: "nu", Hint: "Poisson's ratio, in (-1, 0.5)", Panel: SolverPanel},
 		func(c *Scenario) *float64 { return &c.Physics.Material.PoissonRatio }),
-	realParam(Param{Name: "Density", Key: "density", Scope: MaterialScope, Lo: 0, Hi: inf, OpenLo: true, Unit: "kg/m³"},
+	realParam(Param{Name: "Density", Key: "density", Def: 1100, Scope: MaterialScope, Lo: 0, Hi: inf, OpenLo: true, Unit: "kg/m³"},
 		func(c *Scenario) *float64 { return &c.Physics.Material.Density }),
 	realParam(Param{Name: "MassDamping", Key: "mass-damping", Scope: MaterialScope, Lo: 0, Hi: inf, Unit: "1/s",
 		Flag: true, Usage: "Rayleigh mass damping α of B = α·M + β·K, 1/s (a drag on rigid motion too)", AB: true,
 		Label: "alpha (1/s)", Hint: "Rayleigh mass damping alpha of B = alpha M + beta K (also drags rigid motion)", Panel: SolverPanel},
 		func(c *Scenario) *float64 { return &c.Physics.Material.MassDamping }),
-	realParam(Param{Name: "StiffnessDamping", Key: "stiffness-damping", Scope: MaterialScope, Lo: 0, Hi: inf, Unit: "s",
+	realParam(Param{Name: "StiffnessDamping", Key: "stiffness-damping", Def: 0.005, Scope: MaterialScope, Lo: 0, Hi: inf, Unit: "s",
 		Flag: true, Usage: "Rayleigh stiffness damping β of B = α·M + β·K, s", AB: true,
 		Label: "beta (ms)", Hint: "Rayleigh stiffness damping beta of B = alpha M + beta K", Panel: SolverPanel, Scale: 1e3},
 		func(c *Scenario) *float64 { return &c.Physics.Material.StiffnessDamping }),
 
 	// The scene (Scenario.Validate).
-	realParam(Param{Name: "ObjectSize", Key: "object-size", Scope: SceneScope, Lo: 0.005, Hi: 0.5, Unit: "m"},
+	realParam(Param{Name: "ObjectSize", Key: "object-size", Def: 0.04, Scope: SceneScope, Lo: 0.005, Hi: 0.5, Unit: "m"},
 		func(c *Scenario) *float64 { return &c.ObjectSize }),
 	realParam(Param{Name: "MeshScale", Key: "mesh-scale", Scope: SceneScope, Lo: 0, Hi: 1000,
 		Unit: "m per unit of the mesh file", Note: "0: fit into ObjectSize", Flag: true},
 		func(c *Scenario) *float64 { return &c.MeshScale }),
 	choiceParam(Param{Name: "MeshUp", Key: "mesh-up", Scope: SceneScope, Choices: upAxisNames,
-		Flag: true, Usage: "axis of the -mesh file that points up: auto (turned to rest stably: on its own z or y bottom when it stands level there, else on its most stable side), z, or y (the file is turned so that its +y points up)"},
+		Flag: true, Everyday: true, Usage: "axis of the -mesh file that points up: auto (turned to rest stably: on its own z or y bottom when it stands level there, else on its most stable side), z, or y (the file is turned so that its +y points up)"},
 		func(c *Scenario) *UpAxis { return &c.MeshUp }),
 	choiceParam(Param{Name: "Mesher", Key: "mesher", Scope: SceneScope, Choices: mesherNames,
 		Flag: true, Usage: "how a -mesh file becomes the mechanical mesh: grid (a grid of tetrahedra at -dofs with the file's surface mapped onto it: DOFs follow the budget, not the surface) or tetgen (TetGen fills a closed surface; its boundary is the surface)"},
@@ -478,23 +512,23 @@ var params = []*Param{
 	choiceParam(Param{Name: "VolumeMesh", Key: "volume-mesh", Scope: SceneScope, Choices: volumeMeshNames,
 		Flag: true, Usage: "a -mesh volume file with more DOFs than -dofs: budget (its boundary mapped onto a grid mesh at -dofs) or as-is (simulated as it is); with -mesher grid"},
 		func(c *Scenario) *VolumeMesh { return &c.VolumeMesh }),
-	intParam(Param{Name: "TargetDOFs", Key: "dofs", Scope: SceneScope, Lo: 24, Hi: 200000,
-		Flag: true, Usage: "mechanical DOF budget: the procedural mesh (nearest mesh) and the mesh a -mesh file is mapped onto or filled with",
+	intParam(Param{Name: "TargetDOFs", Key: "dofs", Def: 3000, Scope: SceneScope, Lo: 24, Hi: 200000,
+		Flag: true, Everyday: true, Usage: "mechanical DOF budget: the procedural mesh (nearest mesh) and the mesh a -mesh file is mapped onto or filled with",
 		Label: "DOFs", Hint: "mechanical DOF budget: the procedural mesh, or the grid a mesh file's surface is mapped onto (rebuilds the scene)", Panel: ScenePanel},
 		func(c *Scenario) *int { return &c.TargetDOFs }),
-	realParam(Param{Name: "Omega", Key: "omega", Scope: SceneScope, Lo: -MaxOmega, Hi: MaxOmega, Unit: "rad/s",
-		Flag: true, Usage: "gripper spin speed, rad/s",
+	realParam(Param{Name: "Omega", Key: "omega", Def: 2 * math.Pi, Scope: SceneScope, Lo: -MaxOmega, Hi: MaxOmega, Unit: "rad/s",
+		Flag: true, Everyday: true, Usage: "gripper spin speed, rad/s",
 		Label: "omega", Hint: "spin speed of the grasp-and-rotate script, rad/s (next run)", Panel: GripperPanel, NextRun: true},
 		func(c *Scenario) *float64 { return &c.Omega }),
 	choiceParam(Param{Name: "JawStyle", Key: "jaws", Scope: SceneScope, Choices: jawStyleNames,
-		Flag: true, Usage: "gripper jaws: round (cylindrical fingertips) or flat", AB: true,
+		Flag: true, Everyday: true, Usage: "gripper jaws: round (cylindrical fingertips) or flat", AB: true,
 		Label: "jaws", Hint: "the gripper's jaws: round fingertips or flat plates (rebuilds the scene)", Panel: GripperPanel},
 		func(c *Scenario) *rigid.JawStyle { return &c.JawStyle }),
 	realParam(Param{Name: "GripForce", Key: "grip-force", Scope: SceneScope, Lo: 0, Hi: MaxGripForce, Unit: "N", Note: "0 chooses it from the object's weight",
-		Flag: true, Usage: "normal force each jaw closes to and holds, N: the jaws close until both carry it, then hold it (grasp-rotate, and G in the viewer); 0: 6.5 times the object's weight (4.5 N on the default box)",
+		Flag: true, Everyday: true, Usage: "normal force each jaw closes to and holds, N: the jaws close until both carry it, then hold it (grasp-rotate, and G in the viewer); 0: 6.5 times the object's weight (4.5 N on the default box)",
 		Label: "grip (N)", Hint: "normal force each jaw closes to and holds, N; 0: 6.5 times the object's weight (applies at once)", Panel: GripperPanel, NextRun: true},
 		func(c *Scenario) *float64 { return &c.GripForce }),
-	realParam(Param{Name: "Squeeze", Key: "squeeze", Scope: SceneScope, Lo: 0, Unit: "m", Note: "a quarter of ObjectSize",
+	realParam(Param{Name: "Squeeze", Key: "squeeze", Def: 3e-3, Scope: SceneScope, Lo: 0, Unit: "m", Note: "a quarter of ObjectSize",
 		HiOf: func(c *Scenario) float64 { return c.ObjectSize / 4 },
 		Flag: true, Usage: "how deep each jaw squeezes the object, m (squeeze and stack scenes)"},
 		func(c *Scenario) *float64 { return &c.Squeeze }),
@@ -502,14 +536,14 @@ var params = []*Param{
 		Flag: true, Usage: "how the grasp-and-rotate script aims: once (at the object as the scene starts) or follow (aimed again at an object that moves before the jaws close, which wait for it to come to rest)"},
 		func(c *Scenario) *GraspAim { return &c.GraspAim }),
 	choiceParam(Param{Name: "GraspLoop", Key: "grasp-loop", Scope: SceneScope, Choices: graspLoopNames,
-		Flag: true, Usage: "grasp and rotate once, or repeat: set the object down after the spin, open, rise and grasp it again where it lies, until a command takes the gripper (the viewer's default)"},
+		Flag: true, Everyday: true, Usage: "grasp and rotate once, or repeat: set the object down after the spin, open, rise and grasp it again where it lies, until a command takes the gripper (the viewer's default)"},
 		func(c *Scenario) *GraspLoop { return &c.GraspLoop }),
 	realParam(Param{Name: "SpinTurns", Key: "spin-turns", Scope: SceneScope, Lo: 0, Hi: 100, Unit: "turns"},
 		func(c *Scenario) *float64 { return &c.SpinTurns }),
-	realParam(Param{Name: "InclineAngle", Key: "incline", Scope: SceneScope, Lo: 0, Hi: math.Pi / 2.5, Unit: "rad",
+	realParam(Param{Name: "InclineAngle", Key: "incline", Def: 25 * math.Pi / 180, Scope: SceneScope, Lo: 0, Hi: math.Pi / 2.5, Unit: "rad",
 		Flag: true, Usage: "incline angle, degrees (incline scenario)", FlagScale: 180 / math.Pi},
 		func(c *Scenario) *float64 { return &c.InclineAngle }),
-	realParam(Param{Name: "DropHeight", Key: "drop-height", Scope: SceneScope, Lo: 0, Hi: 1, Unit: "m",
+	realParam(Param{Name: "DropHeight", Key: "drop-height", Def: 0.02, Scope: SceneScope, Lo: 0, Hi: 1, Unit: "m",
 		Flag: true, Usage: "drop height, m (drop scenario)"},
 		func(c *Scenario) *float64 { return &c.DropHeight }),
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -218,5 +219,30 @@ func TestEveryChoiceDefaultsToItsZeroValue(t *testing.T) {
 	var s Settings
 	if err := json.Unmarshal([]byte(`{"Scheme":"quick"}`), &s); err == nil || !strings.Contains(err.Error(), `unknown Scheme "quick"`) {
 		t.Errorf("an unknown scheme: %v", err)
+	}
+}
+
+// TestTheTableOwnsEverySetting: every field of Settings, Material and
+// Scenario is an entry of the parameter table, or one of the few values
+// the table leaves out (names, paths, lists, vectors, and a custom
+// scene's length and gripper switches, which its file's bodies set), so
+// that each setting's default, range, flag and help have one place.
+func TestTheTableOwnsEverySetting(t *testing.T) {
+	notNumbers := map[string]bool{
+		"Kind": true, "Physics": true, "Object": true, "MeshFile": true, "Scripted": true,
+		"Attach": true, "Soft": true, "Rigid": true, "Duration": true, "Gripper": true, "GripperPath": true,
+		"Material": true, "Gravity": true,
+	}
+	inTable := map[string]bool{}
+	for _, p := range Params() {
+		inTable[p.Name] = true
+	}
+	for _, v := range []any{Scenario{}, Settings{}, Material{}} {
+		ty := reflect.TypeOf(v)
+		for i := 0; i < ty.NumField(); i++ {
+			if name := ty.Field(i).Name; !inTable[name] && !notNumbers[name] {
+				t.Errorf("%s.%s is neither in the parameter table nor a value it leaves out", ty.Name(), name)
+			}
+		}
 	}
 }

@@ -308,26 +308,14 @@ type Scenario struct {
 }
 
 // DefaultScenario returns the default configuration of a scenario: the
-// default physics settings, a 4 cm soft box of about 3000 DOFs, the
-// gripper spinning at 2π rad/s with round fingertips squeezing 3 mm per
-// side (fast-spin: its preset ω and h), a 25° incline and a 2 cm drop.
+// default physics settings (Default), the table's scene defaults (a 4 cm
+// soft box of about 3000 DOFs, the gripper spinning at 2π rad/s with
+// round fingertips, a 25° incline, a 2 cm drop), the script on, then the
+// scenario's preset (WithKind: fast-spin's ω and h, ...).
 func DefaultScenario(k Kind) Scenario {
-	return Scenario{
-		Kind:         GraspRotate,
-		Physics:      Default(),
-		Object:       BoxObject,
-		ObjectSize:   0.04,
-		TargetDOFs:   3000,
-		Omega:        2 * math.Pi,
-		JawStyle:     rigid.RoundJaws,
-		GripForce:    AutoGrip,
-		Squeeze:      3e-3,
-		Scripted:     true,
-		GraspAim:     AimFollow,
-		MeshUp:       AutoUp,
-		InclineAngle: 25 * math.Pi / 180,
-		DropHeight:   0.02,
-	}.WithKind(k)
+	c := Scenario{Kind: GraspRotate, Physics: Default(), Object: BoxObject, Scripted: true}
+	setDefaults(&c, SceneScope)
+	return c.WithKind(k)
 }
 
 // AutoGrip is the GripForce that asks for the object's own grip: each jaw

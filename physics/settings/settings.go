@@ -396,50 +396,13 @@ type Settings struct {
 	BudgetFall Fall
 }
 
-// Default returns the settings of the default interactive scene:
-// h = 10 ms, K = 5 Newton iterations, 30 PGS sweeps, μ = 0.8, the fast
-// scheme, a soft silicone-like material (E = 50 kPa, ν = 0.45,
-// ρ = 1100 kg/m³, stiffness damping β = 5 ms and no mass damping, which
-// would act as an unphysical drag on rigid motion such as sliding or
-// spinning), a 4 mm alarm distance and a 10 µm contact
-// distance (surfaces are kept just touching, so the measured penetration is
-// the contact law's own error), and a budget of 300 pairs per step on a
-// surface mapped onto the mesh.
+// Default returns the default settings: each parameter's default from
+// the table (Param.Def; docs/flags.md lists them) and gravity, 9.81 m/s²
+// along −z.
 func Default() Settings {
-	return Settings{
-		TimeStep:                0.01,
-		NewtonIterations:        5,
-		NewtonTolerance:         1e-4,
-		NewtonPositionTolerance: 1e-6,
-		ElasticTolerance:        1e-5,
-		ElasticTurn:             0.1,
-		TurnStart:               TurnPredicted,
-		DampingRate:             DampingStretch,
-		PGSIterations:           30,
-		PGSTolerance:            1e-6,
-		PGSSingleFrom:           250,
-		Friction:                0.8,
-		Scheme:                  Fast,
-		Solver:                  ExactSolver,
-		PCGTolerance:            1e-6,
-		PCGMaxIterations:        200,
-		Material: Material{
-			YoungModulus:     5e4,
-			PoissonRatio:     0.45,
-			Density:          1100,
-			MassDamping:      0,
-			StiffnessDamping: 0.005,
-		},
-		Gravity:             r3.Vec{Z: -9.81},
-		AlarmDistance:       4e-3,
-		AlarmFall:           FallLastStep,
-		AlarmFallMargin:     1.5,
-		ContactDistance:     1e-5,
-		MaxSpeed:            50,
-		MaxInvertedFraction: 0.05,
-		ContactBudget:       300,
-		BudgetFall:          FallLastStep,
-	}
+	c := Scenario{Physics: Settings{Gravity: r3.Vec{Z: -9.81}}}
+	setDefaults(&c, PhysicsScope, MaterialScope)
+	return c.Physics
 }
 
 // Validate returns an error naming the first field that is out of range

@@ -344,55 +344,62 @@ func (g *generator) next() (string, frame.Command) {
 	}
 }
 
-// settings returns a change of one setting, out of range one time in
-// four.
+// settings returns a change of one setting of the parameter table (its
+// physics and material entries), out of range one time in four, or of
+// gravity, which the table leaves out.
 func (g *generator) settings() (string, frame.Command) {
 	s := settings.Default()
 	bad := g.rng.IntN(4) == 0
-	v := func(lo, hi float64) float64 {
-		if bad {
-			return g.bad()
+	var ps []*settings.Param
+	for _, p := range settings.Params() {
+		if p.Scope != settings.SceneScope {
+			ps = append(ps, p)
 		}
-		return g.between(lo, hi)
 	}
-	switch g.rng.IntN(11) {
-	case 0:
-		s.TimeStep = v(0.002, 0.03)
-	case 1:
-		s.Friction = v(0, 2)
-	case 2:
-		s.NewtonIterations = int(v(1, 10))
-	case 3:
-		s.PGSIterations = int(v(1, 100))
-		s.PGSForcing = [...]float64{0, 0.01, 0.1}[g.rng.IntN(3)]
-	case 4:
-		s.Scheme = [...]settings.Scheme{settings.Fast, settings.Standard}[g.rng.IntN(2)]
-	case 5:
-		s.Solver = [...]settings.Solver{settings.ExactSolver, settings.AsyncSolver}[g.rng.IntN(2)]
-	case 6:
-		s.ElasticTolerance = [...]float64{0, 1e-5, 1e-7}[g.rng.IntN(3)]
-		s.ElasticTurn = [...]float64{0, 0.1, 0.3}[g.rng.IntN(3)]
+	c := settings.Scenario{Physics: s}
+	if n := g.rng.IntN(len(ps) + 1); n < len(ps) {
+		p := ps[n]
+		v := g.tableValue(p)
 		if bad {
-			if g.rng.IntN(2) == 0 {
-				s.ElasticTolerance = g.bad()
-			} else {
-				s.ElasticTurn = g.bad()
-			}
+			v = g.bad()
 		}
-	case 7:
-		s.Material.YoungModulus = v(5e3, 5e5)
-	case 8:
-		s.ContactBudget = int(v(0, 600))
-	case 9:
-		s.CompliancePrecision = settings.Precision(g.rng.IntN(2))
-		s.ComplianceThreads = int(v(0, 2.99))
-	default:
-		s.Gravity = r3.Vec{Z: -v(0, 30)}
+		p.Set(&c, v)
+	} else if bad {
+		c.Physics.Gravity = r3.Vec{Z: g.bad()}
+	} else {
+		c.Physics.Gravity = r3.Vec{Z: -g.between(0, 30)}
 	}
 	if bad {
-		return "settings (bad)", frame.SetSettings{Settings: s}
+		return "settings (bad)", frame.SetSettings{Settings: c.Physics}
 	}
-	return "settings", frame.SetSettings{Settings: s}
+	return "settings", frame.SetSettings{Settings: c.Physics}
+}
+
+// tableValue draws a value of p inside its range: a choice among its
+// names; a number within a decade of its default (log-uniform; from its
+// lower bound up to one for a default of zero), clipped to the range.
+func (g *generator) tableValue(p *settings.Param) float64 {
+	if p.Kind == settings.Choice {
+		return float64(g.rng.IntN(len(p.Choices)))
+	}
+	lo, hi := p.Lo, p.Hi
+	if p.HiOf != nil {
+		hi = p.HiOf(&settings.Scenario{Physics: settings.Default()})
+	}
+	var v float64
+	if d := p.Default(); d > 0 {
+		v = d * math.Pow(10, g.between(-1, 1))
+	} else {
+		v = g.between(lo, math.Min(hi, lo+1))
+	}
+	v = math.Max(lo, math.Min(hi, v))
+	if p.Kind == settings.Integer {
+		v = math.Round(v)
+	}
+	if (p.OpenLo && v == lo) || (p.OpenHi && v == hi) {
+		v = p.Default()
+	}
+	return v
 }
 
 // scene returns a new scene: a scenario kind, and one time in two a mesh
