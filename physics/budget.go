@@ -361,12 +361,11 @@ const unforeseenFall = 0.1
 // The fall counts only where it drives the point towards the body (a
 // face over the floor), not where it slides it along the body (the sides
 // of an object held between jaws, whose support cancels it):
-// docs/method.md, "Contact budget", "Gravity along the normal". It is, by
-// Settings.BudgetFall, gravity's whole one-step fall h²·g, or the soft
-// point's own velocity change of the last step times h (h²·g in free
-// fall, about nothing for a body at rest on the floor) and
-// unforeseenFall of h²·g: "The fall the reach counts". A state without a
-// last step (the first, one set by SetState) counts the whole fall.
+// docs/method.md, "Contact budget", "Gravity along the normal". It is the
+// soft point's own velocity change of the last step times h (h²·g in free
+// fall, about nothing for a body at rest on the floor) and unforeseenFall
+// of h²·g: "The fall the reach counts". A state without a last step (the
+// first, one set by SetState) counts the whole fall.
 func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 	h := c.set.TimeStep
 	// A soft–soft pair's weights already make v the relative velocity.
@@ -378,7 +377,7 @@ func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 	}
 	move := r3.Sub(r3.Scale(h, v), rigid)
 	fall := r3.Scale(h*h, c.set.Gravity)
-	if c.fallsByLastStep(c.set.BudgetFall) {
+	if c.hasLastStep() {
 		fall = fallAt(h, c.atPair(c.state.dvLast, pr), fall)
 	}
 	reach = r3.Norm(r3.Add(move, towardBody(pr.Normal, fall)))

@@ -393,8 +393,12 @@ func (c *step) nodeMotionBounds(moves []bodyMove, gh2 r3.Vec, lastStep bool) []f
 // FallLastStep and the state has a last step (not the first, nor one set
 // by SetState, where the whole fall counts).
 func (c *step) fallsByLastStep(f settings.Fall) bool {
-	return f == settings.FallLastStep && len(c.state.dvLast) == len(c.state.v)
+	return f == settings.FallLastStep && c.hasLastStep()
 }
+
+// hasLastStep reports whether the state has a last step's velocity change
+// (not the first step, nor one set by SetState).
+func (c *step) hasLastStep() bool { return len(c.state.dvLast) == len(c.state.v) }
 
 // fallAt is the fall over a step that Settings.FallLastStep predicts for
 // a point whose velocity changed by dv in the last step: h·dv and

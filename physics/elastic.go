@@ -22,7 +22,7 @@ import (
 //
 // with F evaluated anew, rotations included (fem.Model.ForcesOverStep,
 // whose stiffness damping is the rate of the elements' stretch over the
-// step, or fem.Model.Forces, β·K(q_k)·v_k: Settings.DampingRate); it
+// step, which vanishes for every rigid motion); it
 // vanishes for every λ when F is linear and Δv_free = A⁻¹·b. Its
 // quasi-Newton correction with the step's factor as the Jacobian moves
 // the free motion only, Δv_free ← Δv_free − A⁻¹·R_k, so that the contact
@@ -58,13 +58,7 @@ func (c *step) elasticResidual(x, rhs []float64) error {
 		ws.vK[i] = v
 		ws.qK[i] = state.q[i] + h*v
 	}
-	var err error
-	if c.set.DampingRate == settings.DampingStretch {
-		err = c.model.fem.ForcesOverStep(&state.elem, ws.fem, ws.qK, ws.vK, h, ws.res)
-	} else {
-		err = c.model.fem.Forces(&state.elem, ws.fem, ws.qK, ws.vK, ws.res)
-	}
-	if err != nil {
+	if err := c.model.fem.ForcesOverStep(&state.elem, ws.fem, ws.qK, ws.vK, h, ws.res); err != nil {
 		return fmt.Errorf("internal forces at the Newton iterate: %w", err)
 	}
 	grav := [3]float64{g.X, g.Y, g.Z}

@@ -311,14 +311,13 @@ func TestStepAlarmNodeBound(t *testing.T) {
 }
 
 // TestBudgetReachFall checks the fall the budget's reach counts
-// (closing, Settings.BudgetFall) on a soft-vertex pair at one node of the
-// fine box, the body and the node at rest, h = 10 ms, for a body facing
-// up at it (a floor), sideways (a wall) and down (a lid): gravity's whole
-// fall h²·g with FallGravity, and with FallLastStep before
-// the first step; with FallLastStep after a step, the last velocity
-// change's part towards the body and unforeseenFall of the fall: a tenth
-// of h²·g at rest, 1.1·h²·g after a step of free fall, and nothing for a
-// velocity change away from the body or along it.
+// (closing) on a soft-vertex pair at one node of the fine box, the body
+// and the node at rest, h = 10 ms, for a body facing up at it (a floor)
+// and sideways (a wall): gravity's whole fall h²·g before the first step;
+// after a step, the last velocity change's part towards the body and
+// unforeseenFall of the fall: a tenth of h²·g at rest, 1.1·h²·g after a
+// step of free fall, and nothing for a velocity change away from the body
+// or along it.
 func TestBudgetReachFall(t *testing.T) {
 	s := pressedFineBox(t)
 	defer s.Close()
@@ -341,22 +340,18 @@ func TestBudgetReachFall(t *testing.T) {
 	down := r3.Scale(h, g) // a step of free fall's velocity change
 	for _, tc := range []struct {
 		name   string
-		mode   settings.Fall
 		dv     r3.Vec
 		have   bool
 		normal r3.Vec
 		want   float64
 	}{
-		{"gravity", settings.FallGravity, r3.Vec{}, true, r3.Vec{Z: 1}, fall},
-		{"last step, no step yet", settings.FallLastStep, r3.Vec{}, false, r3.Vec{Z: 1}, fall},
-		{"last step, at rest", settings.FallLastStep, r3.Vec{}, true, r3.Vec{Z: 1}, unforeseenFall * fall},
-		{"last step, falling", settings.FallLastStep, down, true, r3.Vec{Z: 1}, (1 + unforeseenFall) * fall},
-		{"last step, rising", settings.FallLastStep, r3.Scale(-3, down), true, r3.Vec{Z: 1}, 0},
-		{"last step, beside a wall", settings.FallLastStep, down, true, r3.Vec{X: 1}, 0},
-		{"gravity, under a lid", settings.FallGravity, r3.Vec{}, true, r3.Vec{Z: -1}, 0},
+		{"no step yet", r3.Vec{}, false, r3.Vec{Z: 1}, fall},
+		{"at rest", r3.Vec{}, true, r3.Vec{Z: 1}, unforeseenFall * fall},
+		{"falling", down, true, r3.Vec{Z: 1}, (1 + unforeseenFall) * fall},
+		{"rising", r3.Scale(-3, down), true, r3.Vec{Z: 1}, 0},
+		{"beside a wall", down, true, r3.Vec{X: 1}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c.set.BudgetFall = tc.mode
 			clear(c.state.v)
 			set(tc.dv, tc.have)
 			pr.Normal = tc.normal

@@ -14,30 +14,29 @@ import (
 // kernel of the corotational K at q_t, is not resisted and the box
 // inflates by about 12 % and stays so; Newton on the whole residual must
 // follow the reference, the same iteration at h = 1 ms, itself within
-// 0.05 % of h = 0.5 ms. The control: with the stiffness damping on the
-// velocity (DampingVelocity), β·K(q)·v reads the chord of the 0.5 rad
-// turn as a stretch rate and the box shrinks by 2 % in the first step.
+// 0.05 % of h = 0.5 ms. The control is the linearised step, which the
+// test must find inflated. (The stiffness damping on the velocity, a mode
+// since removed, shrank the box by 2 % in the first step: β·K(q)·v reads
+// the chord of the 0.5 rad turn as a stretch rate; docs/method.md.)
 func TestSpinKeepsItsShape(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs five spins")
 	}
 	const dofs, size, omega = 1000, 0.04, 8 * math.Pi
-	run := func(h, tol float64, damping settings.DampingRate) ([]float64, float64) {
+	run := func(h, tol float64) ([]float64, float64) {
 		set := settings.Default()
 		set.TimeStep, set.ElasticTolerance, set.NewtonIterations = h, tol, 10
 		set.ElasticTurn = 0 // every step
-		set.DampingRate = damping
 		g, its, err := SpinGyration(dofs, size, omega, spinDuration, spinSample, set, nil)
 		if err != nil {
 			t.Fatalf("h = %g s: %v", h, err)
 		}
 		return g, its
 	}
-	lin, _ := run(0.02, 0, settings.DampingStretch)
-	newton, its := run(0.02, 1e-7, settings.DampingStretch)
-	velocity, _ := run(0.02, 1e-7, settings.DampingVelocity)
-	ref, _ := run(0.001, 1e-7, settings.DampingStretch)
-	fine, _ := run(0.0005, 1e-7, settings.DampingStretch)
+	lin, _ := run(0.02, 0)
+	newton, its := run(0.02, 1e-7)
+	ref, _ := run(0.001, 1e-7)
+	fine, _ := run(0.0005, 1e-7)
 	maxDiff := func(a, b []float64) float64 {
 		d := 0.0
 		for i := range a {
@@ -45,19 +44,16 @@ func TestSpinKeepsItsShape(t *testing.T) {
 		}
 		return d
 	}
-	refErr, linErr, newtonErr, velErr := maxDiff(ref, fine), maxDiff(lin, ref), maxDiff(newton, ref), maxDiff(velocity, ref)
+	refErr, linErr, newtonErr := maxDiff(ref, fine), maxDiff(lin, ref), maxDiff(newton, ref)
 	last := len(ref) - 1
 	endErr := math.Abs(newton[last] - ref[last])
-	t.Logf("radius of gyration against the reference (h = 1 ms), max over %g s: linearised %.2f %%, Newton %.3f %% (%.1f iterations per step), Newton at the end %.3f %%, Newton with the damping on the velocity %.2f %%; reference against h = 0.5 ms %.3f %%",
-		spinDuration, 100*linErr, 100*newtonErr, its, 100*endErr, 100*velErr, 100*refErr)
+	t.Logf("radius of gyration against the reference (h = 1 ms), max over %g s: linearised %.2f %%, Newton %.3f %% (%.1f iterations per step), Newton at the end %.3f %%; reference against h = 0.5 ms %.3f %%",
+		spinDuration, 100*linErr, 100*newtonErr, its, 100*endErr, 100*refErr)
 	if refErr > 5e-4 {
 		t.Fatalf("the reference is not converged in h: %.3f %% from h = 0.5 ms", 100*refErr)
 	}
 	if linErr < 0.05 {
 		t.Fatalf("the linearised step inflated the box by only %.2f %%: the test no longer shows the effect", 100*linErr)
-	}
-	if velErr < 0.01 {
-		t.Fatalf("with the damping on the velocity the box kept its shape to %.2f %%: the control no longer shows the effect", 100*velErr)
 	}
 	// Measured 0.080 % at most and 0.075 % at the end (the issue's
 	// target is 1 %); the bounds leave 2.5× for other BLAS builds.

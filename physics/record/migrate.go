@@ -15,7 +15,9 @@ import (
 // (v1Choices), an absent choice the name of that version's value 0, an
 // absent or zero AlarmFallMargin its value then (1.5), and the test
 // switch FreezeMapping, which the settings no longer hold, is dropped (a
-// recording with it on is refused). A run-script command's aim is
+// recording with it on is refused); so are the settings whose other
+// modes were removed (v1Removed), after checking that the recording ran
+// the mode that is left. A run-script command's aim is
 // migrated as the scenario's GraspAim.
 
 // v1Choices names each choice's values in the order of version 1: what
@@ -28,10 +30,8 @@ var v1Choices = map[string]map[string][]string{
 		"FirstLinearisation":  {"end", "start"},
 		"FastMapping":         {"held", "remapped"},
 		"TurnStart":           {"linearised", "predicted"},
-		"DampingRate":         {"velocity", "stretch"},
 		"CompliancePrecision": {"double", "single"},
 		"AlarmFall":           {"gravity", "last-step"},
-		"BudgetFall":          {"gravity", "last-step"},
 	},
 	"scenario": {
 		"MeshUp":     {"z", "y", "auto"},
@@ -41,6 +41,22 @@ var v1Choices = map[string]map[string][]string{
 		"GraspLoop":  {"once", "repeat"},
 		"JawStyle":   {"flat", "round"},
 	},
+}
+
+// v1Removed are the settings of version 1 whose other modes were removed:
+// a recording that ran the removed mode (its number, or its absence when
+// that mode was value 0) is refused, one that ran the kept one reads as
+// it ran.
+var v1Removed = []struct {
+	key   string
+	names []string // by version 1 number
+	kept  string
+	why   string
+}{
+	{"DampingRate", []string{"velocity", "stretch"}, "stretch",
+		"the stiffness damping on the velocity, which shrank a spinning body by 2 %"},
+	{"BudgetFall", []string{"gravity", "last-step"}, "last-step",
+		"the contact budget's reach by gravity's whole fall, which let a resting body sink 0.3 mm"},
 }
 
 // v1AlarmFallMargin is the alarm margin of the builds before the setting.
@@ -104,6 +120,21 @@ func migrateSettings(s map[string]any) error {
 		return fmt.Errorf("recorded with FreezeMapping, a switch of the schemes' equality test that recordings do not replay")
 	}
 	delete(s, "FreezeMapping")
+	for _, r := range v1Removed {
+		name := r.names[0]
+		if v, ok := s[r.key]; ok {
+			n, _ := v.(json.Number)
+			i, err := n.Int64()
+			if err != nil || i < 0 || int(i) >= len(r.names) {
+				return fmt.Errorf("version 1 %s = %v: want 0 to %d", r.key, v, len(r.names)-1)
+			}
+			name = r.names[i]
+		}
+		if name != r.kept {
+			return fmt.Errorf("recorded with %s %s: %s, a mode this softgrasp no longer has; replay it with the softgrasp that recorded it", r.key, name, r.why)
+		}
+		delete(s, r.key)
+	}
 	if m, ok := s["AlarmFallMargin"].(json.Number); !ok || m.String() == "0" {
 		s["AlarmFallMargin"] = json.Number(fmt.Sprint(v1AlarmFallMargin))
 	}

@@ -232,9 +232,17 @@ func toV1(t *testing.T, text string, drop ...string) string {
 			delete(m, key)
 		}
 	}
+	physics := func(s map[string]any) {
+		number(s, v1Choices["settings"])
+		// The settings whose other modes were removed, as version 1's
+		// last builds wrote them (the kept mode's number).
+		for _, r := range v1Removed {
+			s[r.key] = slices.Index(r.names, r.kept)
+		}
+	}
 	scenario := func(cfg map[string]any) {
 		number(cfg, v1Choices["scenario"])
-		number(cfg["Physics"].(map[string]any), v1Choices["settings"])
+		physics(cfg["Physics"].(map[string]any))
 	}
 	for i, line := range lines[1:] {
 		var l map[string]any
@@ -247,7 +255,7 @@ func toV1(t *testing.T, text string, drop ...string) string {
 		args, _ := l["args"].(map[string]any)
 		switch l["command"] {
 		case "set-settings":
-			number(args["Settings"].(map[string]any), v1Choices["settings"])
+			physics(args["Settings"].(map[string]any))
 		case "set-scene":
 			scenario(args["Config"].(map[string]any))
 		case "run-script":
@@ -270,8 +278,9 @@ func toV1(t *testing.T, text string, drop ...string) string {
 // AlarmFallMargin and TurnStart absent as before they existed: each
 // choice reads back as the value its number meant, an absent choice as
 // version 1's value 0 (TurnStart linearised), the margin as 1.5, the
-// aims as they were; a version 1 recording with the test switch
-// FreezeMapping on is refused.
+// aims as they were; a version 1 recording of a removed mode (the
+// damping on the velocity) or with the test switch FreezeMapping on is
+// refused.
 func TestVersion1IsMigrated(t *testing.T) {
 	v2 := written(t)
 	v1 := toV1(t, v2, "AlarmFallMargin", "TurnStart")
@@ -293,6 +302,10 @@ func TestVersion1IsMigrated(t *testing.T) {
 	}
 	if a, b := rec.Commands[3].Command.(frame.RunScript), rec.Commands[4].Command.(frame.RunScript); a.Aim != settings.AimFollow || b.Aim != settings.AimOnce {
 		t.Errorf("run-script aims %v and %v read back, want follow and once", a.Aim, b.Aim)
+	}
+	velocity := strings.Replace(v1, `"DampingRate":1`, `"DampingRate":0`, 1)
+	if _, err := Read(strings.NewReader(velocity), "rec"); err == nil || !strings.Contains(err.Error(), "rec:2: recorded with DampingRate velocity") {
+		t.Errorf("a recording of a removed mode: %v", err)
 	}
 	frozen := strings.Replace(v1, `"BudgetFall":`, `"FreezeMapping":true,"BudgetFall":`, 1)
 	if _, err := Read(strings.NewReader(frozen), "rec"); err == nil || !strings.Contains(err.Error(), "rec:2: recorded with FreezeMapping") {

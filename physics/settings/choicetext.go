@@ -56,13 +56,6 @@ func (t *TurnStart) UnmarshalText(b []byte) error {
 	return unmarshalChoice(turnStartNames, "TurnStart", b, t)
 }
 
-func (d DampingRate) MarshalText() ([]byte, error) {
-	return marshalChoice(dampingRateNames, "DampingRate", int(d))
-}
-func (d *DampingRate) UnmarshalText(b []byte) error {
-	return unmarshalChoice(dampingRateNames, "DampingRate", b, d)
-}
-
 func (p Precision) MarshalText() ([]byte, error) {
 	return marshalChoice(precisionNames, "Precision", int(p))
 }

@@ -419,10 +419,7 @@ var params = []*Param{
 	choiceParam(Param{Name: "TurnStart", Key: "turn-start", Choices: turnStartNames,
 		Flag: true, Usage: "where a step that iterates on the whole residual starts its free motion: predicted (the body's rigid motion over the step, turned by h·ω, corrected by one quasi-Newton step) or linearised (the internal forces linearised at the step's start)", AB: true},
 		func(c *Scenario) *TurnStart { return &c.Physics.TurnStart }),
-	choiceParam(Param{Name: "DampingRate", Key: "damping-rate", Choices: dampingRateNames,
-		Flag: true, Usage: "what the stiffness damping damps in a step that iterates on the whole residual: stretch (the rate of each element's stretch over the step, zero for any rigid motion) or velocity (β·K(q)·v, which reads a fast turn's chord as a stretch rate and shrinks a spinning body)", AB: true},
-		func(c *Scenario) *DampingRate { return &c.Physics.DampingRate }),
-	intParam(Param{Name: "PGSIterations", Key: "pgs", Def: 30, Lo: 1, Hi: 100000,
+	intParam(Param{Name: "PGSIterations", Key: "pgs", Def: 40, Lo: 1, Hi: 100000,
 		Flag: true, Everyday: true, Usage: "PGS sweeps per Newton iteration", AB: true,
 		Label: "PGS sweeps", Hint: "projected Gauss-Seidel sweeps per Newton iteration", Panel: SolverPanel},
 		func(c *Scenario) *int { return &c.Physics.PGSIterations }),
@@ -474,9 +471,6 @@ var params = []*Param{
 	intParam(Param{Name: "ContactBudget", Key: "contact-budget", Def: 300, Lo: 0, Hi: 1000000,
 		Flag: true, Usage: "most proximity pairs per step on a surface mapped onto the mesh or a loaded mesh's boundary (the deepest soft point per mesh element and body and every jaw sample, the deepest of those first); 0 = every pair", AB: true},
 		func(c *Scenario) *int { return &c.Physics.ContactBudget }),
-	choiceParam(Param{Name: "BudgetFall", Key: "budget-fall", Choices: fallNames,
-		Flag: true, Usage: "the fall towards a body that the contact budget's reach counts beyond a pair's motion at its start velocity: last-step (the body's own velocity change of the last step and a tenth of gravity's one-step fall) or gravity (the whole fall, as for a body in free fall)", AB: true},
-		func(c *Scenario) *Fall { return &c.Physics.BudgetFall }),
 
 	// The material (Material.Validate).
 	realParam(Param{Name: "YoungModulus", Key: "young", Def: 5e4, Scope: MaterialScope, Lo: 0, Hi: inf, OpenLo: true, Unit: "Pa",

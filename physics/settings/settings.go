@@ -114,29 +114,6 @@ func (t TurnStart) String() string {
 	return choiceName(turnStartNames, "TurnStart", int(t))
 }
 
-// DampingRate selects what the stiffness damping β·K of a step that
-// iterates on the whole residual damps: the velocity or the rate of the
-// elements' stretch over the step.
-type DampingRate int
-
-const (
-	// DampingStretch damps the rate of each element's stretch U = Rᵀ·F
-	// over the step, (U_k − U_t)/h, which vanishes for every rigid motion
-	// (the default; fem.Model.ForcesOverStep).
-	DampingStretch DampingRate = iota
-	// DampingVelocity evaluates β·K(q_k)·v_k, which reads the chord of a
-	// finite turn as a stretch rate and shrinks a fast-spinning body.
-	DampingVelocity
-)
-
-// dampingRateNames are the choices' names, by value.
-var dampingRateNames = []string{DampingVelocity: "velocity", DampingStretch: "stretch"}
-
-// String returns "velocity" or "stretch".
-func (d DampingRate) String() string {
-	return choiceName(dampingRateNames, "DampingRate", int(d))
-}
-
 // Precision selects the floating-point precision of the compliance
 // products W = X·A⁻¹·Xᵀ (the fast scheme's W_H, the standard scheme's W,
 // the asynchronous solver's node compliances).
@@ -170,7 +147,8 @@ func ParsePrecision(name string) (Precision, error) {
 
 // Fall selects the fall towards a body that a prediction of a point's
 // motion over a step counts beyond its motion at its start velocity: the
-// contact budget's reach (BudgetFall) and the alarm distance (AlarmFall).
+// alarm distance (AlarmFall); the contact budget's reach always counts the
+// last step's (docs/method.md, "The fall the reach counts").
 type Fall int
 
 const (
@@ -283,12 +261,6 @@ type Settings struct {
 	// linearised at q_t (docs/method.md, "A turning step starts from its
 	// rigid motion").
 	TurnStart TurnStart
-	// DampingRate is what the stiffness damping damps in the residual of
-	// a step that iterates on it: DampingStretch, the default, the rate
-	// of the elements' stretch over the step, or DampingVelocity,
-	// β·K(q_k)·v_k (docs/method.md, "Stiffness damping on the stretch
-	// rate"). The linearised step is the same with either.
-	DampingRate DampingRate
 	// PGSIterations is the maximum number of projected Gauss–Seidel sweeps
 	// per Newton iteration.
 	PGSIterations int
@@ -388,12 +360,6 @@ type Settings struct {
 	// bodies (docs/method.md, "Contact budget"). 0 keeps every pair. The
 	// boundary of a procedural mesh is never thinned.
 	ContactBudget int
-	// BudgetFall is the fall towards a body that the budget's reach
-	// counts: FallLastStep, the default, the point's last velocity
-	// change and a tenth of gravity's fall, or FallGravity, the whole
-	// fall (docs/method.md, "Contact budget", "The fall the reach
-	// counts").
-	BudgetFall Fall
 }
 
 // Default returns the default settings: each parameter's default from
