@@ -35,6 +35,10 @@ type viewerOptions struct {
 	record     string // record the session to this file (-record)
 	contacts   string // write one CSV row per contact per step to this file (-contacts)
 	backend    string // where the fast scheme starts: cpu or gpu (-backend; the Simulation panel switches it)
+	// autoDOFs lets the viewer lower the mechanical budget when the
+	// physics falls behind real time (no -dofs given, nor a scene file's
+	// dofs: the viewer's default; viewer_realtime.go).
+	autoDOFs bool
 }
 
 // viewerFlags are the viewer's command line: the scene flags of the
@@ -102,6 +106,7 @@ func (f *viewerFlags) options() (viewerOptions, error) {
 	}
 	o.config = cfg
 	o.record, o.backend, o.contacts = f.scene.record, f.scene.backend, f.scene.contacts
+	o.autoDOFs = !f.scene.given["dofs"]
 	if o.frames < 0 {
 		return o, fmt.Errorf("-frames = %d: must be ≥ 0", o.frames)
 	}

@@ -53,6 +53,7 @@ type viewer struct {
 	// is a reason to draw.
 	drawnSize [2]int
 	realtime  realtimeCheck // viewer_realtime.go
+	autoFrom  uint64        // the scene version the automatic budget last lowered
 	speed     speedStatus
 	// interrupts stops the run on SIGINT or SIGTERM (signals.go).
 	interrupts *interrupts
@@ -140,6 +141,7 @@ func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
 	}
 	v.cam = render.NewCamera(homeTarget, homeDistance)
 	v.state = ui.NewState(opt.config, opt.pace)
+	v.state.DOFsChosen = !opt.autoDOFs
 	for _, sw := range append(render.OverlaySwatches(), previewSwatches()...) {
 		v.state.Colours = append(v.state.Colours, ui.ColourKey{Colour: sw.Colour, Meaning: sw.Meaning})
 	}

@@ -14,7 +14,9 @@ import (
 // with the resolution that would keep up; and it keeps measuring over the
 // last seconds (speedStatus), a status line of the Stats panel that
 // follows the rate as it changes (a scheme switched, another process on
-// the cores). It never changes the resolution itself.
+// the cores). Unless the user chose the budget (-dofs, a scene file's
+// dofs, the DOFs field), it then rebuilds the scene at the largest budget
+// that keeps up (autoDOFs), and says so.
 
 const (
 	// realtimeWarmup is the start-up the measurement leaves out: the first,
@@ -104,6 +106,9 @@ type speedStatus struct {
 	version uint64 // the scene measured
 	start   time.Time
 	samples []speedSample
+	// factor and over are the last factor measured and the wall time it
+	// was measured over (s), zero while warming up.
+	factor, over float64
 }
 
 type speedSample struct {
@@ -120,6 +125,7 @@ func (m *speedStatus) observe(now time.Time, version uint64, simTime float64, pa
 	}
 	if paused || version != m.version || m.start.IsZero() {
 		m.version, m.start, m.samples = version, now, m.samples[:0]
+		m.factor, m.over = 0, 0
 		return "", "", false
 	}
 	if now.Sub(m.start) < realtimeWarmup {
@@ -135,6 +141,7 @@ func (m *speedStatus) observe(now time.Time, version uint64, simTime float64, pa
 		return "", "", false
 	}
 	r := (simTime - first.sim) / wall
+	m.factor, m.over = r, wall
 	line = fmt.Sprintf("real-time factor %.2f (last %.0f s)", r, wall)
 	if r >= realtimeSlack*m.pace {
 		return line, "", false
@@ -163,4 +170,42 @@ func (v *viewer) checkRealtime() {
 		fmt.Fprintln(v.stdout, "softgrasp:", notice)
 	}
 	v.state.SpeedStatus, v.state.SpeedAdvice, v.state.SpeedSlow = v.speed.observe(now, v.frame.SceneVersion, v.simulated.total, v.frame.Stats.Paused, v.sceneDOFs)
+	// The factor is watched over the last seconds of each scene, phase by
+	// phase (an approach costs less than a grasp); once it falls behind,
+	// the scene is rebuilt, and the measurement starts again with it.
+	if v.state.DOFsChosen || v.speed.over < autoWindow.Seconds() || v.autoFrom == v.frame.SceneVersion {
+		return
+	}
+	r := v.speed.factor / v.speed.pace
+	if n := autoDOFs(v.sceneDOFs, r); n > 0 {
+		v.autoFrom = v.frame.SceneVersion // until the rebuilt scene's frames arrive
+		note := fmt.Sprintf("%d DOFs ran at %.2f× real time here: rebuilt at %d DOFs to keep up (-dofs N chooses the budget)", v.sceneDOFs, v.speed.factor, n)
+		if err := v.state.SetAutoDOFs(n, note, v.runner); err == nil {
+			v.state.DOFsNote = note
+			fmt.Fprintln(v.stdout, "softgrasp:", note)
+		}
+	}
+}
+
+const (
+	// autoWindow is the wall time over which the viewer measures the
+	// factor before it lowers the budget (after realtimeWarmup).
+	autoWindow = 3 * time.Second
+	// minAutoDOFs is the least budget it lowers to.
+	minAutoDOFs = 500
+)
+
+// autoDOFs returns the budget to rebuild a scene of dofs DOFs at that ran
+// at r of its pace: below realtimeSlack, the estimate that keeps up
+// (realtimeDOFs), cut by at most half at a time and to no fewer than
+// minAutoDOFs; 0 to keep the scene (it keeps up, or cannot go lower).
+func autoDOFs(dofs int, r float64) int {
+	if !(r < realtimeSlack) || dofs <= minAutoDOFs {
+		return 0
+	}
+	n := max(realtimeDOFs(dofs, r), dofs/2, minAutoDOFs)
+	if n >= dofs {
+		return 0
+	}
+	return n
 }

@@ -125,3 +125,30 @@ func TestSpeedStatus(t *testing.T) {
 		t.Fatalf("a new scene kept the status %q", line)
 	}
 }
+
+// TestAutoDOFs: the automatic budget keeps a scene that keeps up, lowers
+// one that does not to the estimate that would, by at most half at a
+// time, never below minAutoDOFs.
+func TestAutoDOFs(t *testing.T) {
+	for _, tc := range []struct {
+		dofs int
+		r    float64
+		want int
+	}{
+		{3000, 1.0, 0},
+		{3000, 0.98, 0},
+		{3000, 0.9, realtimeDOFs(3000, 0.9)},
+		{3000, 0.6, 1500}, // the estimate (0.55 of 3000 → 500) is cut to half
+		{3000, 0.1, 1500},
+		{800, 0.5, 500},
+		{500, 0.5, 0},
+		{3000, math.NaN(), 0},
+	} {
+		if got := autoDOFs(tc.dofs, tc.r); got != tc.want {
+			t.Errorf("autoDOFs(%d, %g) = %d, want %d", tc.dofs, tc.r, got, tc.want)
+		}
+	}
+	if n := realtimeDOFs(3000, 0.9); n <= 1500 || n >= 3000 {
+		t.Errorf("realtimeDOFs(3000, 0.9) = %d: the table above assumes it between half and all", n)
+	}
+}

@@ -301,7 +301,7 @@ func (c *step) alarmOver(p []float64, bounded bool) float64 {
 		x := point(p, n)
 		fv := gh2
 		if lastStep {
-			fv = fallAt(h, c.model.surfacePoint(state.dvLast, n), gh2)
+			fv = capFall(fallAt(h, c.model.surfacePoint(state.dvLast, n), gh2), gh2)
 		}
 		var fall float64 // ‖fv‖, read by the margin's cut alone
 		if fallCut > 0 {
@@ -407,6 +407,20 @@ func (c *step) hasLastStep() bool { return len(c.state.dvLast) == len(c.state.v)
 // sum to one).
 func fallAt(h float64, dv, gh2 r3.Vec) r3.Vec {
 	return r3.Add(r3.Scale(h, dv), r3.Scale(unforeseenFall, gh2))
+}
+
+// capFall bounds a point's predicted fall fv by gravity's one-step fall
+// gh2 in length: the alarm of a point whose velocity changed sharply in
+// the last step (a thin part squeezed, buckling) never widens beyond what
+// gravity's whole fall would ask, which would take every point of a body
+// resting on the floor within it and swamp the contact budget (the flat
+// star of the mesh set diverged so). A body in free fall counts one fall
+// where fallAt gives 1.1.
+func capFall(fv, gh2 r3.Vec) r3.Vec {
+	if n, g := r3.Norm(fv), r3.Norm(gh2); n > g && n > 0 {
+		return r3.Scale(g/n, fv)
+	}
+	return fv
 }
 
 // bodyMove is one rigid body's motion over a step for stepAlarm: the

@@ -121,9 +121,10 @@ func TestAlarmFallMargin(t *testing.T) {
 // last step changed no velocity keeps the 4 mm base (a tenth of the fall,
 // 1.5 × 1.07 mm, is below it) where gravity's fall widens the alarm to
 // 16 mm; one whose last step was a step of free fall (Δv = h·g) and that
-// falls at 0.5 m/s gets 1.5 × (its move and 1.1 falls); before any step
-// the alarm counts gravity's whole fall; with margin 1, the fall of the
-// last step counts as it is.
+// falls at 0.5 m/s gets 1.5 × (its move and one fall: the 1.1 falls of
+// fallAt, capped at gravity's by capFall); one whose last step slowed its
+// fall gets less than that; before any step the alarm counts gravity's
+// whole fall; with margin 1, the fall of the last step counts as it is.
 func TestAlarmFallLastStep(t *testing.T) {
 	soft, err := mesh.Box(r3.Vec{X: 0.02, Y: 0.02, Z: 0.02}, 3, 3, 3)
 	if err != nil {
@@ -142,8 +143,9 @@ func TestAlarmFallLastStep(t *testing.T) {
 	}{
 		{"resting", 0, 0, 0, true, 1.5, 4e-3},
 		{"resting, before any step", 0, 0, 0, false, 1.5, 1.5 * fall},
-		{"falling", 0.005, -0.5, -h * g, true, 1.5, 1.5 * (0.5*h + 1.1*fall)},
-		{"falling, margin 1", 0.005, -0.5, -h * g, true, 1, 1.5*0.5*h + 1.1*fall},
+		{"falling", 0.005, -0.5, -h * g, true, 1.5, 1.5 * (0.5*h + fall)},
+		{"falling, margin 1", 0.005, -0.5, -h * g, true, 1, 1.5*0.5*h + fall},
+		{"slowing", 0.005, -0.5, -0.5 * h * g, true, 1.5, 1.5 * (0.5*h + 0.6*fall)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			set := settings.Default()

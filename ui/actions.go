@@ -188,6 +188,23 @@ func (s *State) rebuild(cfg settings.Scenario, out Sender) error {
 	return nil
 }
 
+// SetAutoDOFs rebuilds the scene at n mechanical DOFs, chosen by the
+// viewer to keep real time (-dofs auto), and says why in note (a calm
+// banner). A budget the user typed (DOFsChosen) is not changed.
+func (s *State) SetAutoDOFs(n int, note string, out Sender) error {
+	if s.DOFsChosen {
+		return nil
+	}
+	cfg := s.Config
+	cfg.TargetDOFs = n
+	if err := s.rebuild(cfg, out); err != nil {
+		return err
+	}
+	s.refreshFields()
+	s.Notify(note)
+	return nil
+}
+
 // ToggleJaws closes open jaws or opens closed ones (manual mode).
 func (s *State) ToggleJaws(out Sender) error { return s.act(out, frame.ToggleJaws{}) }
 

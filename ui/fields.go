@@ -120,6 +120,9 @@ func (s *State) CommitField(id FieldID, text string, out Sender) error {
 	f := s.fields[id]
 	f.text = text
 	err := s.commit(f, text, out)
+	if err == nil && f.p.Key == "dofs" {
+		s.DOFsChosen, s.DOFsNote = true, ""
+	}
 	f.err = ""
 	if err != nil {
 		f.err = err.Error()

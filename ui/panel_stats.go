@@ -157,6 +157,11 @@ func drawRates(s *State, f *frame.Frame) {
 		imgui.Text(target)
 	}
 	imgui.Text(fmt.Sprintf("DOFs %d   surface %d triangles", s.mesh.dofs, s.mesh.tris))
+	if s.DOFsNote != "" {
+		imgui.SameLine()
+		colouredText(colourDim, "(auto)")
+		tooltip(s.DOFsNote)
+	}
 	if text := PausedText(st); text != "" {
 		wrappedText(colourWarn, text)
 	}
