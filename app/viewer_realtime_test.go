@@ -137,7 +137,8 @@ func TestAutoDOFs(t *testing.T) {
 	}{
 		{3000, 1.0, 0},
 		{3000, 0.98, 0},
-		{3000, 0.9, realtimeDOFs(3000, 0.9)},
+		{3000, 0.92, 0}, // amber in the status line, not rebuilt
+		{3000, 0.85, realtimeDOFs(3000, 0.85)},
 		{3000, 0.6, 1500}, // the estimate (0.55 of 3000 → 500) is cut to half
 		{3000, 0.1, 1500},
 		{800, 0.5, 500},
@@ -148,7 +149,7 @@ func TestAutoDOFs(t *testing.T) {
 			t.Errorf("autoDOFs(%d, %g) = %d, want %d", tc.dofs, tc.r, got, tc.want)
 		}
 	}
-	if n := realtimeDOFs(3000, 0.9); n <= 1500 || n >= 3000 {
-		t.Errorf("realtimeDOFs(3000, 0.9) = %d: the table above assumes it between half and all", n)
+	if n := realtimeDOFs(3000, 0.85); n <= 1500 || n >= 3000 {
+		t.Errorf("realtimeDOFs(3000, 0.85) = %d: the table above assumes it between half and all", n)
 	}
 }
