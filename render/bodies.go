@@ -140,22 +140,29 @@ func (m *bodyMesh) setFloorGrid(verts, data []float32) {
 	m.fog = float32(0.5 * size)
 }
 
-// patchSize is the largest extent of the vertices' bounding box (1 m for
-// an empty or degenerate patch).
-func patchSize(verts []float32) float64 {
+// vertexBounds returns the bounding box of xyz triples; ok is false for
+// none.
+func vertexBounds(verts []float32) (lo, hi [3]float32, ok bool) {
 	if len(verts) < 3 {
-		return 1
+		return lo, hi, false
 	}
-	lo := [3]float32{verts[0], verts[1], verts[2]}
-	hi := lo
+	lo = [3]float32{verts[0], verts[1], verts[2]}
+	hi = lo
 	for i := 0; i+2 < len(verts); i += 3 {
 		for k := 0; k < 3; k++ {
 			lo[k] = min(lo[k], verts[i+k])
 			hi[k] = max(hi[k], verts[i+k])
 		}
 	}
+	return lo, hi, true
+}
+
+// patchSize is the largest extent of the vertices' bounding box (1 m for
+// an empty or degenerate patch).
+func patchSize(verts []float32) float64 {
+	lo, hi, ok := vertexBounds(verts)
 	size := float64(max(hi[0]-lo[0], hi[1]-lo[1], hi[2]-lo[2]))
-	if !(size > 0) || math.IsInf(size, 0) {
+	if !ok || !(size > 0) || math.IsInf(size, 0) {
 		return 1
 	}
 	return size
@@ -164,17 +171,7 @@ func patchSize(verts []float32) float64 {
 // boxCentre is the middle of the vertices' bounding box (the origin for
 // none).
 func boxCentre(verts []float32) [3]float32 {
-	if len(verts) < 3 {
-		return [3]float32{}
-	}
-	lo := [3]float32{verts[0], verts[1], verts[2]}
-	hi := lo
-	for i := 0; i+2 < len(verts); i += 3 {
-		for k := 0; k < 3; k++ {
-			lo[k] = min(lo[k], verts[i+k])
-			hi[k] = max(hi[k], verts[i+k])
-		}
-	}
+	lo, hi, _ := vertexBounds(verts)
 	return [3]float32{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
 }
 

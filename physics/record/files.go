@@ -22,18 +22,13 @@ type File struct {
 	Gzip   []byte `json:"gzip"`   // the content, gzip-compressed (base64 in JSON)
 }
 
-// newFile reads and compresses the file at path.
-func newFile(path string) (File, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return File{}, err
-	}
-	sum := sha256.Sum256(data)
+// compress returns data gzip-compressed.
+func compress(data []byte) []byte {
 	var z bytes.Buffer
-	gz, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	gz := gzip.NewWriter(&z)
 	gz.Write(data)
 	gz.Close()
-	return File{Path: path, SHA256: hex.EncodeToString(sum[:]), Gzip: z.Bytes()}, nil
+	return z.Bytes()
 }
 
 // Content returns the file's content, checked against its hash.
@@ -61,15 +56,18 @@ func (w *Writer) embedFiles(cfg *settings.Scenario) {
 		if *p == "" {
 			continue
 		}
-		f, err := newFile(*p)
+		data, err := os.ReadFile(*p)
 		if err != nil {
 			continue
 		}
+		sum := sha256.Sum256(data)
+		f := File{Path: *p, SHA256: hex.EncodeToString(sum[:])}
 		key := f.Path + "\x00" + f.SHA256
 		if w.embedded[key] {
-			continue
+			continue // compressed once per path and content
 		}
 		w.embedded[key] = true
+		f.Gzip = compress(data)
 		w.writeJSON(line{File: &f})
 	}
 }

@@ -47,9 +47,10 @@ func TestSoakShort(t *testing.T) {
 		t.Fatalf("problems: %v", rep.Problems)
 	}
 	// Race-built on 2 cores the 20 s hold about 800 commands, some 55 of
-	// them scene rebuilds, and 58–99 steps (measured 2026-12-02 with this
-	// seed across builds): 50 steps say the loop stepped between them.
-	if rep.Commands < 500 || rep.Steps < 50 || rep.Refused == 0 {
+	// them scene rebuilds, and 45–99 steps (measured 2026-12-02 with this
+	// seed across builds, alone and beside make test's other packages):
+	// 20 steps say the loop stepped between them.
+	if rep.Commands < 500 || rep.Steps < 20 || rep.Refused == 0 {
 		t.Fatalf("%d commands, %d steps, %d refused: the soak did not exercise the loop", rep.Commands, rep.Steps, rep.Refused)
 	}
 }
