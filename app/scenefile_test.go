@@ -103,7 +103,7 @@ func TestSceneFileErrors(t *testing.T) {
 		{"bad attachment", "version = 1\nattach = [\"below:q=1\"]\n", `:2: attach: invalid value "below:q=1"`},
 		{"attachment selecting nothing", "version = 1\nattach = [\"above:z=1\"]\n", "selects no node"},
 		{"missing mesh", "version = 1\nmesh = \"nowhere.stl\"\n", "nowhere.stl"},
-		{"unknown choice", "version = 1\nmu = 0.5\ngrasp-aim = \"sideways\"\n", `:3: grasp-aim: unknown grasp-aim "sideways": want once or follow`},
+		{"unknown choice", "version = 1\nmu = 0.5\ngrasp-aim = \"sideways\"\n", `:3: grasp-aim: unknown grasp-aim "sideways": want follow or once`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".toml")
