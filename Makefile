@@ -92,7 +92,7 @@ RACE_ONLY := '^(TestSoakShort|TestAsyncSolverStaysCloseToExact)$$'
 # which race-built falls behind real time (it runs under Xvfb with them).
 # The app's other tests (the viewers, the signals, record and replay)
 # stay race-built.
-APP_PLAIN := '^(TestHeadlessGolden|TestShippedScenes|TestBenchScale|TestHeadlessGraspsAYUpMesh|TestBenchQuickJSON|TestBenchStack|TestCtrlClickGraspsALoadedMesh)$$'
+APP_PLAIN := '^(TestHeadlessGolden|TestShippedScenes|TestBenchScale|TestHeadlessGraspsAYUpMesh|TestBenchQuickJSON|TestBenchStack|TestCtrlClickGraspsALoadedMesh|TestFlatStarSetDownInTheLoop)$$'
 
 test: deps
 	$(GO) vet ./...

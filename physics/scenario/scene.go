@@ -691,13 +691,17 @@ func (sc *Scene) holdForGrip(t, h float64) {
 	if s.gripped {
 		m := &sc.metrics
 		weight := sc.total * r3.Norm(sc.Config().Physics.Gravity)
+		if s.loop && s.setDownAt == 0 && s.phaseAt(t) == PhaseLower && m.floorLast >= setDownShare*weight {
+			s.setDownAt = t // the floor has taken it: the jaws stop going down
+		}
 		switch {
 		case c.Lost():
 			s.stop(t, fmt.Sprintf("the object slipped out of the jaws at t = %.2f s during the %s: the jaws carry %.2g N and %.2g N for its %.2g N of weight",
 				t, s.phaseAt(t), m.leftLast, m.rightLast, weight))
-		case m.gripSlip > slidOut && t > s.timeOf(PhaseLift, true) && len(sc.Config().Attach) == 0:
-			// An object held to the world cannot be lifted: its material
-			// slides along the jaws by design.
+		case m.gripSlip > slidOut && s.carries(t) && len(sc.Config().Attach) == 0:
+			// Only while the jaws carry the object: setting it down slides
+			// it along them as it meets the floor, and an object held to
+			// the world cannot be lifted, its material sliding by design.
 			s.stop(t, sc.slidOut(t, weight))
 		}
 		return
@@ -713,9 +717,16 @@ func (sc *Scene) holdForGrip(t, h float64) {
 	}
 }
 
-// slidOut is how far the held material may slide along the jaws after
-// the lift started before the script stops, m: twice what still counts
-// as held.
+// setDownShare is the share of the object's weight the floor must carry
+// for a repeating script's set-down to stop lowering it: an object that
+// slid up in the jaws meets the floor before they reach the grasp's
+// height, and lowering them further pressed it into the floor (the flat
+// star of the mesh set inverted its elements so, at its release).
+const setDownShare = 0.5
+
+// slidOut is how far the held material may slide along the jaws while
+// they carry it (graspScript.carries) before the script stops, m: twice
+// what still counts as held.
 const slidOut = 2 * heldMargin
 
 // slidOut says why a lifted object slid out of the grip at t: the jaws'

@@ -70,6 +70,10 @@ type graspScript struct {
 	// loop sets the object down after the final hold, opens, rises, and
 	// the scene starts the script again (settings.LoopRepeat).
 	loop bool
+	// setDownAt is the time in the lower at which the floor took the
+	// object (Scene.holdForGrip, setDownShare), 0 before: from then on the
+	// jaws stay at that height until they release it.
+	setDownAt float64
 	// stopped, when set, says why the script stopped at stoppedAt (or,
 	// with the phase refused, why it never started): from then on the
 	// jaws open to openWide where they are (stopPose).
@@ -190,6 +194,20 @@ func (s *graspScript) delay(t0 float64) {
 	}
 }
 
+// carries reports whether the jaws carry the object at t: from the
+// lift's start through the spin and the hold after it, not while a
+// repeating script sets it down, releases it or rises.
+func (s *graspScript) carries(t float64) bool {
+	if t <= s.timeOf(PhaseLift, true) {
+		return false
+	}
+	switch s.phaseAt(t) {
+	case PhaseLift, PhaseSpin, PhaseHold:
+		return true
+	}
+	return false
+}
+
 // duration is the length of the whole script, s.
 func (s *graspScript) duration() float64 { return s.phases[len(s.phases)-1].end }
 
@@ -268,7 +286,11 @@ func (s *graspScript) at(t float64) GripperCommand {
 	z := s.zHigh
 	z = mix(z, s.zGrasp, s.progress(PhaseApproach, t))
 	z = mix(z, s.zGrasp+s.lift, s.progress(PhaseLift, t))
-	z = mix(z, s.zGrasp, s.progress(PhaseLower, t))
+	lower := s.progress(PhaseLower, t)
+	if s.setDownAt > 0 && t > s.setDownAt {
+		lower = s.progress(PhaseLower, s.setDownAt) // the floor took the object there
+	}
+	z = mix(z, s.zGrasp, lower)
 	z = mix(z, s.zHigh, s.progress(PhaseRise, t))
 	opening := mix(s.openWide, s.openGrip, s.progress(PhaseClose, t))
 	return GripperCommand{
