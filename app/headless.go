@@ -19,11 +19,11 @@ import (
 
 // headlessFlags are the headless runner's command line.
 type headlessFlags struct {
-	scenario, object, mesh, csv string
-	contacts, newtonCSV, sceneFile    string
-	cpuprofile, record, backend, ab   string
-	steps, threads                    int
-	json, lambda                      bool
+	scenario, object, mesh, csv     string
+	contacts, newtonCSV, sceneFile  string
+	cpuprofile, record, backend, ab string
+	steps, threads                  int
+	json, lambda                    bool
 	// params are the flags of the parameter table (settings.Params):
 	// -dt, -mu, -newton and the others.
 	params    []*paramFlag
