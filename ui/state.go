@@ -77,15 +77,15 @@ type State struct {
 	meshFile  string // text of the mesh-file field
 	attach    string // text of the attachments field (SetAttachments)
 	mesh      meshPanel
-	actionErr string  // last refused action, shown under the panels' buttons
-	notice    string  // a note on the last action (what Reset kept), shown in a calm banner
+	actionErr string // last refused action, shown under the panels' buttons
+	notice    string // a note on the last action (what Reset kept), shown in a calm banner
 	// DOFsChosen is true once the user has set the mechanical budget (the
 	// -dofs flag, a scene file's dofs, the DOFs field): the viewer then
 	// never changes it to keep real time (SetAutoDOFs).
 	DOFsChosen bool
 	// DOFsNote, when set, follows the DOFs in the Stats panel: how the
 	// viewer chose them ("auto: 3000 ran at 0.62×").
-	DOFsNote string
+	DOFsNote  string
 	dismissed string  // frame message the user closed
 	helpDirty bool    // ShowHelp changed outside the Help window
 	compact   bool    // the last frame folded the panels into one column
