@@ -149,19 +149,3 @@ func TestFilesAndKinds(t *testing.T) {
 		}
 	}
 }
-
-// TestFlatStarRunsThrough: the flat star, squeezed on the floor, ran at
-// the last-step alarm until a thin point's sharp velocity change widened
-// the alarm of the whole body, the contact budget dropped the pairs that
-// mattered and its elements inverted (t = 1.04 s); with the fall capped
-// at gravity's (physics.capFall) it runs its script to the end.
-func TestFlatStarRunsThrough(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a grasp")
-	}
-	r := runOne(settings.DefaultScenario(settings.GraspRotate), filepath.Join("..", "..", "testdata", "meshes", "09_star_logo_volume.vtu"), settings.ExactSolver, 0)
-	if r.Summary.Error != "" {
-		t.Fatalf("%s: %s (%s)", r.Verdict, r.Why, r.Summary.Error)
-	}
-	t.Logf("%s after %d steps: %s", r.Verdict, r.Summary.Steps, r.Why)
-}
