@@ -121,11 +121,11 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 		return o, err
 	}
 	o.steps, o.warmup, o.backend = f.steps, f.warmup, f.backend
-	cfg := settings.DefaultScenario(settings.Squeeze)
-	if err := applyChecked(f.table, &cfg, set); err != nil {
+	table, err := f.tableSettings(set)
+	if err != nil {
 		return o, err
 	}
-	o.precision, o.threads = cfg.Physics.CompliancePrecision, max(cfg.Physics.ComplianceThreads, 1)
+	o.precision, o.threads = table.CompliancePrecision, max(table.ComplianceThreads, 1)
 	switch k := settings.Kind(f.scenario); k {
 	case settings.Squeeze, settings.Stack:
 		o.kind = k
@@ -150,11 +150,12 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 	return o, nil
 }
 
-// compliancePrecision reads -compliance-precision.
-func (f *benchFlags) compliancePrecision(set map[string]bool) (settings.Precision, error) {
+// tableSettings reads the table's flags (-compliance-precision,
+// -compliance-threads) into the squeeze scene's settings.
+func (f *benchFlags) tableSettings(set map[string]bool) (settings.Settings, error) {
 	cfg := settings.DefaultScenario(settings.Squeeze)
 	err := applyChecked(f.table, &cfg, set)
-	return cfg.Physics.CompliancePrecision, err
+	return cfg.Physics, err
 }
 
 // runBench reproduces the paper's Table 1 on this machine.
@@ -404,7 +405,7 @@ func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 2
 	}
-	precision, err := f.compliancePrecision(set)
+	table, err := f.tableSettings(set)
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 2
@@ -413,7 +414,7 @@ func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int 
 	// second would fight the background factorisation for the other core
 	// (measured: the 18k-DOF step 297 ms with OpenBLAS's default threads).
 	setBLASThreads(blasThreads(settings.AsyncSolver, f.threads))
-	if err := measureAndWriteScale(f, precision, stdout, stderr); err != nil {
+	if err := measureAndWriteScale(f, table.CompliancePrecision, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 1
 	}

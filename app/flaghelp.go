@@ -56,14 +56,19 @@ func printHelp(w io.Writer, fs *flag.FlagSet, short bool) {
 	}
 }
 
+// copyFlag declares f on fs: the same value, usage and default.
+func copyFlag(fs *flag.FlagSet, f *flag.Flag) {
+	fs.Var(f.Value, f.Name, f.Usage)
+	fs.Lookup(f.Name).DefValue = f.DefValue
+}
+
 // printFlags writes the flags of fs that keep selects, as PrintDefaults
 // writes them.
 func printFlags(w io.Writer, fs *flag.FlagSet, keep func(*flag.Flag) bool) {
 	sub := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
 	fs.VisitAll(func(f *flag.Flag) {
 		if keep(f) {
-			sub.Var(f.Value, f.Name, f.Usage)
-			sub.Lookup(f.Name).DefValue = f.DefValue
+			copyFlag(sub, f)
 		}
 	})
 	sub.SetOutput(w)

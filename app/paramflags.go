@@ -57,9 +57,7 @@ func registerParamsOf(fs *flag.FlagSet, def settings.Scenario, keys ...string) [
 	var out []*paramFlag
 	for _, pf := range registerParams(all, def) {
 		if slices.Contains(keys, pf.p.Key) {
-			fl := all.Lookup(pf.p.Key)
-			fs.Var(fl.Value, fl.Name, fl.Usage)
-			fs.Lookup(fl.Name).DefValue = fl.DefValue
+			copyFlag(fs, all.Lookup(pf.p.Key))
 			out = append(out, pf)
 		}
 	}

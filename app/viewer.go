@@ -82,7 +82,7 @@ func (f *viewerFlags) register(fs *flag.FlagSet) {
 	}
 	all.VisitAll(func(fl *flag.Flag) {
 		if !headlessOnly[fl.Name] {
-			fs.Var(fl.Value, fl.Name, fl.Usage)
+			copyFlag(fs, fl)
 		}
 	})
 	o := &f.opt

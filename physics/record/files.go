@@ -20,6 +20,8 @@ type File struct {
 	Path   string `json:"path"`   // as the run named it
 	SHA256 string `json:"sha256"` // of the content, hex
 	Gzip   []byte `json:"gzip"`   // the content, gzip-compressed (base64 in JSON)
+	// data is the content, once the reader has checked it (Content).
+	data []byte
 }
 
 // compress returns data gzip-compressed.
@@ -33,6 +35,9 @@ func compress(data []byte) []byte {
 
 // Content returns the file's content, checked against its hash.
 func (f File) Content() ([]byte, error) {
+	if f.data != nil {
+		return f.data, nil
+	}
 	gz, err := gzip.NewReader(bytes.NewReader(f.Gzip))
 	if err != nil {
 		return nil, fmt.Errorf("embedded %s: %w", f.Path, err)

@@ -70,11 +70,16 @@ func migrateV1(text string) (string, error) {
 	if err := dec.Decode(&l); err != nil {
 		return text, nil // the strict reader says what is wrong
 	}
+	cfg, isConfig := l["config"].(map[string]any)
+	command, _ := l["command"].(string)
+	if !isConfig && command != "run-script" && command != "set-settings" && command != "set-scene" {
+		return text, nil // checkpoints, the footer, commands without settings: as they are
+	}
 	var err error
-	if cfg, ok := l["config"].(map[string]any); ok {
+	if isConfig {
 		err = migrateScenario(cfg)
 	}
-	if l["command"] == "run-script" {
+	if command == "run-script" {
 		// Version 1 wrote the aim as a number and no aim for "once".
 		args, _ := l["args"].(map[string]any)
 		if args == nil {
@@ -84,7 +89,7 @@ func migrateV1(text string) (string, error) {
 		err = nameChoices(args, map[string][]string{"Aim": v1Choices["scenario"]["GraspAim"]})
 	}
 	if args, ok := l["args"].(map[string]any); ok && err == nil {
-		switch l["command"] {
+		switch command {
 		case "set-settings":
 			if s, ok := args["Settings"].(map[string]any); ok {
 				err = migrateSettings(s)

@@ -195,11 +195,14 @@ func (p *parser) config(l line) error {
 
 // file reads an embedded file's line.
 func (p *parser) file(l line) error {
-	if _, err := l.File.Content(); err != nil {
+	data, err := l.File.Content()
+	if err != nil {
 		return p.errorf("%v", err)
 	}
-	p.current[l.File.Path] = len(p.rec.Files)
-	p.rec.Files = append(p.rec.Files, *l.File)
+	f := *l.File
+	f.data = data // checked once: Materialise writes it out
+	p.current[f.Path] = len(p.rec.Files)
+	p.rec.Files = append(p.rec.Files, f)
 	return nil
 }
 
