@@ -244,7 +244,7 @@ func (c *step) relinearise(reach float64) float64 {
 		g := r3.Dot(n, r3.Sub(pa, r)) - c.set.ContactDistance
 		if ct.lambda[3*a] > 0 {
 			c.ws.contactResidual = math.Max(c.ws.contactResidual, math.Abs(g))
-			c.ws.contactResidual = math.Max(c.ws.contactResidual, ct.frictionResidual(a, n, c.set.Friction))
+			c.ws.contactResidual = math.Max(c.ws.contactResidual, ct.frictionResidual(a, n, c.mu))
 		} else {
 			c.ws.contactResidual = math.Max(c.ws.contactResidual, -g)
 		}
@@ -259,7 +259,8 @@ func (c *step) relinearise(reach float64) float64 {
 }
 
 // frictionResidual is Coulomb's residual of pushing pair a at the
-// iterate p_k, with n its normal there and μ the friction coefficient: the
+// iterate p_k, with n its normal there and μ the step's friction
+// coefficient (the override's where one is on, Simulation.friction): the
 // slip over the step d = (p_k − p_t) − (r_end − r_t) in the plane of n,
 // against the tangential force f of λ_k (in the frame it was solved in).
 // A sticking pair (|f| < μλn) should not slip: the residual is |d|. A
@@ -272,6 +273,9 @@ func (ct *contactState) frictionResidual(a int, n r3.Vec, mu float64) float64 {
 	C := &ct.C[a]
 	f := r3.Add(r3.Scale(ct.lambda[3*a+1], C.Row(1)), r3.Scale(ct.lambda[3*a+2], C.Row(2)))
 	fn, dn := r3.Norm(f), r3.Norm(d)
+	if mu == 0 {
+		return 0 // frictionless: any slip is lawful
+	}
 	if fn < mu*ct.lambda[3*a]*(1-1e-6) || fn == 0 {
 		return dn
 	}
