@@ -56,9 +56,10 @@ type AssembleReport struct {
 // F_v = Σ_j v_j ⊗ g_j and c = β + h.
 //
 // Work: a parallel pass computes R_e by polar decomposition and the
-// element stress P_e = −h·V·R·σ per element; a serial pass scatters the
-// forces and the blocks of A (Eq. (3) of element.go) in element order, so
-// the result does not depend on the number of threads. No allocation.
+// element stress P_e = −h·V·R·σ per element; a second pass scatters the
+// forces and the blocks of A (Eq. (3) of element.go), each entry's terms
+// in element order (scatter.go), so the result does not depend on the
+// number of threads. No allocation.
 func (m *Model) Assemble(st *State, w *Workspace, q, v []float64, h float64, gravity r3.Vec, A *sparse.SymCSC, b []float64) AssembleReport {
 	if err := m.checkAssembleArgs(st, w, q, v, h, gravity, A, b); err != nil {
 		return AssembleReport{Err: err}
@@ -79,16 +80,13 @@ func (m *Model) Assemble(st *State, w *Workspace, q, v []float64, h float64, gra
 	}
 	cK := h*beta + h*h
 	rep := AssembleReport{MinDetF: math.Inf(1)}
-	for k := range m.elems {
-		e := &m.elems[k]
-		e.scatterForce(&w.stress[k], b)
-		cV := cK * e.kvol
-		e.addBlocks(&rot[k], cV*m.lambda, cV*m.mu, A.ColPtr, A.Val)
-		if d := w.detF[k]; d <= 0 || math.IsNaN(d) {
+	m.scatterPass(w, b, rot, A, cK)
+	for k, d := range w.detF {
+		if d <= 0 || math.IsNaN(d) {
 			rep.Inverted++
 			rep.InvertedFill += m.fillOf(k)
 		}
-		rep.MinDetF = math.Min(rep.MinDetF, w.detF[k])
+		rep.MinDetF = math.Min(rep.MinDetF, d)
 	}
 	return rep
 }
@@ -191,44 +189,6 @@ func (j *stressJob) do(lo, hi int) {
 		sigma := linearStress(G, 1, m.lambda, m.mu)
 		j.rot[k] = R
 		w.stress[k] = m3.Scale(j.s*e.kvol, m3.Mul(R, sigma))
-	}
-}
-
-// addBlocks adds the element's corotational stiffness, scaled, into the
-// lower triangle of A: by Eq. (3) of element.go the block of nodes (i, j)
-// is cl·r_i r_jᵀ + cm·r_j r_iᵀ + cm·(g_i·g_j)·I with r_i = R·g_i, where
-// cl and cm are the scaled λ·V and μ·V.
-func (e *element) addBlocks(R *m3.Mat3, cl, cm float64, colPtr []int, val []float64) {
-	var r [4]r3.Vec
-	for i := range r {
-		r[i] = R.MulVec(e.g[i])
-	}
-	// Diagonal blocks (lower 6 entries): column 3n+b stores rows
-	// 3n+b … 3n+2 first, so entry (a, b) sits at colPtr[3n+b] + a − b.
-	cd := cl + cm
-	for i, ri := range r {
-		n := 3 * int(e.nodes[i])
-		d := cm * r3.Norm2(e.g[i])
-		k0, k1, k2 := colPtr[n], colPtr[n+1], colPtr[n+2]
-		val[k0] += cd*ri.X*ri.X + d
-		val[k0+1] += cd * ri.Y * ri.X
-		val[k0+2] += cd * ri.Z * ri.X
-		val[k1] += cd*ri.Y*ri.Y + d
-		val[k1+1] += cd * ri.Z * ri.Y
-		val[k2] += cd*ri.Z*ri.Z + d
-	}
-	for p, ij := range localPairs {
-		i, j := ij[0], ij[1]
-		if e.swap&(1<<p) != 0 {
-			i, j = j, i
-		}
-		ri, rj := r[i], r[j]
-		d := cm * r3.Dot(e.g[i], e.g[j])
-		// Column b of the block: cl·r_i·(r_j)_b + cm·r_j·(r_i)_b + d·e_b.
-		s := &e.start[p]
-		addCol(val[s[0]:s[0]+3], ri, rj, cl*rj.X, cm*ri.X, d, 0)
-		addCol(val[s[1]:s[1]+3], ri, rj, cl*rj.Y, cm*ri.Y, d, 1)
-		addCol(val[s[2]:s[2]+3], ri, rj, cl*rj.Z, cm*ri.Z, d, 2)
 	}
 }
 

@@ -245,8 +245,9 @@ func TestAssembleGravityAtRest(t *testing.T) {
 	}
 }
 
-// TestAssembleDeterministic checks that the parallel element pass gives
-// bit-identical results to the serial one.
+// TestAssembleDeterministic checks that the parallel element pass and
+// scatter give bit-identical results to the serial ones, in Assemble and
+// in ElasticForces.
 func TestAssembleDeterministic(t *testing.T) {
 	msh := gridBox(8, 8, 8, 0.1, 0.1, 0.1) // 3072 elements: above the parallel threshold
 	if 6*8*8*8 < minParallelElements {
@@ -255,7 +256,7 @@ func TestAssembleDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	q, v := deformedState(msh, rng, 0.002)
 	var As []*sparse.SymCSC
-	var bs [][]float64
+	var bs, fs [][]float64
 	// One goroutine, the pool of 3, and the pool of 3 set serial.
 	for _, cfg := range []struct {
 		procs  int
@@ -268,7 +269,11 @@ func TestAssembleDeterministic(t *testing.T) {
 		if rep := m.Assemble(m.NewState(), m.NewWorkspace(), q, v, 0.01, r3.Vec{Z: -9.81}, A, b); rep.Err != nil {
 			t.Fatal(rep.Err)
 		}
-		As, bs = append(As, A), append(bs, b)
+		f := make([]float64, len(q))
+		if err := m.ElasticForces(m.NewState(), m.NewWorkspace(), q, f); err != nil {
+			t.Fatal(err)
+		}
+		As, bs, fs = append(As, A), append(bs, b), append(fs, f)
 	}
 	for r := 1; r < len(As); r++ {
 		for k := range As[0].Val {
@@ -279,6 +284,9 @@ func TestAssembleDeterministic(t *testing.T) {
 		for i := range bs[0] {
 			if bs[0][i] != bs[r][i] {
 				t.Fatalf("run %d: b[%d]: serial %v, got %v", r, i, bs[0][i], bs[r][i])
+			}
+			if fs[0][i] != fs[r][i] {
+				t.Fatalf("run %d: f_el[%d]: serial %v, got %v", r, i, fs[0][i], fs[r][i])
 			}
 		}
 	}

@@ -151,15 +151,3 @@ func linearStress(G m3.Mat3, shift, lambda, mu float64) m3.Mat3 {
 		s02, s12, d + 2*mu*G[8],
 	}
 }
-
-// scatterForce adds P·g_i to the force slot of each node i, i.e. the
-// nodal forces (1) of an element whose V·R·σ is P.
-func (e *element) scatterForce(P *m3.Mat3, f []float64) {
-	for k := 0; k < 4; k++ {
-		i := 3 * int(e.nodes[k])
-		g := e.g[k]
-		f[i] += P[0]*g.X + P[1]*g.Y + P[2]*g.Z
-		f[i+1] += P[3]*g.X + P[4]*g.Y + P[5]*g.Z
-		f[i+2] += P[6]*g.X + P[7]*g.Y + P[8]*g.Z
-	}
-}

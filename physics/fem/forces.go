@@ -28,9 +28,7 @@ func (m *Model) ElasticForces(st *State, w *Workspace, q []float64, f []float64)
 	}
 	m.elementStresses(w, st.rot, w.rot, q, nil, 0, 1)
 	clear(f)
-	for k := range m.elems {
-		m.elems[k].scatterForce(&w.stress[k], f)
-	}
+	m.scatterPass(w, f, nil, nil, 0)
 	return nil
 }
 
@@ -66,9 +64,7 @@ func (m *Model) gatherForces(w *Workspace, v, f []float64) {
 		d := alpha * mi
 		f[3*i], f[3*i+1], f[3*i+2] = d*v[3*i], d*v[3*i+1], d*v[3*i+2]
 	}
-	for k := range m.elems {
-		m.elems[k].scatterForce(&w.stress[k], f)
-	}
+	m.scatterPass(w, f, nil, nil, 0)
 }
 
 // ForcesOverStep is Forces with the stiffness damping of a backward-Euler

@@ -200,6 +200,7 @@ func (st *State) CopyFrom(src *State) { st.rot = append(st.rot[:0], src.rot...) 
 type Workspace struct {
 	rot, stress []m3.Mat3
 	detF        []float64
+	scatter     scatterJob // the pass's scatter, kept here so that sharing it allocates nothing
 }
 
 // NewWorkspace returns a workspace for the model's element passes.

@@ -31,14 +31,17 @@ type workerPool struct {
 	serial  bool // run every pass on the caller alone (SetSerial)
 	jobs    chan poolJob
 	done    chan struct{}
-	next    atomic.Int64 // first element not yet claimed
+	next    atomic.Int64 // first element (or scatter part) not yet claimed
+	parts   []scatterPart
 }
 
-// poolJob is one element pass over n elements, shared through next.
+// poolJob is one pass shared through next: the element pass over n
+// elements, or (scatter set) the scatter of its n parts.
 type poolJob struct {
-	job  stressJob
-	n    int
-	next *atomic.Int64
+	job     stressJob
+	scatter *scatterJob
+	n       int
+	next    *atomic.Int64
 }
 
 // newWorkerPool starts procs−1 workers for m (the caller of run takes a
@@ -48,6 +51,7 @@ func newWorkerPool(m *Model, procs int) *workerPool {
 	if p.workers == 0 {
 		return p
 	}
+	p.parts = scatterParts(m, scatterPartsPerWorker*procs)
 	p.jobs = make(chan poolJob, p.workers)
 	p.done = make(chan struct{}, p.workers)
 	for w := 0; w < p.workers; w++ {
@@ -69,6 +73,15 @@ func closeJobs(jobs chan poolJob) { close(jobs) }
 
 // drain claims and runs chunks of the job until none is left.
 func (j *poolJob) drain() {
+	if j.scatter != nil {
+		for {
+			k := int(j.next.Add(1)) - 1
+			if k >= j.n {
+				return
+			}
+			j.scatter.do(k)
+		}
+	}
 	for {
 		lo := int(j.next.Add(chunkElements)) - chunkElements
 		if lo >= j.n {
@@ -86,6 +99,24 @@ func (p *workerPool) run(job stressJob, n int) {
 	}
 	p.next.Store(0)
 	j := poolJob{job: job, n: n, next: &p.next}
+	for w := 0; w < p.workers; w++ {
+		p.jobs <- j
+	}
+	j.drain()
+	for w := 0; w < p.workers; w++ {
+		<-p.done
+	}
+}
+
+// scatter runs job over the pool's scatter parts, or on the caller alone
+// over the whole mesh where the pool runs serially.
+func (p *workerPool) scatter(job *scatterJob, n int) {
+	if p.workers == 0 || p.serial || n < minParallelElements {
+		job.all()
+		return
+	}
+	p.next.Store(0)
+	j := poolJob{scatter: job, n: len(p.parts), next: &p.next}
 	for w := 0; w < p.workers; w++ {
 		p.jobs <- j
 	}
