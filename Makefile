@@ -147,6 +147,7 @@ fuzz:
 		$(GO) test ./physics/meshfile -run '^$$' -fuzz "^$$f\$$" -fuzztime 60s -fuzzminimizetime 10s || exit 1; \
 	done
 	$(GO) test ./physics/record -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 60s -fuzzminimizetime 10s
+	$(GO) test ./physics/scenefile -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s -fuzzminimizetime 10s
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzSceneFile$$' -fuzztime 60s -fuzzminimizetime 10s
 
 # cuda-build: vet and build the GPU backend (-tags cuda) on a machine without

@@ -93,16 +93,7 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	}
 	cfg.MeshFile, cfg.Object = f.mesh, settings.Object(f.object)
 	cfg.Attach = append([]settings.AttachSpec(nil), f.attach...)
-	if b := f.fromScene.bodies; b.listed {
-		if b.soft != nil {
-			cfg.Soft = b.soft
-		}
-		cfg.Rigid = b.rigid
-		if b.duration > 0 {
-			cfg.Duration = b.duration
-		}
-		cfg.Gripper, cfg.GripperPath = b.gripper, b.path
-	}
+	f.fromScene.bodies.Apply(&cfg)
 	if f.steps < 0 {
 		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)
 	}

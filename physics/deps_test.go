@@ -7,9 +7,10 @@ import (
 )
 
 // TestPackageBoundaries holds the rule of the simulation layer: physics/
-// and every package below it import the standard library, gonum and the
-// project's own physics packages (with the CHOLMOD binding) only, never
-// GL, GLFW, ImGui, CUDA, or the renderer, UI and application above them.
+// and every package below it import the standard library, gonum, the
+// TOML reader of the scene files and the project's own physics packages
+// (with the CHOLMOD binding) only, never GL, GLFW, ImGui, CUDA, or the
+// renderer, UI and application above them.
 func TestPackageBoundaries(t *testing.T) {
 	deps, err := boundary.List("-deps", "softgrasp/physics/...")
 	if err != nil {

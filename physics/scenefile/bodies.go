@@ -1,4 +1,4 @@
-package main
+package scenefile
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 	"softgrasp/physics/settings"
 )
 
-// The bodies of a version 2 scene file (README, "Scene files"): a custom
+// The bodies of a version 2 scene file (docs/scenes.md): a custom
 // scene (scenario = "custom", implied when bodies are listed) of soft and
 // rigid bodies over the floor, run for duration seconds:
 //
@@ -47,14 +47,30 @@ import (
 // bodyKeys are the version 2 keys that are not flags.
 var bodyKeys = map[string]bool{"soft": true, "rigid": true, "waypoint": true, "duration": true, "gripper": true}
 
-// sceneBodies holds what a version 2 file lists.
-type sceneBodies struct {
-	listed   bool
-	soft     []settings.SoftSpec
-	rigid    []settings.RigidSpec
-	duration float64
-	gripper  bool
-	path     []settings.Waypoint
+// Bodies holds what a version 2 file lists.
+type Bodies struct {
+	Listed   bool // the file lists bodies, a duration or a gripper
+	Soft     []settings.SoftSpec
+	Rigid    []settings.RigidSpec
+	Duration float64 // s; 0: not given
+	Gripper  bool
+	Path     []settings.Waypoint // the gripper's [[waypoint]]s
+}
+
+// Apply puts the listed bodies into cfg (nothing when none is listed): a
+// custom scene's soft and rigid bodies, its duration and its gripper.
+func (b *Bodies) Apply(cfg *settings.Scenario) {
+	if !b.Listed {
+		return
+	}
+	if b.Soft != nil {
+		cfg.Soft = b.Soft
+	}
+	cfg.Rigid = b.Rigid
+	if b.Duration > 0 {
+		cfg.Duration = b.Duration
+	}
+	cfg.Gripper, cfg.GripperPath = b.Gripper, b.Path
 }
 
 // softFields and rigidFields are the keys of each table.
@@ -65,13 +81,13 @@ var (
 )
 
 // read takes the tables and the duration out of the decoded file.
-func (b *sceneBodies) read(raw map[string]any, path, text string, keyLine func(string) int) error {
+func (b *Bodies) read(raw map[string]any, path, text string, keyLine func(string) int) error {
 	if d, ok := raw["duration"]; ok {
 		v, ok := number(d)
 		if !ok {
 			return fmt.Errorf("%s:%d: duration: %v: want a number of seconds", path, keyLine("duration"), d)
 		}
-		b.duration, b.listed = v, true
+		b.Duration, b.Listed = v, true
 		if !(v > 0 && v <= settings.MaxCustomSeconds) {
 			return fmt.Errorf("%s:%d: duration = %g s: must be in (0, %g]", path, keyLine("duration"), v, settings.MaxCustomSeconds)
 		}
@@ -82,7 +98,7 @@ func (b *sceneBodies) read(raw map[string]any, path, text string, keyLine func(s
 		if !ok {
 			return fmt.Errorf("%s:%d: gripper: %v: want true or false", path, keyLine("gripper"), g)
 		}
-		b.gripper, b.listed = on, true
+		b.Gripper, b.Listed = on, true
 	}
 	for _, table := range []string{"soft", "rigid", "waypoint"} {
 		v, ok := raw[table]
@@ -112,20 +128,20 @@ func (b *sceneBodies) read(raw map[string]any, path, text string, keyLine func(s
 				return fmt.Errorf("%s:%d: %s[%d].%v", path, line(err.key), table, i+1, err)
 			}
 		}
-		b.listed = true
+		b.Listed = true
 	}
-	if len(b.path) > 0 {
-		if gripperGiven && !b.gripper {
+	if len(b.Path) > 0 {
+		if gripperGiven && !b.Gripper {
 			return fmt.Errorf("%s:%d: gripper = false: the [[waypoint]] tables are the gripper's path", path, keyLine("gripper"))
 		}
-		b.gripper = true
+		b.Gripper = true
 	}
 	return nil
 }
 
 // readWaypoint reads one [[waypoint]] entry: time, position and opening
 // given, yaw 0 unless given; checked against the waypoint before.
-func (b *sceneBodies) readWaypoint(e tableEntry) *fieldError {
+func (b *Bodies) readWaypoint(e tableEntry) *fieldError {
 	if err := e.checkKeys(waypointFields, "a waypoint"); err != nil {
 		return err
 	}
@@ -145,16 +161,16 @@ func (b *sceneBodies) readWaypoint(e tableEntry) *fieldError {
 		return err
 	}
 	var prev *settings.Waypoint
-	if n := len(b.path); n > 0 {
-		prev = &b.path[n-1]
+	if n := len(b.Path); n > 0 {
+		prev = &b.Path[n-1]
 	}
 	if err := w.Validate(prev); err != nil {
 		return specError(err)
 	}
-	if len(b.path) == settings.MaxWaypoints {
+	if len(b.Path) == settings.MaxWaypoints {
 		return &fieldError{"", fmt.Sprintf("a gripper path has at most %d waypoints", settings.MaxWaypoints)}
 	}
-	b.path = append(b.path, w)
+	b.Path = append(b.Path, w)
 	return nil
 }
 
@@ -237,7 +253,7 @@ func (e tableEntry) number(k, unit string, need bool, dst *float64) *fieldError 
 }
 
 // readEntry reads entry i of table ("soft" or "rigid") and checks it.
-func (b *sceneBodies) readEntry(table string, i int, e tableEntry, dir string) *fieldError {
+func (b *Bodies) readEntry(table string, i int, e tableEntry, dir string) *fieldError {
 	fields := softFields
 	if table == "rigid" {
 		fields = rigidFields
@@ -297,7 +313,7 @@ func (b *sceneBodies) readEntry(table string, i int, e tableEntry, dir string) *
 		if verr := s.Validate(); verr != nil {
 			return specError(verr)
 		}
-		b.soft = append(b.soft, s)
+		b.Soft = append(b.Soft, s)
 		return nil
 	}
 	r := settings.RigidSpec{Shape: shape, Mesh: mesh, Size: size, Position: pos}
@@ -319,15 +335,15 @@ func (b *sceneBodies) readEntry(table string, i int, e tableEntry, dir string) *
 	if verr := r.Validate(); verr != nil {
 		return specError(verr)
 	}
-	name := r.BodyName(len(b.rigid))
+	name := r.BodyName(len(b.Rigid))
 	taken := name == "floor"
-	for j, o := range b.rigid {
+	for j, o := range b.Rigid {
 		taken = taken || o.BodyName(j) == name
 	}
 	if taken {
 		return &fieldError{"name", fmt.Sprintf("%q: taken by another body", name)}
 	}
-	b.rigid = append(b.rigid, r)
+	b.Rigid = append(b.Rigid, r)
 	return nil
 }
 
