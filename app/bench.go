@@ -14,7 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"softgrasp/physics"
-	"softgrasp/physics/scenario"
+	"softgrasp/physics/bench"
 	"softgrasp/physics/settings"
 )
 
@@ -55,9 +55,9 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.plot, "plot", "", "also plot the stage times against DOFs for both schemes to this PNG file")
 	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
 	fs.StringVar(&f.cpuOut, "cpuprofile", "", "write a pprof CPU profile of the run to this file")
-	fs.BoolVar(&f.scale, "scale", false, "instead of Table 1: the default grasp-and-rotate with the asynchronous solver timed stage by stage over 0.5 s of its spin at each of -scale-sizes and -scale-dts, with each stage's growth exponent (README, How the step grows)")
-	fs.StringVar(&f.scaleSizes, "scale-sizes", scaleSizes, "with -scale: comma-separated target DOFs (-quick: "+scaleQuickSizes+")")
-	fs.StringVar(&f.scaleDTs, "scale-dts", scaleDTs, "with -scale: comma-separated time steps, s")
+	fs.BoolVar(&f.scale, "scale", false, "instead of Table 1: the default grasp-and-rotate with the asynchronous solver timed stage by stage over 0.5 s of its spin at each of -scale-sizes and -scale-dts, with each stage's growth exponent (docs/results.md)")
+	fs.StringVar(&f.scaleSizes, "scale-sizes", bench.ScaleSizes, "with -scale: comma-separated target DOFs (-quick: "+bench.ScaleQuickSizes+")")
+	fs.StringVar(&f.scaleDTs, "scale-dts", bench.ScaleDTs, "with -scale: comma-separated time steps, s")
 	fs.StringVar(&f.scenario, "scenario", string(settings.Squeeze), "the Table-1 scene: squeeze (one soft box) or stack (two soft cubes of half the DOFs each in soft–soft contact, squeezed together)")
 	f.table = registerParamsOf(fs, settings.DefaultScenario(settings.Squeeze), "compliance-precision", "compliance-threads")
 	f.mesh.register(fs)
@@ -195,7 +195,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 1
 	}
-	if err := writeBenchOutputs(&f, tab, stdout); err != nil {
+	if err := writeBenchOutputs(&f, tableOutput(tab), stdout); err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 1
 	}
@@ -203,34 +203,40 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 }
 
 // benchOutput is a benchmark's result as the command writes it: the
-// Table-1 table (benchTable) or the scale table (scaleReport).
-type benchOutput interface {
-	writeMarkdown(w io.Writer)
-	writeCSV(w io.Writer) error
-	savePlot(path string) error
-	jsonValue() any
+// Table-1 table or the scale table.
+type benchOutput struct {
+	markdown func(w io.Writer)
+	csv      func(w io.Writer) error
+	plot     func(path string) error
+	json     any
 }
 
-func (t *benchTable) jsonValue() any  { return t.jsonReport() }
-func (r *scaleReport) jsonValue() any { return r }
+// tableOutput and scaleOutput are the two results as outputs.
+func tableOutput(t *bench.Table) benchOutput {
+	return benchOutput{t.WriteMarkdown, t.WriteCSV, func(path string) error { return saveTablePlot(t, path) }, t.Report()}
+}
+
+func scaleOutput(r *bench.ScaleReport) benchOutput {
+	return benchOutput{r.WriteMarkdown, r.WriteCSV, func(path string) error { return saveScalePlot(r, path) }, r}
+}
 
 // writeBenchOutputs prints the table (or the JSON object) and writes the
 // CSV and plot files that were asked for.
 func writeBenchOutputs(f *benchFlags, out benchOutput, stdout io.Writer) error {
 	if f.json {
-		if err := writeJSON(stdout, out.jsonValue()); err != nil {
+		if err := writeJSON(stdout, out.json); err != nil {
 			return err
 		}
 	} else {
-		out.writeMarkdown(stdout)
+		out.markdown(stdout)
 	}
 	if f.csv != "" {
-		if err := writeFileWith(f.csv, out.writeCSV); err != nil {
+		if err := writeFileWith(f.csv, out.csv); err != nil {
 			return fmt.Errorf("-csv: %w", err)
 		}
 	}
 	if f.plot != "" {
-		if err := out.savePlot(f.plot); err != nil {
+		if err := out.plot(f.plot); err != nil {
 			return fmt.Errorf("-plot: %w", err)
 		}
 	}
@@ -266,15 +272,15 @@ func startProfile(path string) (stop func(), err error) {
 	}, nil
 }
 
-// measureTable builds the scene at each size in turn and measures it,
-// with a progress bar on stderr that counts steps (a measured step counts
-// two: one per scheme; the unmeasured replay is not counted).
-func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
-	warmup := opt.warmup
-	if warmup < 0 {
-		warmup = scenario.BenchWarmupSteps(opt.sceneConfig(opt.sizes[0]))
+// measureTable measures the Table-1 run of opt, with a progress bar on
+// stderr that counts steps (a measured step counts two: one per scheme;
+// the unmeasured replay is not counted).
+func measureTable(opt benchOptions, stderr io.Writer) (*bench.Table, error) {
+	run := bench.Table1{Warmup: opt.warmup, Steps: opt.steps}
+	for _, d := range opt.sizes {
+		run.Configs = append(run.Configs, opt.sceneConfig(d))
 	}
-	bar := progressbar.NewOptions(len(opt.sizes)*(warmup+2*opt.steps),
+	bar := progressbar.NewOptions(len(opt.sizes)*(run.WarmupSteps()+2*opt.steps),
 		progressbar.OptionSetWriter(stderr),
 		progressbar.OptionSetDescription("bench"),
 		progressbar.OptionShowCount(),
@@ -282,124 +288,25 @@ func measureTable(opt benchOptions, stderr io.Writer) (*benchTable, error) {
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)
-	cfg := opt.sceneConfig(opt.sizes[0])
-	tab := &benchTable{scenario: string(cfg.Kind), steps: opt.steps, newton: cfg.Physics.NewtonIterations}
 	// The backend is opened per scene; a fallback to the CPU is reported
 	// once and kept for the other sizes.
 	backend := opt.backend
-	place := func(sim *physics.Simulation) { backend = useBackend(sim, backend, stderr) }
-	for _, d := range opt.sizes {
-		bar.Describe(fmt.Sprintf("bench: meshing %d DOFs", d))
-		if err := measureSize(tab, opt.sceneConfig(d), warmup, opt.steps, bar, place); err != nil {
-			_ = bar.Exit()
-			return nil, err
-		}
+	run.Place = func(sim *physics.Simulation) { backend = useBackend(sim, backend, stderr) }
+	run.Describe = func(s string) { bar.Describe("bench: " + s) }
+	run.Tick = func() { _ = bar.Add(1) }
+	tab, err := run.Measure()
+	if err != nil {
+		_ = bar.Exit()
+		return nil, err
 	}
 	_ = bar.Finish()
 	return tab, nil
 }
 
-// measureSize builds the scene of about cfg's target DOFs, measures it
-// and adds its two rows to tab; place puts the scene on its backend.
-func measureSize(tab *benchTable, cfg settings.Scenario, warmup, steps int, bar *progressbar.ProgressBar, place func(*physics.Simulation)) error {
-	dofs := cfg.TargetDOFs
-	sc, err := scenario.Build(cfg)
-	if err != nil {
-		return fmt.Errorf("%d DOFs: %w", dofs, err)
-	}
-	defer sc.Close()
-	place(sc.Sim)
-	n := sc.Sim.Mesh().DOFs()
-	bar.Describe(fmt.Sprintf("bench %d DOFs", n))
-	fast, std, err := measureScene(sc, warmup, steps, func() { _ = bar.Add(1) })
-	if err != nil {
-		return fmt.Errorf("%d DOFs: %w", n, err)
-	}
-	tab.add(n, fast, std)
-	return nil
-}
-
-// measureScene runs warmup steps of the fast scheme, then measures steps
-// steps with both schemes. Each measured step is run from the same
-// snapshot (state, rigid poses, warm starts) with the fast scheme and then
-// with the standard one; the simulation then goes back to the snapshot
-// and continues with the fast scheme, unmeasured. So the measured fast
-// step always follows a fast step, as in a run of the fast scheme, and
-// the trajectory is the fast scheme's. tick is called after every step.
-func measureScene(sc *scenario.Scene, warmup, steps int, tick func()) (fast, std []benchSample, err error) {
-	sim := sc.Sim
-	fastSet := sim.Settings()
-	fastSet.Scheme = settings.Fast
-	stdSet := fastSet
-	stdSet.Scheme = settings.Standard
-	if err := sim.SetSettings(fastSet); err != nil {
-		return nil, nil, err
-	}
-	for i := 0; i < warmup; i++ {
-		if _, err := sc.Step(); err != nil {
-			return nil, nil, fmt.Errorf("warm-up step %d: %w", i, err)
-		}
-		tick()
-	}
-	var snap *physics.Snapshot
-	for i := 0; i < steps; i++ {
-		sc.DriveBodies()
-		snap = sim.Snapshot(snap)
-		f, s, err := measurePair(sim, snap, fastSet, stdSet, tick)
-		if err != nil {
-			return nil, nil, fmt.Errorf("measured step %d: %w", i, err)
-		}
-		fast, std = append(fast, f), append(std, s)
-	}
-	return fast, std, nil
-}
-
-// measurePair runs the step of snap with the fast and the standard
-// scheme, then replays it with the fast scheme to continue from there.
-func measurePair(sim *physics.Simulation, snap *physics.Snapshot, fastSet, stdSet settings.Settings, tick func()) (f, s benchSample, err error) {
-	if f, err = measureStep(sim, fastSet); err != nil {
-		return f, s, fmt.Errorf("fast scheme: %w", err)
-	}
-	tick()
-	if err := sim.Restore(snap); err != nil {
-		return f, s, err
-	}
-	if s, err = measureStep(sim, stdSet); err != nil {
-		return f, s, fmt.Errorf("standard scheme: %w", err)
-	}
-	tick()
-	if f.contacts != s.contacts {
-		return f, s, fmt.Errorf("the schemes saw %d and %d contacts from the same state", f.contacts, s.contacts)
-	}
-	if err := sim.Restore(snap); err != nil {
-		return f, s, err
-	}
-	_, err = measureStep(sim, fastSet)
-	return f, s, err
-}
-
-// measureStep runs one step with settings set and returns its sample.
-func measureStep(sim *physics.Simulation, set settings.Settings) (benchSample, error) {
-	if err := sim.SetSettings(set); err != nil {
-		return benchSample{}, err
-	}
-	st, err := sim.Step()
-	if err != nil {
-		return benchSample{}, err
-	}
-	if st.Contacts == 0 {
-		return benchSample{}, fmt.Errorf("no contacts: the scene did not reach its squeezed state")
-	}
-	if len(st.Newton) != set.NewtonIterations {
-		return benchSample{}, fmt.Errorf("%d Newton iterations run, want exactly %d", len(st.Newton), set.NewtonIterations)
-	}
-	return sampleOf(st), nil
-}
-
 // runScale runs bench -scale and writes its outputs.
 func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int {
 	if f.quick && !set["scale-sizes"] {
-		f.scaleSizes = scaleQuickSizes
+		f.scaleSizes = bench.ScaleQuickSizes
 	}
 	if err := checkBackend(f.backend); err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
@@ -436,9 +343,9 @@ func measureAndWriteScale(f *benchFlags, precision settings.Precision, stdout, s
 	for i, d := range dofs {
 		sizes[i] = int(math.Round(d))
 	}
-	rep, err := measureScale(sizes, dts, f.backend, precision, stderr)
+	rep, err := bench.MeasureScale(sizes, dts, f.backend, useBackend, precision, stderr)
 	if err != nil {
 		return err
 	}
-	return writeBenchOutputs(f, rep, stdout)
+	return writeBenchOutputs(f, scaleOutput(rep), stdout)
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"softgrasp/physics/bench"
 	"softgrasp/physics/settings"
 )
 
@@ -18,7 +19,7 @@ const plotFloor = 1e-3
 
 // stageStyle is the colour and marker of one stage in both panels.
 type stageStyle struct {
-	col   column
+	col   bench.Column
 	color color.Color
 	shape draw.GlyphDrawer
 }
@@ -27,30 +28,30 @@ type stageStyle struct {
 // W_H), and what one Newton iteration costs, stage by stage.
 var (
 	perStepStages = []stageStyle{
-		{colTotal, color.RGBA{R: 200, G: 40, B: 40, A: 255}, draw.CircleGlyph{}},
-		{colBuildWH, color.RGBA{R: 40, G: 140, B: 60, A: 255}, draw.SquareGlyph{}},
+		{bench.ColTotal, color.RGBA{R: 200, G: 40, B: 40, A: 255}, draw.CircleGlyph{}},
+		{bench.ColBuildWH, color.RGBA{R: 40, G: 140, B: 60, A: 255}, draw.SquareGlyph{}},
 	}
 	perIterationStages = []stageStyle{
-		{colNewton, color.RGBA{R: 30, G: 90, B: 200, A: 255}, draw.TriangleGlyph{}},
-		{colRebuildW, color.RGBA{R: 230, G: 140, B: 20, A: 255}, draw.CrossGlyph{}},
-		{colPGS, color.RGBA{R: 140, G: 60, B: 170, A: 255}, draw.PlusGlyph{}},
-		{colCorr, color.RGBA{R: 90, G: 90, B: 90, A: 255}, draw.RingGlyph{}},
+		{bench.ColNewton, color.RGBA{R: 30, G: 90, B: 200, A: 255}, draw.TriangleGlyph{}},
+		{bench.ColRebuildW, color.RGBA{R: 230, G: 140, B: 20, A: 255}, draw.CrossGlyph{}},
+		{bench.ColPGS, color.RGBA{R: 140, G: 60, B: 170, A: 255}, draw.PlusGlyph{}},
+		{bench.ColCorr, color.RGBA{R: 90, G: 90, B: 90, A: 255}, draw.RingGlyph{}},
 	}
 )
 
-// savePlot draws the median stage times against the DOFs in two panels
+// saveTablePlot draws the median stage times against the DOFs in two panels
 // (per step, per Newton iteration), one line per stage and scheme
 // (standard dashed, fast solid), on logarithmic time axes, and writes
 // them to path as a PNG image.
-func (t *benchTable) savePlot(path string) error {
+func saveTablePlot(t *bench.Table, path string) error {
 	if err := checkPNG(path); err != nil {
 		return err
 	}
-	left, err := t.panel("per time step", perStepStages)
+	left, err := tablePanel(t, "per time step", perStepStages)
 	if err != nil {
 		return err
 	}
-	right, err := t.panel(fmt.Sprintf("per Newton iteration (K = %d, 30 PGS sweeps)", t.newton), perIterationStages)
+	right, err := tablePanel(t, fmt.Sprintf("per Newton iteration (K = %d, 30 PGS sweeps)", t.Newton), perIterationStages)
 	if err != nil {
 		return err
 	}
@@ -62,7 +63,7 @@ func (t *benchTable) savePlot(path string) error {
 // panel draws the given stages for both schemes; the standard scheme has
 // no Build W_H line. The time axis gets head room above the data for the
 // legend.
-func (t *benchTable) panel(title string, stages []stageStyle) (*plot.Plot, error) {
+func tablePanel(t *bench.Table, title string, stages []stageStyle) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "DOFs"
@@ -74,10 +75,10 @@ func (t *benchTable) panel(title string, stages []stageStyle) (*plot.Plot, error
 	top, entries := plotFloor, 0
 	for _, st := range stages {
 		for _, method := range []string{settings.Standard.String(), settings.Fast.String()} {
-			if st.col == colBuildWH && method == settings.Standard.String() {
+			if st.col == bench.ColBuildWH && method == settings.Standard.String() {
 				continue
 			}
-			xys := t.series(method, st.col)
+			xys := tableSeries(t, method, st.col)
 			line, points, err := plotter.NewLinePoints(xys)
 			if err != nil {
 				return nil, err
@@ -87,7 +88,7 @@ func (t *benchTable) panel(title string, stages []stageStyle) (*plot.Plot, error
 				line.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 			}
 			p.Add(line, points)
-			p.Legend.Add(fmt.Sprintf("%s, %s", columnInfo[st.col].title, method), line, points)
+			p.Legend.Add(fmt.Sprintf("%s, %s", bench.Columns[st.col].Title, method), line, points)
 			entries++
 			for _, xy := range xys {
 				top = math.Max(top, xy.Y)
@@ -101,13 +102,13 @@ func (t *benchTable) panel(title string, stages []stageStyle) (*plot.Plot, error
 
 // series returns the medians of column c of method's rows against DOFs,
 // floored at plotFloor for the log axis.
-func (t *benchTable) series(method string, c column) plotter.XYs {
+func tableSeries(t *bench.Table, method string, c bench.Column) plotter.XYs {
 	var xys plotter.XYs
-	for _, r := range t.rows {
-		if r.method != method {
+	for _, r := range t.Rows {
+		if r.Method != method {
 			continue
 		}
-		xys = append(xys, plotter.XY{X: float64(r.dofs), Y: math.Max(plotFloor, r.col[c].median)})
+		xys = append(xys, plotter.XY{X: float64(r.DOFs), Y: math.Max(plotFloor, r.Col[c].Median)})
 	}
 	return xys
 }

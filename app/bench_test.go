@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"softgrasp/physics/bench"
 )
 
 // benchJSON is the -json contract of softgrasp bench; decoding with
@@ -199,7 +201,7 @@ func TestBenchScale(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, &errb)
 	}
-	var rep scaleReport
+	var rep bench.ScaleReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
