@@ -8,7 +8,7 @@ import (
 )
 
 // contactsLog writes the -contacts CSV: one row per contact per step, the
-// contact forces as users of contact simulators read them out (README,
+// contact forces as users of contact simulators read them out (docs/headless.md,
 // "Contact forces out"). Units are SI: metres, newtons, seconds.
 type contactsLog struct {
 	csvFile

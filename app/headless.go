@@ -40,7 +40,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	def := settings.DefaultScenario(settings.GraspRotate)
 	fs.StringVar(&f.scenario, "scenario", string(settings.GraspRotate), "grasp-rotate, fast-spin (ω = 8π rad/s, h = 20 ms, 1000 DOFs unless -omega, -dt or -dofs say otherwise), incline, drop, squeeze, cube-drop, soft-fingers, stack or custom (the bodies of a version 2 -scene file; alone, one soft box)")
 	f.params = registerParams(fs, def)
-	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels (1 leaves the second core to the background refactorisation; see README)")
+	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels (1 leaves the second core to the background refactorisation; docs/headless.md)")
 	fs.StringVar(&f.mesh, "mesh", "", "load this mesh file instead: Gmsh .msh, legacy VTK .vtk, VTK XML .vtu/.vtp, STL or OBJ (a closed surface is tetrahedralised with TetGen at -dofs)")
 	fs.StringVar(&f.object, "object", string(def.Object), "procedural object: box or cylinder")
 	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
@@ -50,12 +50,12 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof) of the run to this file")
 	fs.StringVar(&f.backend, "backend", backendCPU, "where the fast scheme's Newton iterations run: cpu, or gpu (CUDA builds; falls back to cpu)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
-	fs.StringVar(&f.record, "record", "", "record the run to this file for \"softgrasp replay\" (README, Record and replay); the async solver then runs at -async-lag 4 unless given one")
+	fs.StringVar(&f.record, "record", "", "record the run to this file for \"softgrasp replay\" (docs/headless.md, Record and replay); the async solver then runs at -async-lag 4 unless given one")
 	fs.StringVar(&f.ab, "ab", "", "also run a second scene B with these changes (e.g. \"newton=1\" or \"scheme=standard,pgs=60\": "+strings.Join(settings.ABKeys(), ", ")+") step for step with the same inputs, and report both and how far apart they went")
 	fs.BoolVar(&f.lambda, "lambda", false, "with -json: add the contact forces λ of the last step (\"lambda\", 3 per contact)")
 	f.meshUnits.register(fs)
 	fs.Var(&f.attach, "attach", "hold soft nodes in place, repeatable: "+settings.AttachSyntax)
-	fs.StringVar(&f.sceneFile, "scene", "", "a scene file (TOML: the scene flags as keys, SI units; version 2 also lists a custom scene's [[soft]] and [[rigid]] bodies; README, Scene files); flags given on the command line override it")
+	fs.StringVar(&f.sceneFile, "scene", "", "a scene file (TOML: the scene flags as keys, SI units; version 2 also lists a custom scene's [[soft]] and [[rigid]] bodies; docs/scenes.md); flags given on the command line override it")
 }
 
 // attachFlag is the repeatable -attach: each one more attachment.

@@ -50,7 +50,7 @@ type viewerFlags struct {
 
 // viewerAsyncRefresh is the viewer's -async-refresh: one background
 // factorisation per 8 steps at most. Measured under Xvfb on 2 cores at
-// the default scene (README, Real time): it frees about a quarter of a
+// the default scene (docs/viewer.md, "Keeping the renderer off the physics' core"): it frees about a quarter of a
 // core for the renderer; the default scene's slip moves by 0.5 %.
 const viewerAsyncRefresh = 8
 
@@ -67,9 +67,9 @@ func (f *viewerFlags) register(fs *flag.FlagSet) {
 	f.scene.register(all)
 	// The interactive scene runs the asynchronous solver by default: the
 	// exact one (the headless default, reproducible step for step) does not
-	// keep up with real time on 2 cores (README, Solvers).
+	// keep up with real time on 2 cores (docs/headless.md, "Solvers: exact and asynchronous").
 	// Nor does a background factorisation that restarts the moment it
-	// ends: it takes the core the renderer needs (README, Real time).
+	// ends: it takes the core the renderer needs (docs/viewer.md, "Keeping the renderer off the physics' core").
 	// And the demo goes on: grasp, lift, spin, set down, open, again.
 	for key, value := range map[string]string{
 		"solver":        settings.AsyncSolver.String(),

@@ -5,7 +5,7 @@ import "time"
 // When the viewer draws. On two cores under Xvfb, llvmpipe shares the CPU
 // with the physics step and the asynchronous solver's background
 // factorisation, so every frame drawn is CPU the physics does not get
-// (README, Viewer). Two rules keep the renderer to what the screen shows:
+// (docs/viewer.md). Two rules keep the renderer to what the screen shows:
 //   - frameLimiter caps the rate (-max-fps, 30 by default: the target, and
 //     what a video at 30 frames per simulated second needs);
 //   - redrawPolicy skips the whole draw and swap when nothing changed: no
@@ -103,7 +103,7 @@ const panelRefresh = 100 * time.Millisecond
 // frames after it, for anything forced (a screenshot, a new scene, a new
 // size), and every panelRefresh, but not for a new physics frame alone.
 // On two cores under Xvfb the panels cost llvmpipe about as much as the
-// whole 3D view (README, Real time).
+// whole 3D view (docs/viewer.md, "Keeping the renderer off the physics' core").
 func newPanelPolicy() redrawPolicy { return redrawPolicy{period: panelRefresh} }
 
 // fpsMeter measures the rendered frame rate over the last second (the

@@ -137,7 +137,7 @@ func (f *fastScheme) states(c *step) []contact.State { return c.backend.States()
 // p = p_free + h²·W_H·Cᵀλ. With the asynchronous solver's older factor,
 // correcting with the true A instead would move them by
 // H·(A⁻¹ − Q·P⁻¹·Qᵀ)·Hᵀ·Cᵀλ away from the solved contact state, an error
-// that grows with the factor's age (README, "Solvers"). The free motion
+// that grows with the factor's age (docs/headless.md, "Solvers: exact and asynchronous"). The free motion
 // keeps the true A.
 func (f *fastScheme) finish(c *step) error {
 	ws := c.ws

@@ -10,7 +10,7 @@ import (
 
 // PanelLayer keeps a picture of the panels so that a frame can show them
 // without drawing them again. On a software rasteriser the panels' text
-// and plots cost as much as the 3D view (README, Real time): the viewer
+// and plots cost as much as the 3D view (docs/viewer.md, "Keeping the renderer off the physics' core"): the viewer
 // redraws them into the layer only when they can have changed to the eye
 // (an input, or a tenth of a second of new numbers) and copies the layer
 // over every frame.

@@ -33,7 +33,7 @@ func (h *harness) crowd() {
 }
 
 // TestLayoutFitsEveryWindowSize draws the panels, crowded, at the three
-// window sizes of the README and checks the layout's own rectangles:
+// window sizes of the README (800×600, 1280×800, 1920×1080) and checks the layout's own rectangles:
 // every panel inside the window, none over another, no content clipped at
 // a panel's edge and no label cut inside its widget. In the folded column
 // of a small window each panel is opened in turn; the Help panel is

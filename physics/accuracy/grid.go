@@ -49,7 +49,7 @@ type Options struct {
 	AlarmFall settings.Fall
 }
 
-// Full is the grid of the README's table.
+// Full is the grid of docs/accuracy.md's table.
 func Full() Options {
 	d := settings.DefaultScenario(settings.GraspRotate) // the scene's size, μ and PGS sweeps
 	return Options{

@@ -288,7 +288,7 @@ func unionInto(dst, box *r3.Box) {
 // min2, max2, lo3 and hi3 are the min and max builtins, which compile to
 // branch-free instructions: written as comparisons they branched, and on a
 // surface whose points are not in grid order the branches mispredict
-// (Refit of the 20k-triangle blob of the README's mesh table: 645 →
+// (Refit of the 20k-triangle blob of the mesh table of docs/results.md: 645 →
 // 211 µs; BenchmarkRefit's grid-ordered 972 triangles: 7.4 → 8.8 µs).
 func min2(a, b float64) float64 { return min(a, b) }
 

@@ -221,7 +221,7 @@ func TestScriptKeepsItsTimelineOnAStillObject(t *testing.T) {
 	}
 }
 
-// writeLongBody writes, as OBJ, the README's Y-up long body at a coarser
+// writeLongBody writes, as OBJ, the Y-up long body of docs/meshes.md at a coarser
 // level: an icosphere subdivided level times, bumped and stretched as
 // physics/embed/testdata/blobs does, then stretched along +y.
 func writeLongBody(t *testing.T, level int) string {

@@ -1,4 +1,4 @@
-// Command blobs writes the meshes of the README's mesh-file table that
+// Command blobs writes the meshes of the mesh table of docs/results.md that
 // are too large to keep in the repository:
 //
 //	go run ./physics/embed/testdata/blobs -o DIR
