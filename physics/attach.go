@@ -150,7 +150,7 @@ func (c *step) heldPairs() {
 	}
 	ct.bilateral = grow(ct.bilateral, len(ct.pairs))
 	for a := range ct.pairs {
-		ct.bilateral[a] = ct.pairs[a].Kind == collide.Attached
+		ct.bilateral[a] = ct.pairs[a].Kind.Info().Bilateral
 	}
 }
 
@@ -159,7 +159,7 @@ func (c *step) heldPairs() {
 // body: such a pair is dropped (soft–soft pairs have no body, Body −1;
 // rigid–rigid ones no soft node).
 func (at *attachments) heldOnly(pr *collide.Pair) bool {
-	return pr.Body >= 0 && pr.Kind != collide.RigidRigid && len(at.held) > 0 && at.allHeldTo(pr, pr.Body)
+	return pr.Body >= 0 && !pr.Kind.Info().BetweenRigid && len(at.held) > 0 && at.allHeldTo(pr, pr.Body)
 }
 
 // allHeldTo reports whether every node that carries weight in pair pr is

@@ -107,7 +107,7 @@ func quotaSlot(pr *collide.Pair) int { return pr.Body + 1 }
 // "Contact budget").
 func (m *Model) groupKey(pr *collide.Pair) uint64 {
 	id := uint32(pr.Vertex)
-	if pr.Kind != collide.RigidVertex { // SoftVertex, SoftSoft: by the soft point's support
+	if !pr.Kind.Info().OnTriangle { // SoftVertex, SoftSoft: by the soft point's support
 		id = uint32(m.support[pr.Point])
 	}
 	key := uint64(pr.Body)&(1<<20-1)<<1 | uint64(pr.Kind&1)
@@ -165,7 +165,7 @@ func (c *step) applyBudget() {
 		}
 		b.key[kept], b.depth[kept] = c.model.groupKey(pr), depth
 		b.node[kept] = -1
-		if pr.Kind == collide.SoftVertex && c.model.emb != nil {
+		if pr.Kind.Info().SurfacePoint && c.model.emb != nil {
 			b.node[kept] = heaviestNode(&c.model.emb.Points[pr.Point])
 		}
 		pairs[kept] = *pr
@@ -221,7 +221,7 @@ func (b *budgetScratch) selectDeepest(pairs []collide.Pair, key []uint64, depth 
 				break
 			}
 			if b.slotKey[i] == key[a] {
-				second := pairs[a].Kind == collide.SoftVertex && pointsPerSupport > 1
+				second := pairs[a].Kind.Info().SurfacePoint && pointsPerSupport > 1
 				switch s2 := b.slotSecond[i]; {
 				case depth[a] < depth[sp-1]:
 					if second {

@@ -71,18 +71,8 @@ func (s *Simulation) AppendContacts(out []ContactRecord) []ContactRecord {
 		if a < len(ct.states) {
 			rec.State = ct.states[a]
 		}
-		switch pr := &ct.pairs[a]; pr.Kind {
-		case collide.RigidRigid:
-			rec.Other = pr.Other
-		case collide.Attached:
-			// Against the body's pose at the end of the step (its start
-			// pose now): ct.rN is its free pose's point, which the
-			// contact forces then moved.
-			b := &s.bodies[pr.Body]
-			rec.Gap = r3.Norm(r3.Sub(p, b.Start.Apply(pr.RigidLocal)))
-		case collide.SoftSoft:
-			rec.Point = s.model.surfacePoint(s.state.q, pr.Point)
-			rec.Part = int(s.model.part[pr.Point])
+		if pr := &ct.pairs[a]; kindOf(pr).record != nil {
+			kindOf(pr).record(s, pr, &rec)
 		}
 		out = append(out, rec)
 	}

@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"softgrasp/physics/collide"
 	"softgrasp/physics/m3"
 	"softgrasp/physics/rigid"
 )
@@ -191,7 +190,7 @@ func (c *step) sides(a int) (s [2]pairSide, n int) {
 		s[n] = pairSide{d: d, body: b, sign: -1, rho: r3.Sub(ct.rEnd[a], d.free.Position)}
 		n++
 	}
-	if o := pr.Other; pr.Kind == collide.RigidRigid && o < len(c.dyn) && c.dyn[o] != nil {
+	if o := pr.Other; pr.Kind.Info().BetweenRigid && o < len(c.dyn) && c.dyn[o] != nil {
 		d := c.dyn[o]
 		s[n] = pairSide{d: d, body: o, sign: 1, rho: r3.Sub(ct.other[a], d.free.Position)}
 		n++

@@ -8,7 +8,6 @@ import (
 	"softgrasp/physics/collide"
 	"softgrasp/physics/contact"
 	"softgrasp/physics/m3"
-	"softgrasp/physics/settings"
 	"softgrasp/physics/sparse"
 )
 
@@ -76,50 +75,18 @@ func (c *step) buildMapping() {
 	ct.rigidPairs = 0
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
-		n := pr.Normal
 		ct.other[a] = r3.Vec{}
-		if pr.Kind == collide.RigidRigid {
-			// The dynamic body's point at its start and free end poses;
-			// the other body's point fixed at its end pose. The normal
-			// turns with the body whose surface it belongs to.
-			D, S := &c.bodies[pr.Body], &c.bodies[pr.Other]
-			ct.rT[a], ct.rEnd[a] = D.Start.Apply(pr.RigidLocal), D.End.Apply(pr.RigidLocal)
-			ct.rN[a] = ct.rEnd[a]
-			ct.other[a] = S.End.Apply(pr.OtherLocal)
+		n := kindOf(pr).reference(c, a, pr)
+		info := pr.Kind.Info()
+		if info.BetweenRigid {
 			ct.rigidPairs++
-			surf := D
-			if pr.Vertex >= 0 {
-				surf = S
-			}
-			if c.set.FirstLinearisation == settings.EndPose && surf.Start.Rotation != surf.End.Rotation {
-				n = surf.End.Rotate(surf.Start.InverseRotate(n))
-			}
-		} else if pr.Kind == collide.Attached {
-			// The body's material point at both poses; the world axes as
-			// the frame, held through the step.
-			body := &c.bodies[pr.Body]
-			ct.rT[a], ct.rEnd[a] = body.Start.Apply(pr.RigidLocal), body.End.Apply(pr.RigidLocal)
-			ct.rN[a] = ct.rEnd[a]
+		}
+		if info.Bilateral {
+			// The world axes as the frame, held through the step.
 			w := state.warm[pr.Key()]
-			ct.C0[a], ct.C[a] = m3.Identity(), m3.Identity()
+			ct.C0[a], ct.C[a] = worldAxes, worldAxes
 			copy(ct.lambda[3*a:3*a+3], w.lambda[:])
 			continue
-		} else if pr.Kind == collide.SoftSoft {
-			// Relative positions: no rigid side, the reference point is
-			// the origin and the normal is the triangle's.
-			ct.rT[a], ct.rEnd[a], ct.rN[a] = r3.Vec{}, r3.Vec{}, r3.Vec{}
-		} else {
-			body := &c.bodies[pr.Body]
-			ct.rT[a] = body.Start.Apply(pr.RigidLocal)
-			ct.rEnd[a] = body.End.Apply(pr.RigidLocal)
-			ct.rN[a] = ct.rEnd[a]
-			// The detection normal, found at the body's start pose, carried
-			// to its end pose by the body's rotation over the step: the first
-			// linearisation is at the end pose, as every later one
-			// (docs/method.md, "First linearisation at the end pose").
-			if c.set.FirstLinearisation == settings.EndPose && body.Start.Rotation != body.End.Rotation {
-				n = body.End.Rotate(body.Start.InverseRotate(n))
-			}
 		}
 		w, ok := state.warm[pr.Key()]
 		if ok {
@@ -214,30 +181,14 @@ func (c *step) relinearise(reach float64) float64 {
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		pa := point(ct.p, a)
-		var n, r r3.Vec
-		switch pr.Kind {
-		case collide.Attached:
+		if pr.Kind.Info().Bilateral {
 			// An equality along fixed axes: nothing turns; its residual
 			// is the distance left between the node and its point.
 			ct.Cnext[a], ct.rNext[a] = ct.C[a], ct.rEnd[a]
 			c.ws.contactResidual = math.Max(c.ws.contactResidual, r3.Norm(r3.Sub(pa, ct.rEnd[a])))
 			continue
-		case collide.SoftVertex:
-			_, n, r = collide.SignedDistance(&c.bodies[pr.Body], pa)
-		case collide.SoftSoft:
-			// The relative position of two soft parts: the triangle's
-			// normal of detection is kept through the step (both sides
-			// deform; neither is known in closed form), r the origin.
-			n = ct.C[a].Row(0)
-		case collide.RigidRigid:
-			// Two rigid surfaces: the first linearisation's normal and
-			// the dynamic body's material point.
-			n, r = ct.C0[a].Row(0), ct.rEnd[a]
-		default:
-			body := &c.bodies[pr.Body]
-			n = body.End.Rotate(body.Start.InverseRotate(pr.Normal))
-			r = ct.rEnd[a]
 		}
+		n, r := kindOf(pr).relinearise(c, a, pr, pa)
 		old := ct.C[a].Row(0)
 		ct.Cnext[a] = m3.FrameFromTangent(n, ct.C[a].Row(1))
 		ct.rNext[a] = r
@@ -302,7 +253,7 @@ func (ct *contactState) gaps(dContact float64) {
 		pf, pt := point(ct.pFree, a), point(ct.pT, a)
 		rel := r3.Sub(r3.Sub(pf, pt), r3.Sub(ct.rEnd[a], ct.rT[a]))
 		C := &ct.C[a]
-		if ct.pairs[a].Kind == collide.Attached {
+		if ct.pairs[a].Kind.Info().Bilateral {
 			// δ = p_free − r_end along the world axes: no contact
 			// distance, no slip history.
 			d := r3.Sub(pf, ct.rEnd[a])

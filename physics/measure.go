@@ -39,7 +39,8 @@ func (c *step) measure() error {
 	ct := &ws.ct
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
-		if pr.Kind == collide.Attached {
+		info := pr.Kind.Info()
+		if info.Bilateral {
 			// A held node's force along the world axes: it counts in the
 			// force the body applies, not as a contact.
 			st.BodyForce[pr.Body] = r3.Add(st.BodyForce[pr.Body], point(ct.lambda, a))
@@ -54,7 +55,7 @@ func (c *step) measure() error {
 			st.PartPairs++
 			continue
 		}
-		if pr.Kind == collide.RigidRigid {
+		if info.BetweenRigid {
 			st.RigidNormalForce[pr.Other] += ln
 			continue
 		}
@@ -70,12 +71,8 @@ func (c *step) measure() error {
 	}
 	st.PartPenetration, st.RigidRigidPenetration = 0, 0
 	for a := range ct.pairs {
-		switch pr := &ct.pairs[a]; pr.Kind {
-		case collide.SoftSoft:
-			g := r3.Dot(ct.C[a].Row(0), point(ct.p, a))
-			st.PartPenetration = math.Max(st.PartPenetration, -g)
-		case collide.RigidRigid:
-			st.RigidRigidPenetration = math.Max(st.RigidRigidPenetration, -c.rigidGap(pr))
+		if pr := &ct.pairs[a]; kindOf(pr).penetration != nil {
+			kindOf(pr).penetration(c, a, pr, st)
 		}
 	}
 	st.Penetration = math.Max(st.Penetration, math.Max(st.PartPenetration, st.RigidRigidPenetration))

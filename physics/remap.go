@@ -64,7 +64,7 @@ func (r *fastRemap) prepare(c *step) error {
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
 		r.first = append(r.first, len(r.rows))
-		if pr.Kind != collide.RigidVertex {
+		if !pr.Kind.Info().OnTriangle {
 			r.rows, r.wt = append(r.rows, *pr), append(r.wt, 1)
 			continue
 		}
@@ -174,7 +174,7 @@ func (r *fastRemap) remap(c *step, C []m3.Mat3, R m3.Mat3, warped bool) (int, er
 	// the factor anew since, and the last correction moved p with R.
 	clear(r.x)
 	for a := 0; a < n; a++ {
-		if ct.pairs[a].Kind != collide.RigidVertex {
+		if !ct.pairs[a].Kind.Info().OnTriangle {
 			continue
 		}
 		for i := r.first[a]; i < r.first[a+1]; i++ {
@@ -191,7 +191,7 @@ func (r *fastRemap) remap(c *step, C []m3.Mat3, R m3.Mat3, warped bool) (int, er
 	r.changed = r.changed[:0]
 	for a := 0; a < n; a++ {
 		pr := &ct.pairs[a]
-		if pr.Kind != collide.RigidVertex {
+		if !pr.Kind.Info().OnTriangle {
 			continue
 		}
 		i := r.first[a]

@@ -156,7 +156,7 @@ func (sc *standardScheme) refindMapping(c *step) {
 	changed := false
 	for a := range ct.pairs {
 		pr := &ct.pairs[a]
-		if pr.Kind != collide.RigidVertex {
+		if !pr.Kind.Info().OnTriangle {
 			continue
 		}
 		tri := m.surf.Tris[pr.Tri]

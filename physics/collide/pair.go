@@ -5,8 +5,6 @@
 package collide
 
 import (
-	"fmt"
-
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"softgrasp/physics/mesh"
@@ -38,25 +36,9 @@ const (
 	// pair, whose three rows (world axes) are equalities, made by the
 	// simulation from its attachments and not by detection.
 	Attached
+	// NumKinds is the number of kinds: kinds.go's table has a row each.
+	NumKinds
 )
-
-// String returns the kind's name: "soft-vertex", "rigid-vertex",
-// "soft-soft", "rigid-rigid" or "attached".
-func (k Kind) String() string {
-	switch k {
-	case SoftVertex:
-		return "soft-vertex"
-	case RigidVertex:
-		return "rigid-vertex"
-	case SoftSoft:
-		return "soft-soft"
-	case RigidRigid:
-		return "rigid-rigid"
-	case Attached:
-		return "attached"
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
-}
 
 // MaxNodes bounds the soft nodes of one pair: a soft vertex against a
 // triangle of another part (SoftSoft) on a mapped surface (mesh.Embedding),
@@ -124,27 +106,9 @@ type Pair struct {
 	OtherLocal r3.Vec
 }
 
-// Key identifies a pair across steps, for warm-starting the contact forces.
-func (p *Pair) Key() uint64 {
-	switch p.Kind {
-	case SoftVertex:
-		return uint64(p.Body)<<40 | uint64(p.Point)
-	case SoftSoft:
-		return 1<<62 | uint64(p.Point)
-	case Attached:
-		// within SoftSoft's range, above any surface point: bit 61
-		return 1<<62 | 1<<61 | uint64(p.Body)<<40 | uint64(p.Nodes[0])
-	case RigidRigid:
-		// the vertex's side in bit 39: the dynamic body's (Vertex ≥ 0)
-		// or the other body's (Point ≥ 0)
-		v, side := p.Vertex, uint64(0)
-		if v < 0 {
-			v, side = p.Point, 1
-		}
-		return 3<<62 | uint64(p.Other)<<52 | uint64(p.Body)<<40 | side<<39 | uint64(v)
-	}
-	return 1<<63 | uint64(p.Body)<<40 | uint64(p.Vertex)
-}
+// Key identifies a pair across steps, for warm-starting the contact
+// forces (KindInfo.key).
+func (p *Pair) Key() uint64 { return p.Kind.Info().key(p) }
 
 // MapPoints rewrites a pair found on a mapped surface from surface points
 // to mesh nodes: Nodes[:Count] are read as surface points, each spread

@@ -218,7 +218,7 @@ func heldPoints(sc *Scene, out []heldPoint) []heldPoint {
 	lambda := sc.Sim.Lambda()
 	q := sc.Sim.Positions()
 	for a, pr := range sc.Sim.Pairs() {
-		if (pr.Body != LeftJawBody && pr.Body != RightJawBody) || pr.Kind == collide.Attached || pr.Kind == collide.RigidRigid || lambda[3*a] <= 0 {
+		if (pr.Body != LeftJawBody && pr.Body != RightJawBody) || pr.Kind.Info().Bilateral || pr.Kind.Info().BetweenRigid || lambda[3*a] <= 0 {
 			continue
 		}
 		hp := heldPoint{count: pr.Count, nodes: pr.Nodes, weights: pr.Weights}
