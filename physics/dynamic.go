@@ -147,11 +147,11 @@ func (c *step) anyDynamic() bool {
 // dynamicFlags returns which bodies are dynamic (a workspace slice).
 func (c *step) dynamicFlags() []bool {
 	ws := c.ws
-	ws.dynFlags = grow(ws.dynFlags, len(c.bodies))
-	for i := range ws.dynFlags {
-		ws.dynFlags[i] = i < len(c.dyn) && c.dyn[i] != nil
+	ws.dynamic.dynFlags = grow(ws.dynamic.dynFlags, len(c.bodies))
+	for i := range ws.dynamic.dynFlags {
+		ws.dynamic.dynFlags[i] = i < len(c.dyn) && c.dyn[i] != nil
 	}
-	return ws.dynFlags
+	return ws.dynamic.dynFlags
 }
 
 // hasDynamic reports whether a pair of the step touches a dynamic body.
@@ -212,7 +212,7 @@ func cross(r r3.Vec) m3.Mat3 {
 // from frame(a).
 func (c *step) rigidFactors(frame func(a int) (L, Rt m3.Mat3)) (left, right []m3.Mat3) {
 	ws, ct := c.ws, &c.ws.ct
-	ws.rigidLeft, ws.rigidRight = grow(ws.rigidLeft, 2*len(ct.pairs)), grow(ws.rigidRight, 2*len(ct.pairs))
+	ws.dynamic.rigidLeft, ws.dynamic.rigidRight = grow(ws.dynamic.rigidLeft, 2*len(ct.pairs)), grow(ws.dynamic.rigidRight, 2*len(ct.pairs))
 	for a := range ct.pairs {
 		sides, n := c.sides(a)
 		if n == 0 {
@@ -221,11 +221,11 @@ func (c *step) rigidFactors(frame func(a int) (L, Rt m3.Mat3)) (left, right []m3
 		L, Rt := frame(a)
 		for k, sd := range sides[:n] {
 			r := cross(sd.rho)
-			ws.rigidLeft[2*a+k] = m3.Mul(m3.Mul(L.T(), r), sd.d.invI)
-			ws.rigidRight[2*a+k] = m3.Mul(r, Rt)
+			ws.dynamic.rigidLeft[2*a+k] = m3.Mul(m3.Mul(L.T(), r), sd.d.invI)
+			ws.dynamic.rigidRight[2*a+k] = m3.Mul(r, Rt)
 		}
 	}
-	return ws.rigidLeft, ws.rigidRight
+	return ws.dynamic.rigidLeft, ws.dynamic.rigidRight
 }
 
 // addRigidBlocks adds, for every two pairs a ≥ b and every dynamic body
@@ -245,19 +245,19 @@ func (c *step) addRigidBlocks(M []float64, left, right []m3.Mat3, diag func(a, b
 	ws, ct := c.ws, &c.ws.ct
 	n := 3 * len(ct.pairs)
 	// The pairs on dynamic bodies and their sides, once.
-	ws.onDynamic = ws.onDynamic[:0]
-	ws.pairSides = grow(ws.pairSides, len(ct.pairs))
+	ws.dynamic.onDynamic = ws.dynamic.onDynamic[:0]
+	ws.dynamic.pairSides = grow(ws.dynamic.pairSides, len(ct.pairs))
 	for a := range ct.pairs {
 		if sd, k := c.sides(a); k > 0 {
-			ws.pairSides[a] = sd
-			ws.onDynamic = append(ws.onDynamic, pairSideCount{a, k})
+			ws.dynamic.pairSides[a] = sd
+			ws.dynamic.onDynamic = append(ws.dynamic.onDynamic, pairSideCount{a, k})
 		}
 	}
 	I := m3.Identity()
-	for ia, pa := range ws.onDynamic {
-		a, sa := pa.pair, ws.pairSides[pa.pair][:pa.n]
-		for _, pb := range ws.onDynamic[:ia+1] {
-			b, sb := pb.pair, ws.pairSides[pb.pair][:pb.n]
+	for ia, pa := range ws.dynamic.onDynamic {
+		a, sa := pa.pair, ws.dynamic.pairSides[pa.pair][:pa.n]
+		for _, pb := range ws.dynamic.onDynamic[:ia+1] {
+			b, sb := pb.pair, ws.dynamic.pairSides[pb.pair][:pb.n]
 			for i, x := range sa {
 				for j, y := range sb {
 					if x.d != y.d {
@@ -338,7 +338,7 @@ func (c *step) shiftRigid(p []float64, h2 float64) {
 		sides, n := c.sides(a)
 		var u r3.Vec
 		for _, sd := range sides[:n] {
-			F, T := ws.rigidSums[2*sd.body], ws.rigidSums[2*sd.body+1]
+			F, T := ws.dynamic.rigidSums[2*sd.body], ws.dynamic.rigidSums[2*sd.body+1]
 			ux := r3.Sub(r3.Scale(1/sd.d.Mass, F), r3.Cross(sd.rho, sd.d.invI.MulVec(T)))
 			u = r3.Add(u, r3.Scale(sd.sign, ux))
 		}
@@ -350,13 +350,13 @@ func (c *step) shiftRigid(p []float64, h2 float64) {
 	}
 }
 
-// sumRigidForces leaves in ws.rigidSums, for each body i, the force
+// sumRigidForces leaves in ws.dynamic.rigidSums, for each body i, the force
 // F = Σ σ_a·C_aᵀ·λ_a of the pairs acting on it (at 2i; σ their sign on it,
 // pairSide) and its torque Σ ρ_a × σ_a·C_aᵀ·λ_a about the centre (at 2i+1).
 func (c *step) sumRigidForces() {
 	ws, ct := c.ws, &c.ws.ct
-	ws.rigidSums = grow(ws.rigidSums, 2*len(c.bodies))
-	clear(ws.rigidSums)
+	ws.dynamic.rigidSums = grow(ws.dynamic.rigidSums, 2*len(c.bodies))
+	clear(ws.dynamic.rigidSums)
 	for a := range ct.pairs {
 		sides, n := c.sides(a)
 		if n == 0 {
@@ -366,8 +366,8 @@ func (c *step) sumRigidForces() {
 		for _, sd := range sides[:n] {
 			fs := r3.Scale(sd.sign, f)
 			k := 2 * sd.body
-			ws.rigidSums[k] = r3.Add(ws.rigidSums[k], fs)
-			ws.rigidSums[k+1] = r3.Add(ws.rigidSums[k+1], r3.Cross(sd.rho, fs))
+			ws.dynamic.rigidSums[k] = r3.Add(ws.dynamic.rigidSums[k], fs)
+			ws.dynamic.rigidSums[k+1] = r3.Add(ws.dynamic.rigidSums[k+1], r3.Cross(sd.rho, fs))
 		}
 	}
 }
@@ -386,7 +386,7 @@ func (c *step) advanceDynamic() {
 		if d == nil {
 			continue
 		}
-		F, tau := ws.rigidSums[2*i], ws.rigidSums[2*i+1]
+		F, tau := ws.dynamic.rigidSums[2*i], ws.dynamic.rigidSums[2*i+1]
 		d.vNew = r3.Add(d.vNew, r3.Scale(h/d.Mass, F))
 		d.wNew = r3.Add(d.wNew, r3.Scale(h, d.invI.MulVec(tau)))
 		c.bodies[i].End = advancePose(c.bodies[i].Start, d.vNew, d.wNew, h)

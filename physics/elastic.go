@@ -43,36 +43,36 @@ import (
 // with a positive ElasticTolerance in a step in which a part of the body
 // turns by more than ElasticTurn (turn.go), until a backtrack.
 func (c *step) elasticOn() bool {
-	return c.set.ElasticTolerance > 0 && c.ws.elasticTurning && !c.ws.elasticOff
+	return c.set.ElasticTolerance > 0 && c.ws.elastic.turning && !c.ws.elastic.off
 }
 
 // elasticResidual evaluates R_k at the iterate Δv_free + h·x, with x and
 // rhs = Jᵀ·λ the corrective motion and the generalised contact force of
-// the same λ (both zero before the first contact solve), into ws.res, and
-// q_k, v_k into ws.qK, ws.vK.
+// the same λ (both zero before the first contact solve), into ws.elastic.res, and
+// q_k, v_k into ws.elastic.qK, ws.elastic.vK.
 func (c *step) elasticResidual(x, rhs []float64) error {
 	ws, state := c.ws, c.state
 	h, g := c.set.TimeStep, c.set.Gravity
-	for i := range ws.vK {
+	for i := range ws.elastic.vK {
 		v := state.v[i] + ws.dvFree[i] + h*x[i]
-		ws.vK[i] = v
-		ws.qK[i] = state.q[i] + h*v
+		ws.elastic.vK[i] = v
+		ws.elastic.qK[i] = state.q[i] + h*v
 	}
-	if err := c.model.fem.ForcesOverStep(&state.elem, ws.fem, ws.qK, ws.vK, h, ws.res); err != nil {
+	if err := c.model.fem.ForcesOverStep(&state.elem, ws.fem, ws.elastic.qK, ws.elastic.vK, h, ws.elastic.res); err != nil {
 		return fmt.Errorf("internal forces at the Newton iterate: %w", err)
 	}
 	grav := [3]float64{g.X, g.Y, g.Z}
 	for i, m := range c.model.fem.Mass() {
 		for d := 0; d < 3; d++ {
 			j := 3*i + d
-			ws.res[j] = m*(ws.dvFree[j]+h*x[j]-h*grav[d]) + h*(ws.res[j]-rhs[j])
+			ws.elastic.res[j] = m*(ws.dvFree[j]+h*x[j]-h*grav[d]) + h*(ws.elastic.res[j]-rhs[j])
 		}
 	}
 	if at := c.attach; at != nil {
 		// An attached node's motion is prescribed, not solved for: its
 		// supports take whatever force it needs (attach.go).
 		for _, n := range at.nodes {
-			ws.res[3*n], ws.res[3*n+1], ws.res[3*n+2] = 0, 0, 0
+			ws.elastic.res[3*n], ws.elastic.res[3*n+1], ws.elastic.res[3*n+2] = 0, 0, 0
 		}
 	}
 	return nil
@@ -82,7 +82,7 @@ func (c *step) elasticResidual(x, rhs []float64) error {
 // corrective motion and contact force of the last contact solve, zero
 // before the first): R_k, its correction δ_k = Q·A⁻¹·Qᵀ·R_k with the
 // step's factor warped to q_k (linsolve.Solver.RotationTo and
-// FactorSolveWarped; the rotation is kept in ws.rotK), and, while
+// FactorSolveWarped; the rotation is kept in ws.elastic.rotK), and, while
 // its size e_k exceeds the tolerance, the move of the free motion by it.
 // It returns e_k.
 func (c *step) elasticStep(x, rhs []float64) (float64, error) {
@@ -90,17 +90,17 @@ func (c *step) elasticStep(x, rhs []float64) (float64, error) {
 	if err := c.elasticResidual(x, rhs); err != nil {
 		return 0, err
 	}
-	R, err := c.solver.RotationTo(ws.qK)
+	R, err := c.solver.RotationTo(ws.elastic.qK)
 	if err == nil {
-		ws.rotK = R
-		err = c.solver.FactorSolveWarped(ws.delta, ws.res, &ws.rotK)
+		ws.elastic.rotK = R
+		err = c.solver.FactorSolveWarped(ws.elastic.delta, ws.elastic.res, &ws.elastic.rotK)
 	}
 	if err != nil {
 		return 0, c.diverged(fmt.Sprintf("residual correction solve failed: %v", err))
 	}
 	h, e := c.set.TimeStep, 0.0
-	for i := 0; i+2 < len(ws.delta); i += 3 {
-		e = math.Max(e, math.Sqrt(ws.delta[i]*ws.delta[i]+ws.delta[i+1]*ws.delta[i+1]+ws.delta[i+2]*ws.delta[i+2]))
+	for i := 0; i+2 < len(ws.elastic.delta); i += 3 {
+		e = math.Max(e, math.Sqrt(ws.elastic.delta[i]*ws.elastic.delta[i]+ws.elastic.delta[i+1]*ws.elastic.delta[i+1]+ws.elastic.delta[i+2]*ws.elastic.delta[i+2]))
 	}
 	e *= h
 	if math.IsNaN(e) || math.IsInf(e, 0) {
@@ -109,12 +109,12 @@ func (c *step) elasticStep(x, rhs []float64) (float64, error) {
 	if c.elasticGrew(e) {
 		// Backtrack: the previous correction made the residual worse. It
 		// is undone, and the step goes on with the internal forces
-		// linearised (ws.elasticOff) as without this iteration.
-		for i, d := range ws.deltaPrev {
-			ws.delta[i] = -d
+		// linearised (ws.elastic.off) as without this iteration.
+		for i, d := range ws.elastic.deltaPrev {
+			ws.elastic.delta[i] = -d
 		}
 		c.correctElastic()
-		ws.elasticOff = true
+		ws.elastic.off = true
 		ws.stats.ElasticBacktracks++
 		return e, nil
 	}
@@ -123,12 +123,12 @@ func (c *step) elasticStep(x, rhs []float64) (float64, error) {
 		if trust := c.set.AlarmDistance / 4; e > trust {
 			scale = trust / e
 		}
-		for i := range ws.delta {
-			ws.delta[i] *= scale
+		for i := range ws.elastic.delta {
+			ws.elastic.delta[i] *= scale
 		}
 		c.correctElastic()
-		copy(ws.deltaPrev, ws.delta)
-		ws.elasticMoved = true
+		copy(ws.elastic.deltaPrev, ws.elastic.delta)
+		ws.elastic.moved = true
 	}
 	return e, nil
 }
@@ -148,14 +148,14 @@ func (c *step) elasticGrew(e float64) bool {
 	return false
 }
 
-// correctElastic moves the free motion by the correction δ (ws.delta):
+// correctElastic moves the free motion by the correction δ (ws.elastic.delta):
 // Δv_free −= δ, q_free −= h·δ, and the contact state's p_free and p by
 // −h·H·δ (the standard scheme's q_k too, and the re-mapped fast scheme's
 // free corners).
 func (c *step) correctElastic() {
 	ws := c.ws
 	h := c.set.TimeStep
-	for i, d := range ws.delta {
+	for i, d := range ws.elastic.delta {
 		ws.dvFree[i] -= d
 		ws.qFree[i] -= h * d
 	}
@@ -163,18 +163,18 @@ func (c *step) correctElastic() {
 	if len(ct.pairs) == 0 {
 		return
 	}
-	ct.H.MulVec(ct.pPrev, ws.delta) // 3c scratch: H·δ
+	ct.H.MulVec(ct.pPrev, ws.elastic.delta) // 3c scratch: H·δ
 	for i, d := range ct.pPrev[:3*len(ct.pairs)] {
 		ct.pFree[i] -= h * d
 		ct.p[i] -= h * d
 	}
 	if c.set.Scheme == settings.Standard {
-		for i, d := range ws.delta {
+		for i, d := range ws.elastic.delta {
 			ws.standard.qK[i] -= h * d
 		}
 	}
 	if r := &ws.fast.remap; r.on {
-		r.moveFree(ws.delta, h)
+		r.moveFree(ws.elastic.delta, h)
 	}
 }
 
@@ -222,25 +222,25 @@ func (c *step) predictedFreeMotion() (bool, error) {
 	if err := c.elasticResidual(ws.x, ws.x); err != nil {
 		return false, err
 	}
-	Q := c.solver.RotationBetween(state.q, ws.qK)
+	Q := c.solver.RotationBetween(state.q, ws.elastic.qK)
 	// The contact compliance of the step turns with the body to q*, from
 	// the factor's configuration (RotationTo); turned to q_free instead,
 	// the 3k-DOF grasp at 8π rad/s, h = 20 ms, backtracked in 48 of its 49
 	// turning steps instead of 5.
-	R, err := c.solver.RotationTo(ws.qK)
+	R, err := c.solver.RotationTo(ws.elastic.qK)
 	if err != nil {
 		return false, c.diverged(fmt.Sprintf("predicted free motion: %v", err))
 	}
-	if err := c.countSolve(c.solver.SolveRotated(ws.delta, ws.res, &Q)); err != nil {
+	if err := c.countSolve(c.solver.SolveRotated(ws.elastic.delta, ws.elastic.res, &Q)); err != nil {
 		return false, c.diverged(fmt.Sprintf("predicted free motion solve failed: %v", err))
 	}
-	for i, d := range ws.delta {
+	for i, d := range ws.elastic.delta {
 		ws.dvFree[i] -= d
 		if math.IsNaN(ws.dvFree[i]) || math.IsInf(ws.dvFree[i], 0) {
 			return false, c.diverged("the predicted free motion is not finite")
 		}
 	}
-	ws.rotK = R
+	ws.elastic.rotK = R
 	c.solver.SetWarp(R)
 	ws.stats.Predicted = true
 	return true, nil

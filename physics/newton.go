@@ -24,8 +24,10 @@ type scheme interface {
 	prepare(c *step) (stage.Stage, error)
 	// relinearise computes the candidate directions C_{k+1} at p_k (and,
 	// standard, re-evaluates H at q_k) and returns the largest angle by
-	// which the normal of a pair within reach of contact turned.
-	relinearise(c *step, reach float64) float64
+	// which the normal of a pair within reach of contact turned, or the
+	// error of a stage that failed on the way (the fast scheme's
+	// re-mapping).
+	relinearise(c *step, reach float64) (float64, error)
 	// rebuildW builds W_k for the current directions C_k (Rebuild W).
 	rebuildW(c *step) error
 	// solvePGS solves the contact problem δ = δ_free + h²·W_k·λ on it,
@@ -81,14 +83,13 @@ func (c *step) newton(sc scheme, sw *stopwatch) error {
 			// Once the residual has moved the free motion, the factor, as
 			// Jacobian of the contact compliance too, turns with the body
 			// (docs/method.md, "Newton on the whole residual").
-			if ws.elasticMoved {
-				c.solver.SetWarp(ws.rotK)
+			if ws.elastic.moved {
+				c.solver.SetWarp(ws.elastic.rotK)
 			}
 		}
 		if k > 0 {
-			rec.DirectionChange = sc.relinearise(c, ws.newtonLog[k-1].PositionChange)
-			if ws.remapErr != nil {
-				return ws.remapErr
+			if rec.DirectionChange, err = sc.relinearise(c, ws.newtonLog[k-1].PositionChange); err != nil {
+				return err
 			}
 			rec.ContactResidual = ws.contactResidual
 			if c.newtonConverged(rec.DirectionChange, rec.ElasticResidual) {

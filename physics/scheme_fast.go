@@ -88,15 +88,14 @@ func (f *fastScheme) prepare(c *step) (stage.Stage, error) {
 // rigid-vertex pairs turn theirs with the rigid body (step.relinearise).
 // With the re-mapping on, it first re-finds the rigid-vertex pairs'
 // points at the iterate (remap.go).
-func (f *fastScheme) relinearise(c *step, reach float64) float64 {
+func (f *fastScheme) relinearise(c *step, reach float64) (float64, error) {
+	var err error
 	if f.remap.on {
-		moved, err := f.remap.remap(c, f.C, f.R, f.warped)
+		var moved int
+		moved, err = f.remap.remap(c, f.C, f.R, f.warped)
 		c.ws.stats.Remapped += moved
-		if err != nil {
-			c.ws.remapErr = err
-		}
 	}
-	return c.relinearise(reach)
+	return c.relinearise(reach), err
 }
 
 // rebuildW computes W_k = C_k·W_H·C_kᵀ on the backend.

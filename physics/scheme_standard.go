@@ -50,11 +50,11 @@ func (sc *standardScheme) prepare(c *step) (stage.Stage, error) {
 
 // relinearise re-evaluates H at q_k (unless the mapping is frozen) and turns the
 // normals at p_k.
-func (sc *standardScheme) relinearise(c *step, reach float64) float64 {
+func (sc *standardScheme) relinearise(c *step, reach float64) (float64, error) {
 	if !c.freezeMapping {
 		sc.refindMapping(c)
 	}
-	return c.relinearise(reach)
+	return c.relinearise(reach), nil
 }
 
 // rebuildW writes J_k = C_k·H and W_k = J_k·A⁻¹·J_kᵀ (with J_k·Q in

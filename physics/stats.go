@@ -158,3 +158,14 @@ func (w *stopwatch) lap(s stage.Stage) time.Duration {
 	w.start = now
 	return d
 }
+
+// begin starts the stats of step number n of scheme sc: its times and
+// every per-step count at zero (the stages fill them in; the measures
+// and the pairs' forces are written whole by measure).
+func (st *StepStats) begin(n int, sc settings.Scheme) {
+	st.Times = stage.Times{}
+	st.Step, st.Scheme = n, sc
+	st.Converged, st.Predicted = false, false
+	st.SolveIterations, st.UnconvergedSolves, st.FactorFailures = 0, 0, 0
+	st.ElasticBacktracks, st.Remapped = 0, 0
+}

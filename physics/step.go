@@ -34,14 +34,9 @@ func (s *Simulation) Step() (*StepStats, error) { return s.stepper().run() }
 func (c *step) run() (*StepStats, error) {
 	ws := c.ws
 	st := &ws.stats
-	st.Times = stage.Times{}
-	st.Step, st.Scheme = c.state.steps, c.set.Scheme
+	st.begin(c.state.steps, c.set.Scheme)
 	ws.newtonLog = ws.newtonLog[:0]
-	st.Converged = false
-	st.SolveIterations, st.UnconvergedSolves, st.FactorFailures = 0, 0, 0
-	st.ElasticBacktracks, ws.elasticOff, ws.elasticMoved = 0, false, false
-	st.Predicted = false
-	st.Remapped, ws.remapErr = 0, nil
+	ws.elastic.reset()
 	sw := stopwatch{t: &st.Times}
 	stepStart := time.Now()
 	sw.begin()
@@ -53,7 +48,7 @@ func (c *step) run() (*StepStats, error) {
 	// rotation for the whole body (linsolve.Solver.RotationTo), wrong for
 	// parts that turn apart, and an attached body's turn is its
 	// supports' (docs/method.md, "The gate by the turn per step").
-	ws.elasticTurning = c.set.ElasticTurn == 0 || st.Turn > c.set.ElasticTurn && c.model.nparts == 1 && c.attach == nil
+	ws.elastic.turning = c.set.ElasticTurn == 0 || st.Turn > c.set.ElasticTurn && c.model.nparts == 1 && c.attach == nil
 	st.ElasticOn = c.elasticOn()
 	c.detect()
 	sw.lap(stage.Detect)

@@ -35,7 +35,7 @@ type partMotion struct {
 // turn per step"): the internal forces' linearisation at q_t errs by the
 // second-order part of the step's rotation, (1 − cos θ) of the radius.
 func (c *step) turnPerStep() float64 {
-	parts := c.ws.turn
+	parts := c.ws.elastic.turn
 	clear(parts)
 	q, v := c.state.q, c.state.v
 	for i, m := range c.model.fem.Mass() {
@@ -87,7 +87,7 @@ func (p *partMotion) rigid() {
 func (c *step) predictRigid(dv []float64) {
 	h := c.set.TimeStep
 	q, v := c.state.q, c.state.v
-	parts := c.ws.turn
+	parts := c.ws.elastic.turn
 	for k := range parts {
 		p := &parts[k]
 		axis := p.omega

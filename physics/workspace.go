@@ -20,25 +20,10 @@ type workspace struct {
 	// Per-step vectors of length 3N.
 	b, dvFree, qFree, x []float64
 	rhs                 []float64 // a solve's right-hand side
-	// Dynamic bodies (dynamic.go): the factors of the pairs' compliance
-	// blocks and each body's force and torque sums (two per body).
-	rigidLeft, rigidRight []m3.Mat3
-	pairSides             [][2]pairSide   // the sides of each pair (addRigidBlocks)
-	onDynamic             []pairSideCount // the pairs on dynamic bodies
-	rigidSums             []r3.Vec
-	dynFlags              []bool // which bodies are dynamic (dynamicFlags)
-	remapErr              error  // a failure of the fast scheme's re-mapping (remap.go), checked after relinearise
-	// The Newton iterate on the whole residual (elastic.go): q_k, v_k,
-	// the residual R_k (first the forces F(q_k, v_k)) and its correction.
-	qK, vK, res, delta []float64
-	deltaPrev          []float64    // the step's last correction made
-	rotK               m3.Mat3      // the body's rotation to q_k from the factor's configuration
-	elasticOff         bool         // the step backtracked: no more corrections
-	elasticTurning     bool         // a part turns by more than ElasticTurn in the step (turn.go)
-	turn               []partMotion // each part's moments, for its turn per step (turn.go)
-	elasticMoved       bool         // the step made a correction
-	contactResidual    float64      // the contact law's residual at the last relinearisation (NewtonRecord.ContactResidual)
-	qNew, vNew         []float64    // end-of-step state, committed after the checks
+	dynamic             dynamicScratch
+	elastic             elasticScratch
+	contactResidual     float64   // the contact law's residual at the last relinearisation (NewtonRecord.ContactResidual)
+	qNew, vNew          []float64 // end-of-step state, committed after the checks
 
 	fem *fem.Workspace // the element passes' results
 
@@ -62,6 +47,42 @@ type workspace struct {
 	stats     StepStats
 }
 
+// dynamicScratch is the dynamic bodies' part of a step (dynamic.go): the
+// factors of the pairs' compliance blocks and each body's force and
+// torque sums (two per body). Each step sizes and fills it anew.
+type dynamicScratch struct {
+	rigidLeft, rigidRight []m3.Mat3
+	pairSides             [][2]pairSide   // the sides of each pair (addRigidBlocks)
+	onDynamic             []pairSideCount // the pairs on dynamic bodies
+	rigidSums             []r3.Vec
+	dynFlags              []bool // which bodies are dynamic (dynamicFlags)
+}
+
+// elasticScratch is the Newton iterate on the whole residual (elastic.go):
+// q_k, v_k, the residual R_k (first the forces F(q_k, v_k)) and its
+// correction, and the step's gate by its turn (turn.go).
+type elasticScratch struct {
+	qK, vK, res, delta []float64
+	deltaPrev          []float64    // the step's last correction made
+	rotK               m3.Mat3      // the body's rotation to q_k from the factor's configuration
+	off                bool         // the step backtracked: no more corrections
+	turning            bool         // a part turns by more than ElasticTurn in the step (turn.go)
+	turn               []partMotion // each part's moments, for its turn per step (turn.go)
+	moved              bool         // the step made a correction
+}
+
+// newElasticScratch returns the scratch of a body of n DOFs and parts parts.
+func newElasticScratch(n, parts int) elasticScratch {
+	e := elasticScratch{turn: make([]partMotion, parts)}
+	for _, vec := range []*[]float64{&e.qK, &e.vK, &e.res, &e.delta, &e.deltaPrev} {
+		*vec = make([]float64, n)
+	}
+	return e
+}
+
+// reset starts a step: no correction made, none refused.
+func (e *elasticScratch) reset() { e.off, e.moved = false, false }
+
 // newWorkspace returns the workspace of a step of model m.
 func newWorkspace(m *Model) *workspace {
 	n := m.DOFs()
@@ -70,9 +91,9 @@ func newWorkspace(m *Model) *workspace {
 		detection: detection{det: m.newDetector()},
 		newtonLog: make([]NewtonRecord, 0, settings.MaxNewton),
 	}
-	ws.turn = make([]partMotion, m.nparts)
+	ws.elastic = newElasticScratch(n, m.nparts)
 	ws.depth = ws.detection.det.SurfaceDepth()
-	for _, vec := range []*[]float64{&ws.b, &ws.dvFree, &ws.qFree, &ws.x, &ws.rhs, &ws.qNew, &ws.vNew, &ws.qK, &ws.vK, &ws.res, &ws.delta, &ws.deltaPrev} {
+	for _, vec := range []*[]float64{&ws.b, &ws.dvFree, &ws.qFree, &ws.x, &ws.rhs, &ws.qNew, &ws.vNew} {
 		*vec = make([]float64, n)
 	}
 	if m.emb != nil {
