@@ -153,9 +153,8 @@ func parseSchemes(s string) ([]settings.Scheme, error) {
 // runAccuracy is `softgrasp accuracy`.
 func runAccuracy(args []string, stdout, stderr io.Writer) int {
 	var f accuracyFlags
-	fs := flag.NewFlagSet("softgrasp accuracy", flag.ContinueOnError)
-	f.register(fs)
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	fs, code, done := parseCommand("softgrasp accuracy", f.register, args, stdout, stderr)
+	if done {
 		return code
 	}
 	set := map[string]bool{}
@@ -165,14 +164,11 @@ func runAccuracy(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softgrasp accuracy:", oneLine(err))
 		return 2
 	}
-	if f.cpuProfile != "" {
-		stop, err := startProfile(f.cpuProfile)
-		if err != nil {
-			fmt.Fprintln(stderr, "softgrasp accuracy:", oneLine(err))
-			return 1
-		}
-		defer stop()
+	stop, ok := startProfile("softgrasp accuracy", f.cpuProfile, stderr)
+	if !ok {
+		return 1
 	}
+	defer stop()
 	bar := progressbar.NewOptions(opt.TotalSteps(),
 		progressbar.OptionSetWriter(stderr),
 		progressbar.OptionSetDescription("accuracy"),

@@ -161,9 +161,8 @@ func (f *benchFlags) tableSettings(set map[string]bool) (settings.Settings, erro
 // runBench reproduces the paper's Table 1 on this machine.
 func runBench(args []string, stdout, stderr io.Writer) int {
 	var f benchFlags
-	fs := flag.NewFlagSet("softgrasp bench", flag.ContinueOnError)
-	f.register(fs)
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	fs, code, done := parseCommand("softgrasp bench", f.register, args, stdout, stderr)
+	if done {
 		if code == 0 {
 			fmt.Fprint(stdout, benchColumnsHelp)
 		}
@@ -182,14 +181,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if f.threads > 0 {
 		setBLASThreads(f.threads)
 	}
-	if f.cpuOut != "" {
-		stop, err := startProfile(f.cpuOut)
-		if err != nil {
-			fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
-			return 1
-		}
-		defer stop()
+	stop, ok := startProfile("softgrasp bench", f.cpuOut, stderr)
+	if !ok {
+		return 1
 	}
+	defer stop()
 	tab, err := measureTable(opt, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
@@ -256,20 +252,27 @@ func writeFileWith(path string, write func(io.Writer) error) error {
 	return out.Close()
 }
 
-// startProfile starts the CPU profile and returns its stop function.
-func startProfile(path string) (stop func(), err error) {
-	out, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("-cpuprofile: %w", err)
+// startProfile starts the CPU profile of the command name into path when
+// path is set, and returns the function that stops it (nothing to stop
+// without a path); a failure is said on stderr, with ok false.
+func startProfile(name, path string, stderr io.Writer) (stop func(), ok bool) {
+	if path == "" {
+		return func() {}, true
 	}
-	if err := pprof.StartCPUProfile(out); err != nil {
-		out.Close()
-		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	out, err := os.Create(path)
+	if err == nil {
+		if err = pprof.StartCPUProfile(out); err != nil {
+			out.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: -cpuprofile: %s\n", name, oneLine(err))
+		return nil, false
 	}
 	return func() {
 		pprof.StopCPUProfile()
 		out.Close()
-	}, nil
+	}, true
 }
 
 // measureTable measures the Table-1 run of opt, with a progress bar on

@@ -37,10 +37,9 @@ func (f *graspSetFlags) register(fs *flag.FlagSet) {
 }
 
 func runGraspSet(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("softgrasp grasp-set", flag.ContinueOnError)
 	var f graspSetFlags
-	f.register(fs)
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	_, code, done := parseCommand("softgrasp grasp-set", f.register, args, stdout, stderr)
+	if done {
 		return code
 	}
 	dir, runs, solvers, dofs, grip, md, asJSON := &f.dir, &f.runs, &f.solvers, &f.dofs, &f.grip, &f.md, &f.json

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -138,9 +136,8 @@ func (f *headlessFlags) noteGiven(fs *flag.FlagSet) error {
 // runHeadless runs a scenario without a window and reports its summary.
 func runHeadless(args []string, stdout, stderr io.Writer) int {
 	var f headlessFlags
-	fs := flag.NewFlagSet("softgrasp headless", flag.ContinueOnError)
-	f.register(fs)
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	fs, code, done := parseCommand("softgrasp headless", f.register, args, stdout, stderr)
+	if done {
 		return code
 	}
 	if err := f.noteGiven(fs); err != nil {
@@ -194,14 +191,11 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	if f.cpuprofile != "" {
-		stop, err := startCPUProfile(f.cpuprofile)
-		if err != nil {
-			fmt.Fprintln(stderr, "softgrasp headless: -cpuprofile:", err)
-			return 1
-		}
-		defer stop()
+	stop, ok := startProfile("softgrasp headless", f.cpuprofile, stderr)
+	if !ok {
+		return 1
 	}
+	defer stop()
 	intr := catchInterrupts()
 	defer intr.stop()
 	ran, runErr := runSteps(sc, f.steps, &log, rec, intr)
@@ -316,6 +310,15 @@ func (l *stepLogs) close() error {
 	return first
 }
 
+// parseCommand declares a command's flags (register) on a flag set named
+// name and parses args into it (parseFlags).
+func parseCommand(name string, register func(*flag.FlagSet), args []string, stdout, stderr io.Writer) (fs *flag.FlagSet, code int, done bool) {
+	fs = flag.NewFlagSet(name, flag.ContinueOnError)
+	register(fs)
+	code, done = parseFlags(fs, args, stdout, stderr)
+	return fs, code, done
+}
+
 // parseFlags parses args; done is true when the caller should return code
 // (help printed, or a bad flag reported in one line).
 func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, done bool) {
@@ -338,20 +341,6 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 		return 2, true
 	}
 	return 0, false
-}
-
-// startCPUProfile starts pprof CPU profiling into path and returns the
-// function that stops it.
-func startCPUProfile(path string) (func(), error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // oneLine flattens an error message to a single line.

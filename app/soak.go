@@ -36,9 +36,8 @@ func (f *soakFlags) register(fs *flag.FlagSet) {
 // checks its invariants (physics/soak); it exits 1 when one failed.
 func runSoak(args []string, stdout, stderr io.Writer) int {
 	var f soakFlags
-	fs := flag.NewFlagSet("softgrasp soak", flag.ContinueOnError)
-	f.register(fs)
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	_, code, done := parseCommand("softgrasp soak", f.register, args, stdout, stderr)
+	if done {
 		return code
 	}
 	if !(f.minutes > 0) {

@@ -133,9 +133,8 @@ func (f *viewerFlags) options() (viewerOptions, error) {
 // the window is closed or the -frames are rendered.
 func runViewer(args []string, stdout, stderr io.Writer) int {
 	var f viewerFlags
-	fs := flag.NewFlagSet("softgrasp", flag.ContinueOnError)
-	f.register(fs)
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	fs, code, done := parseCommand("softgrasp", f.register, args, stdout, stderr)
+	if done {
 		return code
 	}
 	if err := f.scene.noteGiven(fs); err != nil {
