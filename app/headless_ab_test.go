@@ -5,16 +5,18 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"softgrasp/physics/scenario"
 )
 
 // TestHeadlessAB checks the two-run comparison: B with no real change
 // follows A to the bit (distance exactly 0, the runs are deterministic);
 // B with K = 1 goes its own way; bad changes are refused naming the key.
 func TestHeadlessAB(t *testing.T) {
-	ab := func(spec string) (abReport, int, string) {
+	ab := func(spec string) (scenario.ABReport, int, string) {
 		var out, errOut bytes.Buffer
 		code := run([]string{"headless", "-dofs", "300", "-steps", "60", "-omega", "12.566", "-json", "-ab", spec}, &out, &errOut)
-		var rep abReport
+		var rep scenario.ABReport
 		if code == 0 {
 			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 				t.Fatalf("-ab %s: %v in %q", spec, err, out.String())

@@ -5,9 +5,10 @@ import (
 	"time"
 
 	"softgrasp/render"
+	"softgrasp/render/video"
 )
 
-// The viewer's video recording (video.go has the writer and the clock):
+// The viewer's video recording (render/video has the writer and the clock):
 // F9 starts and stops it, -video starts it with the first frame. A video
 // frame is read from the back buffer before the swap, like a screenshot,
 // into one of the writer's two buffers, only when the simulated time has
@@ -19,9 +20,9 @@ import (
 
 // videoRecorder is the viewer's recording state.
 type videoRecorder struct {
-	pending string       // file to start at the next frame (F9, -video)
-	writer  *videoWriter // the running recording, or nil
-	clock   videoClock
+	pending string        // file to start at the next frame (F9, -video)
+	writer  *video.Writer // the running recording, or nil
+	clock   video.Clock
 	w, h    int // framebuffer size at the start
 }
 
@@ -43,24 +44,24 @@ func (v *viewer) recordVideo(w, h int) {
 	if v.video.pending != "" && w > 0 && h > 0 {
 		path := v.video.pending
 		v.video.pending = ""
-		vw, err := startVideo(path, w, h, videoFPS)
+		vw, err := video.Start(path, w, h, video.FPS)
 		if err != nil {
 			v.videoMessage(err.Error())
 			return
 		}
-		v.video = videoRecorder{writer: vw, clock: videoClock{fps: videoFPS}, w: w, h: h}
-		fmt.Fprintf(v.stdout, "softgrasp: recording %s (%d×%d, %d frames per simulated second)\n", path, w, h, videoFPS)
+		v.video = videoRecorder{writer: vw, clock: video.Clock{FPS: video.FPS}, w: w, h: h}
+		fmt.Fprintf(v.stdout, "softgrasp: recording %s (%d×%d, %d frames per simulated second)\n", path, w, h, video.FPS)
 	}
 	vw := v.video.writer
 	if vw == nil || v.frame == nil || w <= 0 || h <= 0 {
 		return
 	}
 	if w != v.video.w || h != v.video.h {
-		v.videoMessage(fmt.Sprintf("video %s: the window was resized, recording stopped", vw.path))
+		v.videoMessage(fmt.Sprintf("video %s: the window was resized, recording stopped", vw.Path()))
 		v.stopVideo()
 		return
 	}
-	n := v.video.clock.frames(v.frame.Time)
+	n := v.video.clock.Frames(v.frame.Time)
 	err := vw.WriteFrame(n, func(pix []byte) error { return render.ReadPixels(pix, w, h) })
 	if err != nil {
 		// One message: what stopped, and what the file holds.
@@ -85,7 +86,7 @@ func (v *viewer) stopVideo() {
 	case err != nil:
 		v.videoMessage(fmt.Sprintf("%v (%d frames were piped)", err, n))
 	default:
-		fmt.Fprintf(v.stdout, "softgrasp: wrote %s (%d frames, %.2f s)\n", vw.path, n, float64(n)/videoFPS)
+		fmt.Fprintf(v.stdout, "softgrasp: wrote %s (%d frames, %.2f s)\n", vw.Path(), n, float64(n)/video.FPS)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"softgrasp/render/video"
 )
 
 // runVideo runs the viewer for a short -frames run with -video path and
@@ -34,7 +36,9 @@ func runVideo(t *testing.T, path string) string {
 // The video of a run lasts its simulated time: one frame at the start and
 // one per 1/30 s simulated after it, whatever the rendering rate.
 func TestVideoFlagRecordsSimulatedTime(t *testing.T) {
-	needFFmpeg(t)
+	if err := video.Tools(); err != nil {
+		t.Skipf("%v: skipping", err)
+	}
 	path := filepath.Join(t.TempDir(), "run.mp4")
 	out := runVideo(t, path)
 	var wrote, summary string
@@ -56,12 +60,15 @@ func TestVideoFlagRecordsSimulatedTime(t *testing.T) {
 		t.Fatalf("summary %q: %v", summary, err)
 	}
 	// The summary counts from the first frame, the video's anchor too.
-	if want := simulated*videoFPS + 1; math.Abs(float64(n)-want) > 1.01 {
+	if want := simulated*video.FPS + 1; math.Abs(float64(n)-want) > 1.01 {
 		t.Errorf("%d video frames for %.3f s simulated, want about %.1f", n, simulated, want)
 	}
-	got, d := probeVideo(t, path)
-	if got != n || math.Abs(d-float64(n)/videoFPS) > 0.5/videoFPS {
-		t.Errorf("ffprobe: %d frames, %.3f s; want %d frames, %.3f s", got, d, n, float64(n)/videoFPS)
+	got, d, err := video.Probe(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != n || math.Abs(d-float64(n)/video.FPS) > 0.5/video.FPS {
+		t.Errorf("ffprobe: %d frames, %.3f s; want %d frames, %.3f s", got, d, n, float64(n)/video.FPS)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"softgrasp/physics"
+	"softgrasp/physics/m3"
 	"softgrasp/physics/settings"
 )
 
@@ -57,4 +58,63 @@ func (sc *Scene) StepAlong(lead *Scene) (*physics.StepStats, error) {
 		sc.Sim.SetBodyEnd(RightJawBody, poses[1])
 	}
 	return sc.advance()
+}
+
+// ABReport is a side-by-side run (RunAB): run A, run B (A with the
+// changes BChanges) and how far apart they went.
+type ABReport struct {
+	A          Summary      `json:"a"`
+	B          Summary      `json:"b"`
+	BChanges   string       `json:"b_changes"`
+	Divergence ABDivergence `json:"divergence"`
+}
+
+// ABDivergence measures the two runs against each other at every step:
+// the largest distance between the same node in A and in B (m), when it
+// happened, and the distance at the end.
+type ABDivergence struct {
+	MaxNodeDistance   float64 `json:"max_node_distance"`
+	MaxAt             float64 `json:"max_at"` // simulated time, s
+	FinalNodeDistance float64 `json:"final_node_distance"`
+	Steps             int     `json:"steps"`
+}
+
+// RunAB runs cfgA and cfgB (cfgA with the changes spec, settings.ApplyAB)
+// step for step, each with its own script, for steps steps (0: until
+// the longer script ends), and reports both and their divergence. A run
+// that diverges stops both there; its summary carries the error. The
+// error is a scene that could not be built.
+func RunAB(cfgA, cfgB settings.Scenario, spec string, steps int) (ABReport, error) {
+	a, err := Build(cfgA)
+	if err != nil {
+		return ABReport{}, err
+	}
+	defer a.Close()
+	b, err := Build(cfgB)
+	if err != nil {
+		return ABReport{}, err
+	}
+	defer b.Close()
+	scripted := steps == 0
+	var d ABDivergence
+	var errA, errB error
+	for i := 0; (i < steps || scripted && i < max(a.DefaultSteps(), b.DefaultSteps())) && errA == nil && errB == nil; i++ {
+		_, errA = a.Step()
+		_, errB = b.Step()
+		dist := m3.MaxBlockDistance(a.Sim.Positions(), b.Sim.Positions())
+		if dist > d.MaxNodeDistance {
+			d.MaxNodeDistance, d.MaxAt = dist, a.Sim.Time()
+		}
+		d.FinalNodeDistance, d.Steps = dist, i+1
+	}
+	rep := ABReport{A: a.Summary(), B: b.Summary(), BChanges: spec, Divergence: d}
+	for _, r := range []struct {
+		sum *Summary
+		err error
+	}{{&rep.A, errA}, {&rep.B, errB}} {
+		if r.err != nil {
+			r.sum.Error = r.err.Error()
+		}
+	}
+	return rep, nil
 }

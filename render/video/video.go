@@ -1,4 +1,6 @@
-package main
+// Package video writes the viewer's videos: frames streamed to an ffmpeg
+// process, scheduled in simulated time.
+package video
 
 import (
 	"errors"
@@ -6,18 +8,19 @@ import (
 	"io"
 	"math"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 )
 
-// Video: the viewer streams frames to an ffmpeg process as raw RGBA on its
+// The viewer streams frames to an ffmpeg process as raw RGBA on its
 // standard input; ffmpeg encodes them to H.264 in an MP4 file. No frame is
 // kept in memory beyond two reusable buffers: one the render thread fills
 // while the writer goroutine pipes the other to ffmpeg.
 //
-// Rate. The video has a fixed rate (videoFPS) in simulated time, not in
-// wall time: video frame k shows the simulation at t0 + k/videoFPS
-// (videoClock). A machine that renders slower than the simulation's pace
+// Rate. The video has a fixed rate (FPS) in simulated time, not in
+// wall time: video frame k shows the simulation at t0 + k/FPS
+// (Clock). A machine that renders slower than the simulation's pace
 // repeats the latest image for the boundaries it skipped; a paused
 // simulation adds nothing. The video therefore plays in real time whatever
 // the speed of the machine that rendered it.
@@ -29,29 +32,29 @@ import (
 // the renderer, so the simulation goes on at its pace and the skipped
 // boundaries become repeated images.
 
-// videoFPS is the video's frame rate, frames per simulated second.
-const videoFPS = 30
+// FPS is the video's frame rate, frames per simulated second.
+const FPS = 30
 
-// errNoFFmpeg says that the ffmpeg program is not on the PATH.
-var errNoFFmpeg = errors.New("video: ffmpeg not found on the PATH (make deps installs it); recording is off")
+// ErrNoFFmpeg says that the ffmpeg program is not on the PATH.
+var ErrNoFFmpeg = errors.New("video: ffmpeg not found on the PATH (make deps installs it); recording is off")
 
-// videoFrame is one filled buffer and how many video frames it stands for.
-type videoFrame struct {
+// frame is one filled buffer and how many video frames it stands for.
+type frame struct {
 	pix   []byte
 	count int
 }
 
-// videoWriter is one ffmpeg process and the goroutine that feeds it.
-type videoWriter struct {
+// Writer is one ffmpeg process and the goroutine that feeds it.
+type Writer struct {
 	path   string
 	w, h   int
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stderr *tailBuffer
 
-	free chan []byte     // buffers the render thread may fill
-	full chan videoFrame // filled buffers for the writer goroutine
-	done chan struct{}   // closed when the writer goroutine returns
+	free chan []byte   // buffers the render thread may fill
+	full chan frame    // filled buffers for the writer goroutine
+	done chan struct{} // closed when the writer goroutine returns
 
 	mu      sync.Mutex
 	err     error // the first write error, with ffmpeg's last words
@@ -59,23 +62,23 @@ type videoWriter struct {
 	closed  bool
 }
 
-// startVideo starts ffmpeg writing a w×h video at fps frames per second to
+// Start starts ffmpeg writing a w×h video at fps frames per second to
 // path (overwritten). Frames are w×h RGBA, rows bottom-up (as OpenGL reads
 // them): ffmpeg flips them, and crops an odd width or height by one pixel
 // because 4:2:0 chroma needs even sizes.
 //
 // The MP4 is fragmented (a self-contained fragment at each keyframe), so a
 // file whose ffmpeg was killed stays playable up to its last fragment.
-func startVideo(path string, w, h int, fps float64) (*videoWriter, error) {
+func Start(path string, w, h int, fps float64) (*Writer, error) {
 	if w <= 0 || h <= 0 || fps <= 0 {
 		return nil, fmt.Errorf("video: size %d×%d at %g frames/s", w, h, fps)
 	}
 	bin, err := exec.LookPath("ffmpeg")
 	if err != nil {
-		return nil, errNoFFmpeg
+		return nil, ErrNoFFmpeg
 	}
-	v := &videoWriter{path: path, w: w, h: h, stderr: &tailBuffer{max: 2048},
-		free: make(chan []byte, 2), full: make(chan videoFrame, 2), done: make(chan struct{})}
+	v := &Writer{path: path, w: w, h: h, stderr: &tailBuffer{max: 2048},
+		free: make(chan []byte, 2), full: make(chan frame, 2), done: make(chan struct{})}
 	v.cmd = exec.Command(bin, "-hide_banner", "-loglevel", "error", "-y",
 		"-f", "rawvideo", "-pix_fmt", "rgba", "-s", fmt.Sprintf("%dx%d", w, h),
 		"-r", fmt.Sprint(fps), "-i", "-",
@@ -100,7 +103,7 @@ func startVideo(path string, w, h int, fps float64) (*videoWriter, error) {
 // After a failed write (ffmpeg exited: a broken pipe) it keeps taking
 // buffers and discarding them, so the render thread never waits on a
 // dead process.
-func (v *videoWriter) pipe() {
+func (v *Writer) pipe() {
 	defer close(v.done)
 	for f := range v.full {
 		for i := 0; i < f.count && v.Err() == nil; i++ {
@@ -117,7 +120,7 @@ func (v *videoWriter) pipe() {
 }
 
 // fail keeps the first error, with ffmpeg's last lines of stderr.
-func (v *videoWriter) fail(err error) {
+func (v *Writer) fail(err error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.err != nil {
@@ -131,14 +134,17 @@ func (v *videoWriter) fail(err error) {
 }
 
 // Err returns the error that stopped the writing, or nil.
-func (v *videoWriter) Err() error {
+func (v *Writer) Err() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.err
 }
 
+// Path is the file being written.
+func (v *Writer) Path() string { return v.path }
+
 // Written returns the number of video frames piped to ffmpeg so far.
-func (v *videoWriter) Written() int {
+func (v *Writer) Written() int {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.written
@@ -148,7 +154,7 @@ func (v *videoWriter) Written() int {
 // and queues it as count video frames. It waits for a buffer when ffmpeg
 // is behind. It returns the writer's error once ffmpeg has stopped: the
 // caller then closes the writer.
-func (v *videoWriter) WriteFrame(count int, fill func(pix []byte) error) error {
+func (v *Writer) WriteFrame(count int, fill func(pix []byte) error) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -160,14 +166,14 @@ func (v *videoWriter) WriteFrame(count int, fill func(pix []byte) error) error {
 		v.free <- pix
 		return err
 	}
-	v.full <- videoFrame{pix: pix, count: count}
+	v.full <- frame{pix: pix, count: count}
 	return nil
 }
 
 // Close ends the input, waits for ffmpeg to finish the file and returns
 // the first error of the writing or of ffmpeg's exit. Closing twice is a
 // no-op.
-func (v *videoWriter) Close() error {
+func (v *Writer) Close() error {
 	v.mu.Lock()
 	if v.closed {
 		v.mu.Unlock()
@@ -214,34 +220,65 @@ func (t *tailBuffer) lastLine() string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// videoClock schedules video frames in simulated time: video frame k is
+// Clock schedules video frames in simulated time: video frame k is
 // due when the simulation reaches t0 + k/fps, t0 being the simulated time
 // of the first frame offered. A published frame stands for every boundary
 // crossed since the previous one (repeated when the simulation skipped
 // several), and for none when the simulation has not advanced. Time going
 // backwards (a reset) starts a new anchor at the new time.
-type videoClock struct {
-	fps     float64
+type Clock struct {
+	FPS     float64 // video frames per simulated second
 	t0      float64
 	last    float64
 	emitted int64 // video frames due so far, since t0
 	started bool
 }
 
-// frames returns how many video frames the published frame at simulated
+// Frames returns how many video frames the published frame at simulated
 // time t fills.
-func (c *videoClock) frames(t float64) int {
+func (c *Clock) Frames(t float64) int {
 	if !c.started || t < c.last {
 		c.started, c.t0, c.emitted = true, t, 0
 	}
 	c.last = t
 	// The small tolerance keeps t = t0 + k/fps, computed in floating
 	// point from a sum of steps, on the boundary it was meant to reach.
-	due := int64(math.Floor((t-c.t0)*c.fps+1e-6)) + 1
+	due := int64(math.Floor((t-c.t0)*c.FPS+1e-6)) + 1
 	n := due - c.emitted
 	if n <= 0 {
 		return 0
 	}
 	c.emitted = due
 	return int(n)
+}
+
+// Tools reports a program of the two that writing (ffmpeg) and checking
+// (ffprobe) a video need and that is not on the PATH.
+func Tools() error {
+	for _, p := range []string{"ffmpeg", "ffprobe"} {
+		if _, err := exec.LookPath(p); err != nil {
+			return fmt.Errorf("%s not on the PATH (make deps installs ffmpeg)", p)
+		}
+	}
+	return nil
+}
+
+// Probe returns the frame count and the duration (s) of the video stream
+// of the file at path, as ffprobe counts them.
+func Probe(path string) (frames int, duration float64, err error) {
+	out, err := exec.Command("ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+		"-show_entries", "stream=nb_read_frames:format=duration", "-of", "default=noprint_wrappers=1", path).Output()
+	if err != nil {
+		return 0, 0, fmt.Errorf("ffprobe %s: %w", path, err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		switch k {
+		case "nb_read_frames":
+			frames, _ = strconv.Atoi(v)
+		case "duration":
+			duration, _ = strconv.ParseFloat(v, 64)
+		}
+	}
+	return frames, duration, nil
 }

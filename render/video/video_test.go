@@ -1,9 +1,7 @@
-package main
+package video
 
 import (
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,30 +11,17 @@ import (
 // them; make test has them).
 func needFFmpeg(t *testing.T) {
 	t.Helper()
-	for _, p := range []string{"ffmpeg", "ffprobe"} {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s not on the PATH (make deps installs ffmpeg): skipping", p)
-		}
+	if err := Tools(); err != nil {
+		t.Skipf("%v: skipping", err)
 	}
 }
 
-// probeVideo returns the frame count and the duration (s) of the video
-// stream of path, as ffprobe counts them.
+// probeVideo is Probe in a test.
 func probeVideo(t *testing.T, path string) (frames int, duration float64) {
 	t.Helper()
-	out, err := exec.Command("ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
-		"-show_entries", "stream=nb_read_frames:format=duration", "-of", "default=noprint_wrappers=1", path).Output()
+	frames, duration, err := Probe(path)
 	if err != nil {
-		t.Fatalf("ffprobe %s: %v", path, err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		k, v, _ := strings.Cut(line, "=")
-		switch k {
-		case "nb_read_frames":
-			frames, _ = strconv.Atoi(v)
-		case "duration":
-			duration, _ = strconv.ParseFloat(v, 64)
-		}
+		t.Fatal(err)
 	}
 	return frames, duration
 }
@@ -60,7 +45,7 @@ func TestVideoWriterThroughFFmpeg(t *testing.T) {
 	const w, h = 65, 47
 	counts := []int{1, 3, 0, 2, 1, 5}
 	path := filepath.Join(t.TempDir(), "clip.mp4")
-	v, err := startVideo(path, w, h, videoFPS)
+	v, err := Start(path, w, h, FPS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,8 +66,8 @@ func TestVideoWriterThroughFFmpeg(t *testing.T) {
 	if frames != want {
 		t.Errorf("ffprobe counts %d frames, want %d", frames, want)
 	}
-	if wantDur := float64(want) / videoFPS; dur < wantDur-0.5/videoFPS || dur > wantDur+0.5/videoFPS {
-		t.Errorf("duration %.4f s, want %d frames / %d fps = %.4f s", dur, want, videoFPS, wantDur)
+	if wantDur := float64(want) / FPS; dur < wantDur-0.5/FPS || dur > wantDur+0.5/FPS {
+		t.Errorf("duration %.4f s, want %d frames / %d fps = %.4f s", dur, want, FPS, wantDur)
 	}
 }
 
@@ -90,7 +75,7 @@ func TestVideoWriterSurvivesFFmpegExiting(t *testing.T) {
 	needFFmpeg(t)
 	const w, h = 64, 48
 	path := filepath.Join(t.TempDir(), "killed.mp4")
-	v, err := startVideo(path, w, h, videoFPS)
+	v, err := Start(path, w, h, FPS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,8 +109,8 @@ func TestVideoWriterSurvivesFFmpegExiting(t *testing.T) {
 
 func TestVideoWithoutFFmpeg(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	if _, err := startVideo(filepath.Join(t.TempDir(), "x.mp4"), 64, 48, videoFPS); err != errNoFFmpeg {
-		t.Fatalf("start without ffmpeg: %v, want errNoFFmpeg", err)
+	if _, err := Start(filepath.Join(t.TempDir(), "x.mp4"), 64, 48, FPS); err != ErrNoFFmpeg {
+		t.Fatalf("start without ffmpeg: %v, want ErrNoFFmpeg", err)
 	}
 }
 
@@ -146,9 +131,9 @@ func TestVideoClock(t *testing.T) {
 		{"anchored off the grid", []float64{0.01, 0.02, 0.01 + 1.0/30}, []int{1, 0, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := videoClock{fps: fps}
+			c := Clock{FPS: fps}
 			for i, tm := range tc.times {
-				if got := c.frames(tm); got != tc.want[i] {
+				if got := c.Frames(tm); got != tc.want[i] {
 					t.Errorf("frame at t = %g: %d video frames, want %d", tm, got, tc.want[i])
 				}
 			}
