@@ -39,7 +39,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.scenario, "scenario", string(settings.GraspRotate), "grasp-rotate, fast-spin (ω = 8π rad/s, h = 20 ms, 1000 DOFs unless -omega, -dt or -dofs say otherwise), incline, drop, squeeze, cube-drop, soft-fingers, stack or custom (the bodies of a version 2 -scene file; alone, one soft box)")
 	f.params = registerParams(fs, def)
 	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels (1 leaves the second core to the background refactorisation; docs/headless.md)")
-	fs.StringVar(&f.mesh, "mesh", "", "load this mesh file instead: Gmsh .msh, legacy VTK .vtk, VTK XML .vtu/.vtp, STL or OBJ (a closed surface is tetrahedralised with TetGen at -dofs)")
+	fs.StringVar(&f.mesh, "mesh", "", "load this mesh file instead: Gmsh .msh, legacy VTK .vtk, VTK XML .vtu/.vtp, STL or OBJ (a closed surface is mapped onto a grid mesh at -dofs, or tetrahedralised with -mesher tetgen)")
 	fs.StringVar(&f.object, "object", string(def.Object), "procedural object: box or cylinder")
 	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")

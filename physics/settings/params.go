@@ -469,7 +469,7 @@ var params = []*Param{
 	realParam(Param{Name: "MaxInvertedFraction", Key: "max-inverted", Def: 0.05, Lo: 0, Hi: 1},
 		func(c *Scenario) *float64 { return &c.Physics.MaxInvertedFraction }),
 	intParam(Param{Name: "ContactBudget", Key: "contact-budget", Def: 300, Lo: 0, Hi: 1000000,
-		Flag: true, Usage: "most proximity pairs per step on a surface mapped onto the mesh or a loaded mesh's boundary (the deepest soft point per mesh element and body and every jaw sample, the deepest of those first); 0 = every pair", AB: true},
+		Flag: true, Usage: "most proximity pairs per step on a surface mapped onto the mesh or a loaded mesh's boundary (grouped by rigid body and by the mesh nodes a soft point follows, the deepest two of each group and every jaw sample, the groups nearest contact first); 0 = every pair", AB: true},
 		func(c *Scenario) *int { return &c.Physics.ContactBudget }),
 
 	// The material (Material.Validate).

@@ -327,10 +327,11 @@ type Settings struct {
 	// creates a pair (m). It must cover the relative motion of one step.
 	AlarmDistance float64
 	// AlarmFall is the fall towards a body that the alarm distance
-	// counts: FallGravity, the default, gravity's whole one-step fall
-	// h²·g, as the alarm always did, or FallLastStep, the point's
-	// velocity change of the last step times h and a tenth of h²·g
-	// (docs/method.md, "The fall the alarm counts"). AlarmFallMargin
+	// counts: FallLastStep, the default, the point's velocity change of
+	// the last step times h plus a tenth of h²·g, capped at gravity's
+	// one-step fall, or
+	// FallGravity, gravity's whole one-step fall h²·g (docs/method.md,
+	// "The fall the alarm counts"). AlarmFallMargin
 	// applies to the fall so chosen.
 	AlarmFall Fall
 	// AlarmFallMargin is the margin of the alarm distance on gravity's
