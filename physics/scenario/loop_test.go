@@ -46,3 +46,38 @@ func TestRepeatingGraspLoops(t *testing.T) {
 		t.Errorf("the scene's length is %g s after %d repeats; want the first run's", d, sc.Cycles())
 	}
 }
+
+// TestReleaseOpensPastTheGrip: a repeating script's release opens the
+// jaws to at least the opening they gripped at plus the approach's gap
+// each side, even where that is wider than the aim planned (an object
+// turned in the jaws), and to the planned opening where it is wider;
+// before the release the planned opening stands.
+func TestReleaseOpensPastTheGrip(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		planned, atGrip float64
+		wider           bool // the grip's opening and gaps, not the plan, stand
+	}{
+		{"turned, wider than planned", 0.030, 0.035, true},
+		{"as planned", 0.030, 0.010, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &graspScript{zHigh: 0.05, zGrasp: 0.02, lift: 0.03, openWide: tc.planned, openGrip: tc.planned, grip: true, loop: true}
+			s.schedule(phaseDurations{settle: 0.1, approach: 0.2, close: 0.2, hold: 0.1, lift: 0.2, spin: 0.2})
+			release := s.timeOf(PhaseRelease, true)
+			s.releaseOpening = tc.atGrip + 2*approachGap
+			want := tc.planned
+			if tc.wider {
+				want = s.releaseOpening
+			}
+			if got := s.at(release - 0.01).Opening; got != tc.planned {
+				t.Errorf("before the release: opening %g, want the planned %g", got, tc.planned)
+			}
+			for _, dt := range []float64{0, 0.1, 0.4} {
+				if got := s.at(release + dt).Opening; got != want {
+					t.Errorf("release + %g s: opening %g, want %g", dt, got, want)
+				}
+			}
+		})
+	}
+}

@@ -694,6 +694,9 @@ func (sc *Scene) holdForGrip(t, h float64) {
 		if s.loop && s.setDownAt == 0 && s.phaseAt(t) == PhaseLower && m.floorLast >= setDownShare*weight {
 			s.setDownAt = t // the floor has taken it: the jaws stop going down
 		}
+		if s.loop && s.releaseOpening == 0 && t >= s.timeOf(PhaseRelease, true) {
+			s.releaseOpening = sc.Driver.Gripper.Opening + 2*approachGap
+		}
 		switch {
 		case c.Lost():
 			s.stop(t, fmt.Sprintf("the object slipped out of the jaws at t = %.2f s during the %s: the jaws carry %.2g N and %.2g N for its %.2g N of weight",

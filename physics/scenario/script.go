@@ -74,6 +74,13 @@ type graspScript struct {
 	// object (Scene.holdForGrip, setDownShare), 0 before: from then on the
 	// jaws stay at that height until they release it.
 	setDownAt float64
+	// releaseOpening is what a repeating script's jaws open to at least
+	// from the release on: the opening they gripped at when the release
+	// began plus the approach's gap each side (Scene.holdForGrip), 0
+	// before. The aim's opening was planned for the object as it lay; one
+	// that turned or slid in the jaws can be wider across them now, and
+	// opening to the planned width would squeeze it.
+	releaseOpening float64
 	// stopped, when set, says why the script stopped at stoppedAt (or,
 	// with the phase refused, why it never started): from then on the
 	// jaws open to openWide where they are (stopPose).
@@ -293,6 +300,9 @@ func (s *graspScript) at(t float64) GripperCommand {
 	z = mix(z, s.zGrasp, lower)
 	z = mix(z, s.zHigh, s.progress(PhaseRise, t))
 	opening := mix(s.openWide, s.openGrip, s.progress(PhaseClose, t))
+	if s.loop && t >= s.timeOf(PhaseRelease, true) {
+		opening = math.Max(opening, s.releaseOpening)
+	}
 	return GripperCommand{
 		Target: rigid.Pose{
 			Position: r3.Vec{X: s.base.X, Y: s.base.Y, Z: z},
