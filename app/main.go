@@ -25,27 +25,25 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// commands are the subcommands by name; anything else opens the viewer.
+var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
+	"headless": runHeadless, "bench": runBench, "accuracy": runAccuracy,
+	"replay": runReplay, "soak": runSoak, "grasp-set": runGraspSet,
+}
+
 // run dispatches to a subcommand and returns the process exit code.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "headless":
-			return runHeadless(args[1:], stdout, stderr)
-		case "bench":
-			return runBench(args[1:], stdout, stderr)
-		case "accuracy":
-			return runAccuracy(args[1:], stdout, stderr)
-		case "replay":
-			return runReplay(args[1:], stdout, stderr)
-		case "soak":
-			return runSoak(args[1:], stdout, stderr)
-		case "grasp-set":
-			return runGraspSet(args[1:], stdout, stderr)
-		case "help", "-h", "-help", "--help":
-			fmt.Fprintln(stdout, usage)
-			printViewerFlags(stdout)
-			return 0
-		}
+	if len(args) == 0 {
+		return runViewer(args, stdout, stderr)
+	}
+	if cmd, ok := commands[args[0]]; ok {
+		return cmd(args[1:], stdout, stderr)
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprintln(stdout, usage)
+		printViewerFlags(stdout)
+		return 0
 	}
 	return runViewer(args, stdout, stderr)
 }
