@@ -49,8 +49,11 @@ type Case struct {
 	LinearisedStart bool
 }
 
-// Track is what a run records at each step after the grasp closed: the
-// time and the object's centre of mass in the gripper frame.
+// Track is what a run records at each step from the lift's start, when
+// its grip has settled: the time since then and the object's centre of
+// mass in the gripper frame. The grip settles after a time that depends
+// on the run's step (the script waits for it), so tracks compare at equal
+// times since their own lift, not at equal times of the run.
 type Track struct {
 	Times []float64
 	COM   []r3.Vec
@@ -97,7 +100,7 @@ type Row struct {
 	// Slip is the object's drift in the gripper frame since the grasp
 	// closed, at the end (m); SlipError the largest distance between the
 	// object's centre of mass in the gripper frame and the reference's at
-	// the same times (m).
+	// the same times since each one's lift started (Track), m.
 	Slip           float64 `json:"slip"`
 	SlipError      float64 `json:"slip_error"`
 	ForceJitter    float64 `json:"force_jitter"`
@@ -149,7 +152,7 @@ func run(cfg settings.Scenario, tick func()) (runResult, error) {
 		return r, err
 	}
 	defer sc.Close()
-	closed := sc.ClosedAt()
+	lift := math.NaN() // the lift's start, once the grip has settled
 	for i, n := 0, sc.DefaultSteps(); i < n; i++ {
 		st, err := sc.Step()
 		if err != nil {
@@ -165,8 +168,13 @@ func run(cfg settings.Scenario, tick func()) (runResult, error) {
 		if sc.Phase() == scenario.PhaseSpin {
 			r.spinPen = math.Max(r.spinPen, st.Penetration)
 		}
-		if t := sc.Sim.Time(); t >= closed-1e-9 {
-			r.track.Times = append(r.track.Times, t)
+		// The script holds its clock until the grip settles, moving the
+		// lift's start later: it is known once the run reaches it.
+		if t := sc.Sim.Time(); math.IsNaN(lift) && t >= sc.ClosedAt()-1e-9 {
+			lift = t
+		}
+		if !math.IsNaN(lift) {
+			r.track.Times = append(r.track.Times, sc.Sim.Time()-lift)
 			r.track.COM = append(r.track.COM, sc.ObjectInGripper())
 		}
 		if tick != nil {
