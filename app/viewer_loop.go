@@ -52,9 +52,11 @@ type viewer struct {
 	// drawnSize is the framebuffer size of the last frame drawn: a resize
 	// is a reason to draw.
 	drawnSize [2]int
-	realtime  realtimeCheck // viewer_realtime.go
-	autoFrom  uint64        // the scene version the automatic budget last lowered
-	speed     speedStatus
+	// realtimeSaid: the speed status's first whole window has been
+	// reported on stdout (viewer_realtime.go).
+	realtimeSaid bool
+	autoFrom     uint64 // the scene version the automatic budget last lowered
+	speed        speedStatus
 	// interrupts stops the run on SIGINT or SIGTERM (signals.go).
 	interrupts *interrupts
 	sceneDOFs  int // DOFs of the scene the renderer holds
@@ -94,7 +96,7 @@ func (c *simClock) observe(version uint64, t float64) {
 // newViewer opens the window, creates the renderers and starts the
 // physics loop. Without a display it returns ui.ErrNoDisplay (wrapped).
 func newViewer(opt viewerOptions, stdout io.Writer) (v *viewer, err error) {
-	v = &viewer{opt: opt, stdout: stdout, limiter: frameLimiter{fps: opt.maxFPS}, realtime: realtimeCheck{pace: opt.pace}, speed: speedStatus{pace: opt.pace},
+	v = &viewer{opt: opt, stdout: stdout, limiter: frameLimiter{fps: opt.maxFPS}, speed: speedStatus{pace: opt.pace},
 		redraw: newFramePolicy(), panels: newPanelPolicy()}
 	defer func() {
 		if err != nil {

@@ -9,12 +9,12 @@ import (
 // The viewer's real-time check: on two cores under Xvfb the renderer takes
 // CPU from the physics, and a scene that runs in real time headless can
 // run in slow motion with the window open. Rather than let that go
-// unsaid, the viewer measures the physics' real-time factor over its first
-// seconds and, when it falls short of -pace, says so in one line on stdout
-// with the resolution that would keep up; and it keeps measuring over the
-// last seconds (speedStatus), a status line of the Stats panel that
-// follows the rate as it changes (a scheme switched, another process on
-// the cores). Unless the user chose the budget (-dofs, a scene file's
+// unsaid, the viewer measures the physics' real-time factor over the last
+// seconds (speedStatus), a status line of the Stats panel that follows
+// the rate as it changes (a scheme switched, another process on the
+// cores); the first time it has a whole window and the physics falls
+// short of -pace, it also says so in one line on stdout with the
+// resolution that would keep up (realtimeNotice). Unless the user chose the budget (-dofs, a scene file's
 // dofs, the DOFs field), it then rebuilds the scene at the largest budget
 // that keeps up (autoDOFs), and says so.
 
@@ -39,53 +39,22 @@ const (
 	realtimeExponent = 0.3
 )
 
-// realtimeCheck measures the real-time factor once, over realtimeWindow of
-// wall time after realtimeWarmup of running; a pause starts it again.
-type realtimeCheck struct {
-	pace    float64
-	start   time.Time // when the current attempt started, zero before
-	t0      float64   // simulated time at the start of the window
-	inside  bool      // past the warm-up, measuring
-	done    bool
-	measure float64 // the factor measured, once done
-}
-
-// observe takes the newest frame's simulated time and whether the loop is
-// paused; once the window is over it returns the notice ("" when the
-// physics keeps up), and nothing after that.
-func (c *realtimeCheck) observe(now time.Time, simTime float64, paused bool, dofs int) (notice string, ready bool) {
-	if c.done || c.pace <= 0 {
-		return "", false
+// realtimeNotice is the line the viewer says once, on stdout, when the
+// speed status first has a whole window (realtimeWarmup, then
+// realtimeWindow of wall time): "" when a factor r at pace keeps up, else
+// how slow the scene of dofs DOFs runs and, when believable, the DOFs that
+// would keep up.
+func realtimeNotice(r, pace float64, dofs int) string {
+	if pace <= 0 || r >= realtimeSlack*pace {
+		return ""
 	}
-	if paused || c.start.IsZero() {
-		c.start, c.inside = now, false
-		if paused {
-			c.start = time.Time{}
-		}
-		return "", false
-	}
-	if !c.inside {
-		if now.Sub(c.start) >= realtimeWarmup {
-			c.start, c.t0, c.inside = now, simTime, true
-		}
-		return "", false
-	}
-	wall := now.Sub(c.start)
-	if wall < realtimeWindow {
-		return "", false
-	}
-	c.done = true
-	c.measure = (simTime - c.t0) / wall.Seconds()
-	if c.measure >= realtimeSlack*c.pace {
-		return "", true
-	}
-	if c.measure/c.pace < believable {
+	if r/pace < believable {
 		return fmt.Sprintf("%d DOFs run at %.2f× real time here with the window open: far too slow for an estimate of the DOFs that would keep up",
-			dofs, c.measure), true
+			dofs, r)
 	}
-	n := realtimeDOFs(dofs, c.measure/c.pace)
+	n := realtimeDOFs(dofs, r/pace)
 	return fmt.Sprintf("%d DOFs run at %.2f× real time here with the window open; about %d DOFs would keep up (-dofs %d, an estimate)",
-		dofs, c.measure, n, n), true
+		dofs, r, n, n)
 }
 
 // realtimeDOFs estimates the DOFs that run r⁻¹ times faster than dofs
@@ -158,18 +127,19 @@ func (m *speedStatus) observe(now time.Time, version uint64, simTime float64, pa
 // the cores, once, had it advise 100 DOFs).
 const believable = 0.5
 
-// checkRealtime feeds the check with the newest frame and reports its
-// notice on stdout, once; and the speed status to the Stats panel.
+// checkRealtime feeds the speed status with the newest frame, for the
+// Stats panel, and says its first whole window's notice on stdout, once.
 func (v *viewer) checkRealtime() {
 	if v.frame == nil {
 		return
 	}
-	now := time.Now()
-	notice, ready := v.realtime.observe(now, v.simulated.total, v.frame.Stats.Paused, v.sceneDOFs)
-	if ready && notice != "" {
-		fmt.Fprintln(v.stdout, "softgrasp:", notice)
+	v.state.SpeedStatus, v.state.SpeedAdvice, v.state.SpeedSlow = v.speed.observe(time.Now(), v.frame.SceneVersion, v.simulated.total, v.frame.Stats.Paused, v.sceneDOFs)
+	if !v.realtimeSaid && v.speed.over >= realtimeWindow.Seconds() {
+		v.realtimeSaid = true
+		if notice := realtimeNotice(v.speed.factor, v.speed.pace, v.sceneDOFs); notice != "" {
+			fmt.Fprintln(v.stdout, "softgrasp:", notice)
+		}
 	}
-	v.state.SpeedStatus, v.state.SpeedAdvice, v.state.SpeedSlow = v.speed.observe(now, v.frame.SceneVersion, v.simulated.total, v.frame.Stats.Paused, v.sceneDOFs)
 	// The factor is watched over the last seconds of each scene, phase by
 	// phase (an approach costs less than a grasp); once it falls behind,
 	// the scene is rebuilt, and the measurement starts again with it.
