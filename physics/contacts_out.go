@@ -71,8 +71,9 @@ func (s *Simulation) AppendContacts(out []ContactRecord) []ContactRecord {
 		if a < len(ct.states) {
 			rec.State = ct.states[a]
 		}
-		if pr := &ct.pairs[a]; kindOf(pr).record != nil {
-			kindOf(pr).record(s, pr, &rec)
+		pr := &ct.pairs[a]
+		if f := kindOf(pr).record; f != nil {
+			f(s, pr, &rec)
 		}
 		out = append(out, rec)
 	}

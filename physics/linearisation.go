@@ -219,14 +219,14 @@ func (c *step) relinearise(reach float64) float64 {
 // d not opposite f, |d + |d|·f/|f||. Both are lengths (m), zero when the
 // law holds, and PGS's own iterate meets them to its tolerance.
 func (ct *contactState) frictionResidual(a int, n r3.Vec, mu float64) float64 {
+	if mu == 0 {
+		return 0 // frictionless: any slip is lawful
+	}
 	rel := r3.Sub(r3.Sub(point(ct.p, a), point(ct.pT, a)), r3.Sub(ct.rEnd[a], ct.rT[a]))
 	d := r3.Sub(rel, r3.Scale(r3.Dot(n, rel), n))
 	C := &ct.C[a]
 	f := r3.Add(r3.Scale(ct.lambda[3*a+1], C.Row(1)), r3.Scale(ct.lambda[3*a+2], C.Row(2)))
 	fn, dn := r3.Norm(f), r3.Norm(d)
-	if mu == 0 {
-		return 0 // frictionless: any slip is lawful
-	}
 	if fn < mu*ct.lambda[3*a]*(1-1e-6) || fn == 0 {
 		return dn
 	}

@@ -71,8 +71,9 @@ func (c *step) measure() error {
 	}
 	st.PartPenetration, st.RigidRigidPenetration = 0, 0
 	for a := range ct.pairs {
-		if pr := &ct.pairs[a]; kindOf(pr).penetration != nil {
-			kindOf(pr).penetration(c, a, pr, st)
+		pr := &ct.pairs[a]
+		if f := kindOf(pr).penetration; f != nil {
+			f(c, a, pr, st)
 		}
 	}
 	st.Penetration = math.Max(st.Penetration, math.Max(st.PartPenetration, st.RigidRigidPenetration))

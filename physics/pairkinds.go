@@ -103,14 +103,9 @@ var pairKinds = [collide.NumKinds]pairKind{
 		record: func(_ *Simulation, pr *collide.Pair, rec *ContactRecord) { rec.Other = pr.Other },
 	},
 	collide.Attached: {
-		// The body's material point at both poses.
-		reference: func(c *step, a int, pr *collide.Pair) r3.Vec {
-			ct := &c.ws.ct
-			body := &c.bodies[pr.Body]
-			ct.rT[a], ct.rEnd[a] = body.Start.Apply(pr.RigidLocal), body.End.Apply(pr.RigidLocal)
-			ct.rN[a] = ct.rEnd[a]
-			return pr.Normal
-		},
+		// The body's material point at both poses (a bilateral pair's
+		// frame is the world axes: the normal goes unused).
+		reference: rigidReference,
 		// Against the body's pose at the end of the step (its start pose
 		// now): ct.rN is its free pose's point, which the contact forces
 		// then moved.

@@ -89,12 +89,11 @@ func (f *fastScheme) prepare(c *step) (stage.Stage, error) {
 // With the re-mapping on, it first re-finds the rigid-vertex pairs'
 // points at the iterate (remap.go).
 func (f *fastScheme) relinearise(c *step, reach float64) (float64, error) {
-	var err error
-	if f.remap.on {
-		var moved int
-		moved, err = f.remap.remap(c, f.C, f.R, f.warped)
-		c.ws.stats.Remapped += moved
+	if !f.remap.on {
+		return c.relinearise(reach), nil
 	}
+	moved, err := f.remap.remap(c, f.C, f.R, f.warped)
+	c.ws.stats.Remapped += moved
 	return c.relinearise(reach), err
 }
 
@@ -136,8 +135,8 @@ func (f *fastScheme) states(c *step) []contact.State { return c.backend.States()
 // p = p_free + h²·W_H·Cᵀλ. With the asynchronous solver's older factor,
 // correcting with the true A instead would move them by
 // H·(A⁻¹ − Q·P⁻¹·Qᵀ)·Hᵀ·Cᵀλ away from the solved contact state, an error
-// that grows with the factor's age (docs/headless.md, "Solvers: exact and asynchronous"). The free motion
-// keeps the true A.
+// that grows with the factor's age (docs/headless.md, "Solvers: exact and
+// asynchronous"). The free motion keeps the true A.
 func (f *fastScheme) finish(c *step) error {
 	ws := c.ws
 	ct := &ws.ct

@@ -170,11 +170,12 @@ func run(cfg settings.Scenario, tick func()) (runResult, error) {
 		}
 		// The script holds its clock until the grip settles, moving the
 		// lift's start later: it is known once the run reaches it.
-		if t := sc.Sim.Time(); math.IsNaN(lift) && t >= sc.ClosedAt()-1e-9 {
+		t := sc.Sim.Time()
+		if math.IsNaN(lift) && t >= sc.ClosedAt()-1e-9 {
 			lift = t
 		}
 		if !math.IsNaN(lift) {
-			r.track.Times = append(r.track.Times, sc.Sim.Time()-lift)
+			r.track.Times = append(r.track.Times, t-lift)
 			r.track.COM = append(r.track.COM, sc.ObjectInGripper())
 		}
 		if tick != nil {

@@ -52,8 +52,8 @@ var kinds = [NumKinds]KindInfo{
 		key: func(p *Pair) uint64 { return 1<<62 | 1<<61 | uint64(p.Body)<<40 | uint64(p.Nodes[0]) }},
 }
 
-// Info returns the kind's row of the table; a kind out of range gets an
-// empty row whose key puts it apart from every real kind.
+// Info returns the kind's row of the table; a kind out of range gets a
+// row without name or traits, keyed as a rigid-vertex pair.
 func (k Kind) Info() *KindInfo {
 	if k < NumKinds {
 		return &kinds[k]
@@ -61,7 +61,7 @@ func (k Kind) Info() *KindInfo {
 	return &unknownKind
 }
 
-var unknownKind = KindInfo{key: func(p *Pair) uint64 { return 1<<63 | uint64(p.Body)<<40 | uint64(p.Vertex) }}
+var unknownKind = KindInfo{key: kinds[RigidVertex].key}
 
 // String returns the kind's name: "soft-vertex", "rigid-vertex",
 // "soft-soft", "rigid-rigid" or "attached".

@@ -108,27 +108,27 @@ func (m *Model) scatterPass(w *Workspace, f []float64, rot []m3.Mat3, A *sparse.
 
 // all scatters every element into every entry: the serial pass.
 func (j *scatterJob) all() {
-	m := j.m
-	for k := range m.elems {
-		e := &m.elems[k]
-		e.scatterForce(&j.stress[k], j.f)
-		if j.A != nil {
-			cV := j.cK * e.kvol
-			e.addBlocks(&j.rot[k], cV*m.lambda, cV*m.mu, j.A.ColPtr, j.A.Val)
-		}
+	for k := range j.m.elems {
+		j.element(k, 0, math.MaxInt32)
 	}
 }
 
 // do scatters the elements of part p into the entries it owns.
 func (j *scatterJob) do(p int) {
-	m, part := j.m, &j.m.pool.parts[p]
+	part := &j.m.pool.parts[p]
 	for _, k := range part.elems {
-		e := &m.elems[k]
-		e.scatterForceOwned(&j.stress[k], j.f, part.lo, part.hi)
-		if j.A != nil {
-			cV := j.cK * e.kvol
-			e.addBlocksOwned(&j.rot[k], cV*m.lambda, cV*m.mu, j.A.ColPtr, j.A.Val, part.lo, part.hi)
-		}
+		j.element(int(k), part.lo, part.hi)
+	}
+}
+
+// element scatters element k into the entries of the nodes in [lo, hi).
+func (j *scatterJob) element(k int, lo, hi int32) {
+	m := j.m
+	e := &m.elems[k]
+	e.scatterForceOwned(&j.stress[k], j.f, lo, hi)
+	if j.A != nil {
+		cV := j.cK * e.kvol
+		e.addBlocksOwned(&j.rot[k], cV*m.lambda, cV*m.mu, j.A.ColPtr, j.A.Val, lo, hi)
 	}
 }
 
@@ -151,17 +151,12 @@ func (e *element) scatterForceOwned(P *m3.Mat3, f []float64, lo, hi int32) {
 	}
 }
 
-// addBlocks adds the element's corotational stiffness, scaled, into the
-// lower triangle of A: by Eq. (3) of element.go the block of nodes (i, j)
-// is cl·r_i r_jᵀ + cm·r_j r_iᵀ + cm·(g_i·g_j)·I with r_i = R·g_i, where
-// cl and cm are the scaled λ·V and μ·V.
-func (e *element) addBlocks(R *m3.Mat3, cl, cm float64, colPtr []int, val []float64) {
-	e.addBlocksOwned(R, cl, cm, colPtr, val, 0, math.MaxInt32)
-}
-
-// addBlocksOwned is addBlocks for the columns of the nodes in [lo, hi)
-// only: the diagonal blocks of those nodes and the pair blocks whose
-// lower-numbered node is one of them.
+// addBlocksOwned adds the element's corotational stiffness, scaled, into
+// the lower triangle of A, in the columns of the nodes in [lo, hi) only:
+// the diagonal blocks of those nodes and the pair blocks whose
+// lower-numbered node is one of them. By Eq. (3) of element.go the block
+// of nodes (i, j) is cl·r_i r_jᵀ + cm·r_j r_iᵀ + cm·(g_i·g_j)·I with
+// r_i = R·g_i, where cl and cm are the scaled λ·V and μ·V.
 func (e *element) addBlocksOwned(R *m3.Mat3, cl, cm float64, colPtr []int, val []float64, lo, hi int32) {
 	var r [4]r3.Vec
 	for i := range r {
