@@ -14,9 +14,10 @@ import (
 // the rate as it changes (a scheme switched, another process on the
 // cores); the first time it has a whole window and the physics falls
 // short of -pace, it also says so in one line on stdout with the
-// resolution that would keep up (realtimeNotice). Unless the user chose the budget (-dofs, a scene file's
-// dofs, the DOFs field), it then rebuilds the scene at the largest budget
-// that keeps up (autoDOFs), and says so.
+// resolution that would keep up (realtimeNotice). Unless the user chose
+// the budget (-dofs, a scene file's dofs, the DOFs field), it then
+// rebuilds the scene at the largest budget that keeps up (autoDOFs), and
+// says so.
 
 const (
 	// realtimeWarmup is the start-up the measurement leaves out: the first,
@@ -45,16 +46,29 @@ const (
 // how slow the scene of dofs DOFs runs and, when believable, the DOFs that
 // would keep up.
 func realtimeNotice(r, pace float64, dofs int) string {
-	if pace <= 0 || r >= realtimeSlack*pace {
+	n, slow := keepUp(r, pace, dofs)
+	switch {
+	case !slow:
 		return ""
-	}
-	if r/pace < believable {
+	case n == 0:
 		return fmt.Sprintf("%d DOFs run at %.2f× real time here with the window open: far too slow for an estimate of the DOFs that would keep up",
 			dofs, r)
 	}
-	n := realtimeDOFs(dofs, r/pace)
 	return fmt.Sprintf("%d DOFs run at %.2f× real time here with the window open; about %d DOFs would keep up (-dofs %d, an estimate)",
 		dofs, r, n, n)
+}
+
+// keepUp says whether a scene of dofs DOFs that runs at r falls short of
+// pace by more than the slack and, when it does and the shortfall is
+// believable, the DOFs that would keep up (0 when it is not).
+func keepUp(r, pace float64, dofs int) (n int, slow bool) {
+	if pace <= 0 || r >= realtimeSlack*pace {
+		return 0, false
+	}
+	if r/pace < believable {
+		return 0, true
+	}
+	return realtimeDOFs(dofs, r/pace), true
 }
 
 // realtimeDOFs estimates the DOFs that run r⁻¹ times faster than dofs
@@ -112,13 +126,14 @@ func (m *speedStatus) observe(now time.Time, version uint64, simTime float64, pa
 	r := (simTime - first.sim) / wall
 	m.factor, m.over = r, wall
 	line = fmt.Sprintf("real-time factor %.2f (last %.0f s)", r, wall)
-	if r >= realtimeSlack*m.pace {
+	switch n, slow := keepUp(r, m.pace, dofs); {
+	case !slow:
 		return line, "", false
+	case n == 0:
+		return line, "far too slow", true
+	default:
+		return line, fmt.Sprintf("try -dofs %d", n), true
 	}
-	if r/m.pace >= believable {
-		return line, fmt.Sprintf("try -dofs %d", realtimeDOFs(dofs, r/m.pace)), true
-	}
-	return line, "far too slow", true
 }
 
 // believable is the least factor over -pace from which the DOFs that
