@@ -365,6 +365,9 @@ func printSummary(w io.Writer, s scenario.Summary) {
 		}
 		fmt.Fprintf(w, "grasp: ended in %s; jaws %.3g N and %.3g N of %.3g N%s; in the spin %.3g to %.3g N, held throughout %v; slip along the jaws %.3f mm\n",
 			g.Phase, g.GripLeft, g.GripRight, g.GripTarget, limited, g.SpinGripMin, g.SpinGripMax, g.HeldThroughSpin, 1e3*g.MaxGripSlip)
+		if g.Cycles > 0 {
+			fmt.Fprintf(w, "grasp loop: %d grasps finished before this one, %d of them held through the spin (the line above is the current grasp's)\n", g.Cycles, g.HeldCycles)
+		}
 	}
 	fmt.Fprintf(w, "real-time factor %.3f (%.2f s simulated in %.2f s), Newton iterations %.2f per step\n",
 		s.RealtimeFactor, s.SimSeconds, s.WallSeconds, s.NewtonMean)

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"math"
 	"testing"
 
 	"softgrasp/physics/settings"
@@ -40,6 +41,22 @@ func TestRepeatingGraspLoops(t *testing.T) {
 	t.Logf("%d spins, %d held at their middle, %d repeats; scene length %.2f s", spins, held, sc.Cycles(), sc.Duration())
 	if spins < 3 || held != spins || sc.Cycles() < 3 {
 		t.Errorf("%d spins, %d held, %d repeats in 15 s; want at least three, every one held", spins, held, sc.Cycles())
+	}
+	// The summary measures the whole run, and counts the grasps: the
+	// repeats start a grasp's measurements again, not the run's (the
+	// real-time factor was the whole simulated time over the last grasp's
+	// wall time).
+	steps := int(math.Round(sc.Sim.Time() / sc.Sim.Settings().TimeStep))
+	sum := sc.Summary()
+	if sum.Steps != steps || math.Abs(sum.SimSeconds-sc.Sim.Time()) > 1e-9 {
+		t.Errorf("summary: %d steps, %.3f s simulated; want the run's %d steps, %.3f s", sum.Steps, sum.SimSeconds, steps, sc.Sim.Time())
+	}
+	earlier := spins // the grasps before the current one that spun
+	if s := sc.script; sc.Sim.Time() >= (s.spinStart()+s.spinEnd())/2 {
+		earlier--
+	}
+	if g := sum.Grasp; g == nil || g.Cycles != earlier || g.HeldCycles != earlier {
+		t.Errorf("summary's grasp %+v; want %d earlier grasps counted, each held", g, earlier)
 	}
 	// The first run ends when the first repeat starts: before 1.5 runs.
 	if d := sc.Duration(); d > 15/float64(sc.Cycles()+1)*1.5 {

@@ -43,28 +43,19 @@ type metrics struct {
 	turnMax             float64 // largest turn per step, rad
 	invertedMax         int     // most inverted elements at a step's start
 
-	// Grasp: the centre of mass in the gripper frame when the grasp
-	// closed, its drift since (slip), the material points the jaws held
-	// then and their drift since (gripSlip), and the grip forces during
-	// the spin.
-	closed      bool
-	comClosed   r3.Vec
-	slip        float64
-	maxSlip     float64
-	held        []heldPoint
-	gripSlip    float64
-	maxGripSlip float64
-	spinForces  []float64
-	gripSum     float64
-	gripN       int
-	gripLast    float64
-	// The last step's squeeze of each jaw (observeGrasp) and normal force
-	// of the floor, N.
+	// t0 is the simulated time at which the measurements began.
+	t0 float64
+	// graspCycle is the current grasp's measurements: a repeating script
+	// starts it again at each repeat, the run's measurements above go on.
+	graspCycle
+	// cycles counts the grasps a repeating script finished and heldCycles
+	// those of them that held the object through the steady spin.
+	cycles, heldCycles int
+	// The last step's squeeze of each jaw (observeGrasp), their grip
+	// and the normal force of the floor, N: the grip's sensing reads
+	// them across a repeat.
 	leftLast, rightLast, floorLast float64
-	// The steady part of the spin: its steps, those at which the object
-	// was held, and the least and greatest normal force of either jaw.
-	spinSteps, spinHeld    int
-	spinJawMin, spinJawMax float64
+	gripLast                       float64
 
 	// Incline and drop.
 	com0        r3.Vec
@@ -81,9 +72,44 @@ type metrics struct {
 	stack stackMetrics
 }
 
+// graspCycle is one grasp's measurements, from the start of its script.
+type graspCycle struct {
+	// The centre of mass in the gripper frame when the grasp closed, its
+	// drift since (slip), the material points the jaws held then and
+	// their drift since (gripSlip), and the grip forces during the spin.
+	closed      bool
+	comClosed   r3.Vec
+	slip        float64
+	maxSlip     float64
+	held        []heldPoint
+	gripSlip    float64
+	maxGripSlip float64
+	spinForces  []float64
+	gripSum     float64
+	gripN       int
+	// The steady part of the spin: its steps, those at which the object
+	// was held, and the least and greatest normal force of either jaw.
+	spinSteps, spinHeld    int
+	spinJawMin, spinJawMax float64
+}
+
 func (m *metrics) reset(sc *Scene) {
-	*m = metrics{spinForces: m.spinForces[:0], floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0], held: m.held[:0]}
-	m.com0 = sc.CentreOfMass()
+	*m = metrics{floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0]}
+	m.graspCycle = graspCycle{spinForces: m.spinForces[:0], held: m.held[:0]}
+	m.com0, m.t0 = sc.CentreOfMass(), sc.Sim.Time()
+}
+
+// newCycle starts the measurements of a new grasp (a script started again)
+// and counts the one it ends if that one ran its spin; the run's
+// measurements go on.
+func (m *metrics) newCycle() {
+	if m.spinSteps > 0 {
+		m.cycles++
+		if m.spinHeld == m.spinSteps {
+			m.heldCycles++
+		}
+	}
+	m.graspCycle = graspCycle{spinForces: m.spinForces[:0], held: m.held[:0]}
 }
 
 // observe records one step.

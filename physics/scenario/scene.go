@@ -601,7 +601,7 @@ func (sc *Scene) SetScripted(on bool) {
 		sc.script.base, sc.script.yaw0 = sc.CentreOfMass(), yaw
 	}
 	sc.script.delay(sc.Sim.Time())
-	sc.metrics.reset(sc)
+	sc.metrics.newCycle()
 }
 
 // Command sets the gripper's target (manual driving).

@@ -193,6 +193,12 @@ type GraspResult struct {
 	// centre of mass's drift) also counts the sag of a floppy object.
 	GripSlip    float64 `json:"grip_slip"`
 	MaxGripSlip float64 `json:"max_grip_slip"`
+	// Cycles counts the grasps a repeating script (settings.Scenario.
+	// GraspLoop) finished before the current one, each to the end of its
+	// spin, and HeldCycles those that held the object throughout their
+	// steady spin; the other fields are the current grasp's.
+	Cycles     int `json:"cycles,omitempty"`
+	HeldCycles int `json:"held_cycles,omitempty"`
 }
 
 // graspResult reports a grasp script's course (nil without one).
@@ -206,7 +212,7 @@ func (sc *Scene) graspResult() *GraspResult {
 		GripLimited: d.Grip.Limited(), GripAsked: d.Grip.Force,
 		GripLeft: m.leftLast, GripRight: m.rightLast, SpinSteps: m.spinSteps,
 		HeldThroughSpin: m.spinSteps > 0 && m.spinHeld == m.spinSteps, Opening: d.Gripper.Opening,
-		GripSlip: m.gripSlip, MaxGripSlip: m.maxGripSlip}
+		GripSlip: m.gripSlip, MaxGripSlip: m.maxGripSlip, Cycles: m.cycles, HeldCycles: m.heldCycles}
 	if m.spinSteps > 0 {
 		r.SpinGripMin, r.SpinGripMax = m.spinJawMin, m.spinJawMax
 	}
@@ -230,7 +236,7 @@ func (sc *Scene) Summary() Summary {
 		ElasticSteps: m.elasticSteps, TurnMax: m.turnMax, InvertedMax: m.invertedMax,
 		Held: sc.held(), ForceJitter: forceJitter(m.spinForces), Mesh: sc.meshInfo.name,
 		Elements: len(sc.Sim.Mesh().Tets), FinalPenetration: m.lastPen, Solver: set.Solver.String(),
-		SimSeconds: sc.Sim.Time(), WallSeconds: m.wall().Seconds(),
+		SimSeconds: sc.Sim.Time() - m.t0, WallSeconds: m.wall().Seconds(),
 		MeshFormat: sc.meshInfo.format, MeshScale: sc.meshInfo.scale, MeshFitted: sc.meshInfo.fitted, MeshNotes: sc.meshInfo.notes,
 	}
 	if m.steps > 0 {
