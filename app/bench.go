@@ -22,7 +22,7 @@ import (
 type benchFlags struct {
 	sizes             string
 	steps, warmup     int
-	threads           int
+	threads           threadFlags
 	quick, json       bool
 	csv, plot, cpuOut string
 	mesh              benchMesh
@@ -48,7 +48,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.sizes, "sizes", benchSizes, "comma-separated target DOFs of the soft box (nearest procedural mesh)")
 	fs.IntVar(&f.steps, "steps", benchSteps, "measured steps per size (both schemes run each of them)")
 	fs.IntVar(&f.warmup, "warmup", -1, "steps before measuring; -1 = until the object is held, lifted and turning (about 65)")
-	fs.IntVar(&f.threads, "threads", 0, "OpenBLAS threads for the sparse kernels; 0 = leave OpenBLAS's default")
+	f.threads.register(fs, 0)
 	fs.BoolVar(&f.quick, "quick", false, "smoke test: -sizes "+benchQuickSizes+" -steps "+strconv.Itoa(benchQuickSteps)+" unless given (under a minute)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout instead of the table")
 	fs.StringVar(&f.csv, "csv", "", "also write the table as CSV to this file (median, min and max of each column)")
@@ -114,8 +114,8 @@ func (f *benchFlags) options(set map[string]bool) (benchOptions, error) {
 	if f.warmup < -1 {
 		return o, fmt.Errorf("-warmup = %d: must be ≥ 0, or -1 for the scene's own", f.warmup)
 	}
-	if f.threads < 0 {
-		return o, fmt.Errorf("-threads = %d: must be ≥ 0", f.threads)
+	if err := f.threads.validate(); err != nil {
+		return o, err
 	}
 	if err := checkBackend(f.backend); err != nil {
 		return o, err
@@ -178,9 +178,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 2
 	}
-	if f.threads > 0 {
-		setBLASThreads(f.threads)
-	}
+	f.threads.apply(settings.ExactSolver)
 	stop, ok := startProfile("softgrasp bench", f.cpuOut, stderr)
 	if !ok {
 		return 1
@@ -323,7 +321,7 @@ func runScale(f *benchFlags, set map[string]bool, stdout, stderr io.Writer) int 
 	// One OpenBLAS thread, as headless runs the asynchronous solver: a
 	// second would fight the background factorisation for the other core
 	// (measured: the 18k-DOF step 297 ms with OpenBLAS's default threads).
-	setBLASThreads(blasThreads(settings.AsyncSolver, f.threads))
+	f.threads.apply(settings.AsyncSolver)
 	if err := measureAndWriteScale(f, table.CompliancePrecision, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "softgrasp bench:", oneLine(err))
 		return 1

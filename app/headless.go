@@ -20,7 +20,8 @@ type headlessFlags struct {
 	scenario, object, mesh, csv     string
 	contacts, newtonCSV, sceneFile  string
 	cpuprofile, record, backend, ab string
-	steps, threads                  int
+	steps                           int
+	threads                         threadFlags
 	json, lambda                    bool
 	// params are the flags of the parameter table (settings.Params):
 	// -dt, -mu, -newton and the others.
@@ -38,7 +39,7 @@ func (f *headlessFlags) register(fs *flag.FlagSet) {
 	def := settings.DefaultScenario(settings.GraspRotate)
 	fs.StringVar(&f.scenario, "scenario", string(settings.GraspRotate), "grasp-rotate, fast-spin (ω = 8π rad/s, h = 20 ms, 1000 DOFs unless -omega, -dt or -dofs say otherwise), incline, drop, squeeze, cube-drop, soft-fingers, stack or custom (the bodies of a version 2 -scene file; alone, one soft box)")
 	f.params = registerParams(fs, def)
-	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels (1 leaves the second core to the background refactorisation; docs/headless.md)")
+	f.threads.register(fs, 1)
 	fs.StringVar(&f.mesh, "mesh", "", "load this mesh file instead: Gmsh .msh, legacy VTK .vtk, VTK XML .vtu/.vtp, STL or OBJ (a closed surface is mapped onto a grid mesh at -dofs, or tetrahedralised with -mesher tetgen)")
 	fs.StringVar(&f.object, "object", string(def.Object), "procedural object: box or cylinder")
 	fs.IntVar(&f.steps, "steps", 0, "steps to run; 0 = the scenario's scripted length")
@@ -95,8 +96,8 @@ func (f *headlessFlags) config() (settings.Scenario, error) {
 	if f.steps < 0 {
 		return cfg, fmt.Errorf("-steps = %d: must be ≥ 0", f.steps)
 	}
-	if f.threads < 1 {
-		return cfg, fmt.Errorf("-threads = %d: must be ≥ 1", f.threads)
+	if err := f.threads.validate(); err != nil {
+		return cfg, err
 	}
 	if err := checkBackend(f.backend); err != nil {
 		return cfg, err
@@ -149,7 +150,7 @@ func runHeadless(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softgrasp headless:", err)
 		return 2
 	}
-	setBLASThreads(blasThreads(cfg.Physics.Solver, f.threads))
+	f.threads.apply(cfg.Physics.Solver)
 	if f.ab != "" {
 		if f.record != "" || f.csv != "" || f.contacts != "" || f.newtonCSV != "" || f.lambda {
 			fmt.Fprintln(stderr, "softgrasp headless: -ab runs two scenes; -record, -csv, -contacts, -newton-csv and -lambda describe one: use them without -ab")

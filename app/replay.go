@@ -92,14 +92,14 @@ func startRecording(path string, cfg settings.Scenario, stderr io.Writer) (setti
 type replayFlags struct {
 	json    bool
 	csv     string
-	threads int
+	threads threadFlags
 }
 
 // register declares the replay's flags.
 func (f *replayFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout at the end and nothing else")
 	fs.StringVar(&f.csv, "csv", "", "write one CSV row per step to this file")
-	fs.IntVar(&f.threads, "threads", 1, "OpenBLAS threads for the sparse kernels")
+	f.threads.register(fs, 1)
 }
 
 // parseReplay reads "FILE [flags]" or "[flags] FILE".
@@ -118,19 +118,22 @@ func parseReplay(args []string, stdout, stderr io.Writer) (file string, f replay
 		fmt.Fprintln(stderr, "softgrasp replay: which recording? usage: softgrasp replay FILE [-json] [-csv FILE]")
 		return file, f, 2, true
 	}
-	if f.threads < 1 {
-		fmt.Fprintf(stderr, "softgrasp replay: -threads = %d: must be ≥ 1\n", f.threads)
+	if err := f.threads.validate(); err != nil {
+		fmt.Fprintf(stderr, "softgrasp replay: %s\n", err)
 		return file, f, 2, true
 	}
 	return file, f, 0, false
 }
 
+// valueFlags are the replay's flags that take a value.
+var valueFlags = map[string]bool{"csv": true, "threads": true, "blas-threads": true}
+
 // firstArg returns the index of the first argument that is neither a flag
-// nor the value of -csv or -threads given apart, or -1.
+// nor the value of -csv, -threads or -blas-threads given apart, or -1.
 func firstArg(args []string) int {
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
-		case a == "-csv" || a == "--csv" || a == "-threads" || a == "--threads":
+		case valueFlags[strings.TrimLeft(a, "-")] && strings.HasPrefix(a, "-"):
 			i++
 		case !strings.HasPrefix(a, "-"):
 			return i
@@ -164,7 +167,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	setBLASThreads(blasThreads(rec.Config.Physics.Solver, f.threads))
+	f.threads.apply(rec.Config.Physics.Solver)
 	p, err := loop.NewPlayer(rec)
 	if err != nil {
 		fmt.Fprintf(stderr, "softgrasp replay: %s: %s\n", file, oneLine(err))

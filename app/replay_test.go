@@ -162,7 +162,8 @@ func TestReplayFlags(t *testing.T) {
 	}{
 		{nil, "which recording?"},
 		{[]string{"a.rec", "b.rec"}, `unexpected argument "b.rec"`},
-		{[]string{"a.rec", "-threads", "0"}, "-threads = 0"},
+		{[]string{"a.rec", "-blas-threads", "0"}, "-blas-threads = 0"},
+		{[]string{"-threads", "-2", "a.rec"}, "-threads = -2"},
 		{[]string{"-nope", "a.rec"}, "flag provided but not defined"},
 	}
 	for _, tc := range tests {

@@ -21,7 +21,7 @@ import (
 // what the scene is: a scene file cannot set them.
 var notInSceneFiles = map[string]bool{
 	"scene": true, "steps": true, "csv": true, "contacts": true, "json": true, "cpuprofile": true,
-	"threads": true, "lambda": true, "record": true, "ab": true, "backend": true,
+	"threads": true, "blas-threads": true, "lambda": true, "record": true, "ab": true, "backend": true,
 	"frames": true, "screenshot": true, "video": true, "shot-time": true, "pace": true,
 	"width": true, "height": true, "max-fps": true, "vsync": true,
 }

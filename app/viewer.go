@@ -56,8 +56,8 @@ const viewerAsyncRefresh = 8
 
 // headlessOnly names the headless runner's flags that say how to run and
 // report rather than what scene to build; the viewer leaves them out.
-// (-threads too: the viewer leaves one core to the renderer itself.)
-var headlessOnly = map[string]bool{"steps": true, "csv": true, "newton-csv": true, "json": true, "cpuprofile": true, "threads": true, "lambda": true}
+// (-threads and -blas-threads too: the viewer leaves one core to the renderer itself.)
+var headlessOnly = map[string]bool{"steps": true, "csv": true, "newton-csv": true, "json": true, "cpuprofile": true, "threads": true, "blas-threads": true, "lambda": true}
 
 // register declares the flags. The scene flags are the headless runner's
 // own flag values, so both commands parse and validate a scene the same

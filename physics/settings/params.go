@@ -430,7 +430,7 @@ var params = []*Param{
 		Flag: true, Usage: "precision of the compliance products W_H = H·A⁻¹·Hᵀ (fast), W = J·A⁻¹·Jᵀ (standard) and the asynchronous solver's node compliances: double, or single (the forward solves and products in float, twice the flops per cycle; W's relative error about 1e-7; PGS then reads W in single precision from -pgs-single-from contacts on in the exact solver too)", AB: true},
 		func(c *Scenario) *Precision { return &c.Physics.CompliancePrecision }),
 	intParam(Param{Name: "ComplianceThreads", Key: "compliance-threads", Lo: 0, Hi: 2,
-		Flag: true, Usage: "exact solver: threads of the compliance products, 1 or 2 (the right-hand sides in two halves of equal work, one per thread, then their cross products; equal to one thread's result to round-off; pays with OpenBLAS on one thread, -threads 1); 0 = 1; the asynchronous solver always uses one", AB: true},
+		Flag: true, Usage: "exact solver: threads of the compliance products, 1 or 2 (the right-hand sides in two halves of equal work, one per thread, then their cross products; equal to one thread's result to round-off; pays with OpenBLAS on one thread, -blas-threads 1); 0 = 1; the asynchronous solver always uses one", AB: true},
 		func(c *Scenario) *int { return &c.Physics.ComplianceThreads }),
 	realParam(Param{Name: "PGSTolerance", Key: "pgs-tol", Def: 1e-6, Lo: 0, Hi: 1, OpenHi: true,
 		Flag: true, Usage: "PGS relative tolerance; 0 = always -pgs sweeps", AB: true,
