@@ -108,7 +108,7 @@ func parseReplay(args []string, stdout, stderr io.Writer) (file string, f replay
 	f.register(fs)
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		file, args = args[0], args[1:]
-	} else if i := firstArg(args); i >= 0 {
+	} else if i := firstArg(fs, args); i >= 0 {
 		file, args = args[i], append(args[:i:i], args[i+1:]...)
 	}
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
@@ -125,21 +125,27 @@ func parseReplay(args []string, stdout, stderr io.Writer) (file string, f replay
 	return file, f, 0, false
 }
 
-// valueFlags are the replay's flags that take a value.
-var valueFlags = map[string]bool{"csv": true, "threads": true, "blas-threads": true}
-
 // firstArg returns the index of the first argument that is neither a flag
-// nor the value of -csv, -threads or -blas-threads given apart, or -1.
-func firstArg(args []string) int {
+// of fs nor the value of one given apart ("-csv FILE": fs's flags that are
+// not boolean take a value), or -1.
+func firstArg(fs *flag.FlagSet, args []string) int {
 	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case valueFlags[strings.TrimLeft(a, "-")] && strings.HasPrefix(a, "-"):
-			i++
-		case !strings.HasPrefix(a, "-"):
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
 			return i
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if fl := fs.Lookup(name); fl != nil && !isBoolFlag(fl) {
+			i++
 		}
 	}
 	return -1
+}
+
+// isBoolFlag reports whether fl is a boolean flag, one that takes no value.
+func isBoolFlag(fl *flag.Flag) bool {
+	b, ok := fl.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // runReplay re-runs a recording without a window, prints the headless

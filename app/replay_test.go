@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -211,5 +212,27 @@ func TestVersion1RecordingsReplay(t *testing.T) {
 				t.Fatalf("replayed %s, comparison %v", replayed, cmp)
 			}
 		})
+	}
+}
+
+// TestReplayFileAmongFlags: the recording may come after the flags; the
+// values of the flags that take one (given apart or with "=") are not
+// taken for it, and a boolean flag takes none.
+func TestReplayFileAmongFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		file string
+	}{
+		{[]string{"a.rec", "-json"}, "a.rec"},
+		{[]string{"-json", "a.rec"}, "a.rec"},
+		{[]string{"-csv", "out.csv", "a.rec"}, "a.rec"},
+		{[]string{"--csv", "out.csv", "-json", "a.rec"}, "a.rec"},
+		{[]string{"-csv=out.csv", "a.rec"}, "a.rec"},
+		{[]string{"-threads", "2", "-blas-threads", "1", "a.rec"}, "a.rec"},
+	} {
+		file, _, code, done := parseReplay(tc.args, io.Discard, io.Discard)
+		if done || code != 0 || file != tc.file {
+			t.Errorf("replay %q: file %q (exit %d, done %v), want %q", tc.args, file, code, done, tc.file)
+		}
 	}
 }

@@ -94,9 +94,15 @@ type graspCycle struct {
 }
 
 func (m *metrics) reset(sc *Scene) {
-	*m = metrics{floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0]}
-	m.graspCycle = graspCycle{spinForces: m.spinForces[:0], held: m.held[:0]}
+	cycle := m.graspCycle
+	*m = metrics{floorForces: m.floorForces[:0], cubeForces: m.cubeForces[:0], graspCycle: cycle}
+	m.clearCycle()
 	m.com0, m.t0 = sc.CentreOfMass(), sc.Sim.Time()
+}
+
+// clearCycle empties the grasp's measurements, keeping their storage.
+func (m *metrics) clearCycle() {
+	m.graspCycle = graspCycle{spinForces: m.spinForces[:0], held: m.held[:0]}
 }
 
 // newCycle starts the measurements of a new grasp (a script started again)
@@ -109,7 +115,7 @@ func (m *metrics) newCycle() {
 			m.heldCycles++
 		}
 	}
-	m.graspCycle = graspCycle{spinForces: m.spinForces[:0], held: m.held[:0]}
+	m.clearCycle()
 }
 
 // observe records one step.
