@@ -9,6 +9,7 @@ import (
 
 	"softgrasp/physics/collide"
 	"softgrasp/physics/mesh"
+	"softgrasp/physics/rigid"
 )
 
 // The contact budget (docs/method.md, "Contact budget"): on a surface
@@ -352,6 +353,30 @@ const closingFloor = 1e-4
 const unforeseenFall = 0.1
 
 // closing returns how far pair pr, found at the start of the step, closes
+// over it and its reach (pairMotion.closing) from the step's state.
+func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
+	pm := pairMotion{h: c.set.TimeStep, gravity: c.set.Gravity, v: c.state.v, model: c.model, bodies: c.bodies}
+	if c.hasLastStep() {
+		pm.dvLast = c.state.dvLast
+	}
+	return pm.closing(pr)
+}
+
+// pairMotion is what a pair's motion over a step is predicted from: the
+// step's h and gravity, the node velocities v and their change over the
+// last step dvLast (nil without a last step), the bodies at their start
+// and end poses. The step reads its own state; the solver's worker, its
+// copies (nearJob).
+type pairMotion struct {
+	h       float64
+	gravity r3.Vec
+	v       []float64
+	dvLast  []float64
+	model   *Model
+	bodies  []rigid.Body
+}
+
+// closing returns how far pair pr, found at the start of the step, closes
 // over it (the relative motion of its soft point, h·v with v mapped from
 // the nodes, and of its rigid material point, from the body's start to
 // its end pose, along the normal; 0 when they separate) and reach, the
@@ -366,19 +391,19 @@ const unforeseenFall = 0.1
 // fall, about nothing for a body at rest on the floor) and unforeseenFall
 // of h²·g: "The fall the reach counts". A state without a last step (the
 // first, one set by SetState) counts the whole fall.
-func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
-	h := c.set.TimeStep
+func (pm *pairMotion) closing(pr *collide.Pair) (closing, reach float64) {
+	h := pm.h
 	// A soft–soft pair's weights already make v the relative velocity.
-	v := c.atPair(c.state.v, pr)
+	v := pm.atPair(pm.v, pr)
 	var rigid r3.Vec
 	if pr.Body >= 0 {
-		b := &c.bodies[pr.Body]
+		b := &pm.bodies[pr.Body]
 		rigid = r3.Sub(b.End.Apply(pr.RigidLocal), b.Start.Apply(pr.RigidLocal))
 	}
 	move := r3.Sub(r3.Scale(h, v), rigid)
-	fall := r3.Scale(h*h, c.set.Gravity)
-	if c.hasLastStep() {
-		fall = fallAt(h, c.atPair(c.state.dvLast, pr), fall)
+	fall := r3.Scale(h*h, pm.gravity)
+	if pm.dvLast != nil {
+		fall = fallAt(h, pm.atPair(pm.dvLast, pr), fall)
 	}
 	reach = r3.Norm(r3.Add(move, towardBody(pr.Normal, fall)))
 	return math.Max(0, -r3.Dot(pr.Normal, move)), reach
@@ -387,10 +412,10 @@ func (c *step) closing(pr *collide.Pair) (closing, reach float64) {
 // atPair returns the weighted sum of the per-node field x (3 per mesh
 // node: a velocity, a velocity change) over pair pr's surface points,
 // found before the pair is spread onto the nodes: Σ_i w_i·G_i(x).
-func (c *step) atPair(x []float64, pr *collide.Pair) r3.Vec {
+func (pm *pairMotion) atPair(x []float64, pr *collide.Pair) r3.Vec {
 	var s r3.Vec
 	for i := 0; i < pr.Count; i++ {
-		s = r3.Add(s, r3.Scale(pr.Weights[i], c.model.surfacePoint(x, pr.Nodes[i])))
+		s = r3.Add(s, r3.Scale(pr.Weights[i], pm.model.surfacePoint(x, pr.Nodes[i])))
 	}
 	return s
 }

@@ -112,14 +112,21 @@ func (c *step) thinning() {
 }
 
 // nearNodes is the linear solver's Near (linsolve.Near): the soft nodes
-// of the proximity pairs within nearAlarms alarm distances of the rigid
-// bodies, the nodes whose compliance the next steps will likely need, for
-// the solver to precompute with its next factor. It runs in the step's
-// refactorisation, after detect, and takes a copy of what detect saw: the
-// positions q_t, the bodies at their start poses, the alarm distance and
-// the held nodes. The detection itself (nearJob.nodes) runs on the
-// solver's worker, with a detector of its own over the same surface, so
-// that the step does not wait for it.
+// whose compliance the next steps will likely need, for the solver to
+// precompute with its next factor. They are the nodes of the proximity
+// pairs within nearAlarms alarm distances of the rigid bodies that the
+// steps to come could keep, the nodes of this step's pairs, and the held
+// nodes. While the contact budget drops the pairs that cannot close
+// within the step (applyBudget's reach rule: the pairs found exceed the
+// budget), the pairs the next steps keep are those that can close within
+// them, so a pair counts only when it can close within nearHorizon steps
+// at its present relative motion (nearJob.nodes); otherwise every pair
+// within reach counts. It runs in the step's refactorisation, after
+// detect, and takes a copy of what detect saw: the positions q_t and
+// velocities, the bodies at their start and end poses, the alarm
+// distance, the step's pairs and the held nodes. The detection itself
+// (nearJob.nodes) runs on the solver's worker, with a detector of its own
+// over the same surface, so that the step does not wait for it.
 func (c *step) nearNodes() func() []int {
 	d := &c.ws.detection
 	j := &d.near
@@ -142,46 +149,85 @@ func (c *step) nearNodes() func() []int {
 	j.q = append(j.q[:0], c.state.q...)
 	j.bodies = append(j.bodies[:0], c.bodies...)
 	j.alarm = c.nearAlarms() * d.alarm
-	j.held = j.held[:0]
+	j.byReach = c.model.emb != nil && c.set.ContactBudget > 0 && c.ws.stats.Found > c.set.ContactBudget
+	if j.byReach {
+		j.v = append(j.v[:0], c.state.v...)
+		j.motion = pairMotion{h: c.set.TimeStep, gravity: c.set.Gravity, v: j.v, model: c.model, bodies: j.bodies}
+		if c.hasLastStep() {
+			j.dvLast = append(j.dvLast[:0], c.state.dvLast...)
+			j.motion.dvLast = j.dvLast
+		}
+		j.contact = c.set.ContactDistance
+	}
+	j.stepNodes = j.stepNodes[:0]
+	for a := range c.ws.ct.pairs {
+		pr := &c.ws.ct.pairs[a]
+		j.stepNodes = append(j.stepNodes, pr.Nodes[:pr.Count]...)
+	}
 	if at := c.attach; at != nil {
 		for _, hn := range at.held {
-			j.held = append(j.held, hn.node)
+			j.stepNodes = append(j.stepNodes, hn.node)
 		}
 	}
 	return j.run
 }
+
+// nearHorizon is the number of steps over which nearNodes counts a pair
+// that can close at its present relative motion: about the oldest a
+// factor gets before the next replaces it (the factors in use are 5 to 8
+// steps old on average with it; docs/method.md, "Asynchronous solver").
+const nearHorizon = 10.0
 
 // nearJob is the detection of nearNodes, run on the linear solver's
 // worker from the copies nearNodes took. Only the worker touches it
 // between a job's start and its end.
 type nearJob struct {
 	det      *collide.Detector // over the model's surface, its own BVH
-	thin     collide.Thinning  // its thinning (firstOnly needs no Pushed bits)
+	thin     collide.Thinning  // its thinning (no Pushed bits: no preference)
 	thinning bool              // whether det holds thin
 	model    *Model            // the step's, which never changes
 	q        []float64
 	pSurf    []float64 // the surface positions at q, for a mapped surface
 	bodies   []rigid.Body
 	alarm    float64
-	held     []int
-	wide     []collide.Pair // the pairs found
-	found    []int          // their soft nodes and the held nodes
-	run      func() []int   // nodes, the function handed to the worker
+	// byReach: count only the pairs that can close within nearHorizon
+	// steps, their motion predicted from the copies v and dvLast (motion)
+	// and the contact distance.
+	byReach   bool
+	v, dvLast []float64
+	motion    pairMotion
+	contact   float64
+	stepNodes []int          // the nodes of the step's pairs and the held nodes
+	wide      []collide.Pair // the pairs found
+	found     []int          // their soft nodes and stepNodes
+	run       func() []int   // nodes, the function handed to the worker
 }
 
-// nodes detects the pairs within the job's alarm distance
-// (Detector.DetectSupports: the first pair per support reaches the nodes
-// of every pair) and returns their soft nodes and the held nodes.
+// nodes detects the pairs within the job's alarm distance and returns
+// their soft nodes, those of the pairs that can close within nearHorizon
+// steps when byReach, with the step's nodes. Without byReach the first
+// pair per support reaches the nodes of every pair
+// (Detector.DetectSupports); with it, each pair's own motion decides, so
+// the detector's thinning keeps the deepest of each support.
 func (j *nearJob) nodes() []int {
 	p := j.model.mapSurface(j.pSurf, j.q)
-	j.wide = j.det.DetectSupports(p, j.bodies, j.alarm, j.wide[:0])
+	if j.byReach {
+		j.wide = j.det.Detect(p, j.bodies, j.alarm, j.wide[:0])
+	} else {
+		j.wide = j.det.DetectSupports(p, j.bodies, j.alarm, j.wide[:0])
+	}
 	j.found = j.found[:0]
 	for a := range j.wide {
 		pr := &j.wide[a]
+		if j.byReach {
+			if _, reach := j.motion.closing(pr); pr.Distance > nearHorizon*alarmMargin*reach+j.contact {
+				continue
+			}
+		}
 		j.model.mapPair(pr)
 		j.found = append(j.found, pr.Nodes[:pr.Count]...)
 	}
-	j.found = append(j.found, j.held...)
+	j.found = append(j.found, j.stepNodes...)
 	return j.found
 }
 
