@@ -373,7 +373,7 @@ func printSummary(w io.Writer, s scenario.Summary) {
 	fmt.Fprintf(w, "real-time factor %.3f (%.2f s simulated in %.2f s), Newton iterations %.2f per step\n",
 		s.RealtimeFactor, s.SimSeconds, s.WallSeconds, s.NewtonMean)
 	if s.Solver == "async" {
-		fmt.Fprintf(w, "async solver: %.2f PCG iterations per step, factor %.2f steps old on average\n", s.PCGMean, s.FactorAgeMean)
+		fmt.Fprintf(w, "async solver: %.2f PCG iterations per step, factor %.2f steps old on average (preconditioner %.2f)\n", s.PCGMean, s.FactorAgeMean, s.PreconditionerAgeMean)
 	}
 	m := s.MS
 	fmt.Fprintf(w, "ms: build W_H %.3f | per Newton iteration: rebuild W %.3f, PGS %.3f, corr %.3f, total %.3f | scheme total %.3f | step %.3f\n",

@@ -109,10 +109,13 @@ type StepStats struct {
 
 	// SolveIterations counts the iterations of the step's solves with A
 	// (the asynchronous solver's conjugate gradient; 0 with the exact
-	// solver) and FactorAge the steps since the A of the factor in use was
-	// assembled (0 in exact mode).
-	SolveIterations int
-	FactorAge       int
+	// solver), FactorAge the steps since the A of the factor in use was
+	// assembled and PreconditionerAge those since the A of the conjugate
+	// gradient's preconditioner was, younger while a background factor
+	// preconditions before its node compliance is done (0 in exact mode).
+	SolveIterations   int
+	FactorAge         int
+	PreconditionerAge int
 	// UnconvergedSolves counts the step's solves whose conjugate gradient
 	// stopped at PCGMaxIterations before reaching PCGTolerance: their
 	// result is the best iterate, not a solution to the tolerance.

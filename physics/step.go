@@ -102,6 +102,7 @@ func (c *step) refactor() error {
 		err = c.solver.Refactor(c.state.q, c.nearNodes)
 	}
 	c.ws.stats.FactorAge = c.solver.Age()
+	c.ws.stats.PreconditionerAge = c.solver.PreconditionerAge()
 	return err
 }
 

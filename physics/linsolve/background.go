@@ -19,9 +19,27 @@ import (
 //
 // Two sparse.Factor values with the same analysis take turns: current is
 // the step's, spare the worker's. They are swapped only when the worker
-// has reported, so each is used by one goroutine at a time.
+// has reported, so each is written by one goroutine at a time.
+//
+// The conjugate gradient does not need the node compliance G, only a
+// factor of an A near the step's: a job's factor preconditions the steps
+// from the moment it is factored (the worker says so on factored), while
+// the worker goes on computing G with it, and becomes current, the factor
+// of W_H and of the final solve, once G is done. Until then pc is the
+// spare, which both goroutines only read (the single-precision solve and
+// the compliance kernel use workspaces of their own: sparse.Factor), and
+// qPC the positions of its A; otherwise pc is current.
 type background struct {
 	current, spare *sparse.Factor
+	pc             *sparse.Factor
+	early          bool // pc is the spare, factored and not yet current
+	qPC            []float64
+	pcAge          int // steps since pc's A was assembled
+	// factored says, once per job, whether the worker's factor of the job
+	// in flight is ready (false: the factorisation failed); signalled
+	// records that the step has taken the word for the job in flight.
+	factored  chan bool
+	signalled bool
 
 	pattern sparse.SymCSC // A's pattern with the values of the job in flight
 	// qJob holds the positions at which the job's A was assembled and
@@ -80,14 +98,17 @@ func newBackground(A *sparse.SymCSC, first *sparse.Factor) (*background, error) 
 	}
 	af := &background{
 		current: first, spare: spare,
-		pattern: sparse.SymCSC{N: A.N, ColPtr: A.ColPtr, RowIdx: A.RowIdx, Val: make([]float64, len(A.Val))},
-		jobs:    make(chan func() []int),
-		done:    make(chan error, 1),
-		qJob:    make([]float64, A.N),
-		qFactor: make([]float64, A.N),
-		gCur:    &nodeCompliance{},
-		gSpare:  &nodeCompliance{},
-		nNodes:  A.N / 3,
+		pattern:  sparse.SymCSC{N: A.N, ColPtr: A.ColPtr, RowIdx: A.RowIdx, Val: make([]float64, len(A.Val))},
+		jobs:     make(chan func() []int),
+		done:     make(chan error, 1),
+		factored: make(chan bool, 1),
+		pc:       first,
+		qPC:      make([]float64, A.N),
+		qJob:     make([]float64, A.N),
+		qFactor:  make([]float64, A.N),
+		gCur:     &nodeCompliance{},
+		gSpare:   &nodeCompliance{},
+		nNodes:   A.N / 3,
 	}
 	go af.work()
 	return af, nil
@@ -101,6 +122,7 @@ func (af *background) work() {
 		if err == nil {
 			err = af.spare.CopySingle()
 		}
+		af.factored <- err == nil
 		if err == nil {
 			af.jobNodes = append(af.jobNodes[:0], nodes()...)
 			err = af.gSpare.build(af.spare, af.jobNodes, af.nNodes, af.jobSingle)
@@ -123,22 +145,39 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 		af.primed = true
 		af.age = 0
 		copy(af.qFactor, q)
+		af.settle()
 		af.gCur.valid, af.gExt.valid = false, false
 		return af.factorNow(A)
 	}
 	af.age++
+	af.pcAge++
 	var failed error
 	if af.busy {
 		af.pending++
 		if af.lag > 0 {
 			if af.pending >= af.lag {
 				failed = af.swap(<-af.done)
+			} else if !af.signalled && af.pending >= af.pcLag() {
+				af.signalled = true
+				if <-af.factored {
+					af.adoptEarly()
+				}
 			}
 		} else {
 			select {
 			case err := <-af.done:
 				failed = af.swap(err)
 			default:
+				if !af.signalled {
+					select {
+					case ok := <-af.factored:
+						af.signalled = true
+						if ok {
+							af.adoptEarly()
+						}
+					default:
+					}
+				}
 			}
 		}
 	}
@@ -154,12 +193,37 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 	return failed
 }
 
+// pcLag is the step after a job's start at which a run with a fixed lag
+// takes its factor as the preconditioner (waiting for it if need be):
+// half the lag, at least one step, so that such a run is reproducible.
+func (af *background) pcLag() int { return max(1, af.lag/2) }
+
+// adoptEarly makes the job's factor, just factored, the preconditioner.
+func (af *background) adoptEarly() {
+	af.pc, af.early = af.spare, true
+	copy(af.qPC, af.qJob)
+	af.pcAge = af.pending
+}
+
+// settle ends the job that just reported: the factored signal, if the
+// step has not taken it, is drained, and the preconditioner is current
+// again (the spare may be factored anew by the next job).
+func (af *background) settle() {
+	if af.busy && !af.signalled {
+		<-af.factored // sent before the job's done
+	}
+	af.busy, af.signalled = false, false
+	af.pc, af.early = af.current, false
+	copy(af.qPC, af.qFactor)
+	af.pcAge = af.age
+}
+
 // swap takes the result of the finished job: on success its factor, G and
 // positions become current; on failure the old ones stay and the error is
 // returned.
 func (af *background) swap(err error) error {
-	af.busy = false
 	if err != nil {
+		af.settle()
 		return err
 	}
 	af.current, af.spare = af.spare, af.current
@@ -167,6 +231,7 @@ func (af *background) swap(err error) error {
 	af.gCur, af.gSpare = af.gSpare, af.gCur
 	af.age = af.pending
 	af.gExt.valid = false
+	af.settle()
 	return nil
 }
 
@@ -177,11 +242,11 @@ func (af *background) swap(err error) error {
 func (af *background) exact(A *sparse.SymCSC, q []float64) error {
 	if af.busy {
 		<-af.done
-		af.busy = false
 	}
 	af.primed = true
 	af.age = 0
 	copy(af.qFactor, q)
+	af.settle()
 	af.gCur.valid, af.gExt.valid = false, false
 	return af.factorNow(A)
 }
@@ -202,7 +267,8 @@ func (af *background) factorNow(A *sparse.SymCSC) error {
 func (af *background) invalidate() {
 	if af.busy {
 		<-af.done
-		af.busy, af.pending = false, 0
+		af.settle()
+		af.pending = 0
 	}
 	af.primed = false
 	af.gCur.valid, af.gExt.valid = false, false

@@ -22,7 +22,20 @@ func (w *pcgWork) alloc(n int) {
 // factor's age, and the triangular solves read half the bytes, which is
 // what they cost from about 3k DOFs on (docs/method.md, "Asynchronous
 // solver").
+//
+// While a background job's factor is factored but its node compliance is
+// not yet done, that younger factor preconditions, warped by the rotation
+// since its own A (background.pc).
 func (s *Solver) precondition(z, r []float64) error {
+	if s.bg != nil && s.bg.early {
+		t := s.pcg.t
+		rotateNodes(t, r, &s.pcWarp, true)
+		if err := s.bg.pc.SolveSingle(z, t); err != nil {
+			return err
+		}
+		rotateNodes(z, z, &s.pcWarp, false)
+		return nil
+	}
 	return s.solveWarped(z, r, s.stepWarp(), true)
 }
 

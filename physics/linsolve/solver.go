@@ -33,7 +33,8 @@ type Options struct {
 	Async bool
 	// Lag, when positive, swaps each background factorisation in exactly
 	// this many steps after it started, waiting for it if need be, so that
-	// a run does not depend on the machine's load.
+	// a run does not depend on the machine's load; its factor
+	// preconditions from half as many steps on, at least one (pcLag).
 	Lag int
 	// Refresh, when positive, starts a background factorisation only once
 	// the factor in use is at least this many steps old.
@@ -75,6 +76,7 @@ type Solver struct {
 	mass   []float64 // lumped node masses, for the warp
 	warp   m3.Mat3   // R: the body's rotation since the factor's A
 	warped bool      // R is not the identity
+	pcWarp m3.Mat3   // the rotation since the A of an early preconditioner (background.pc)
 	// qExact is the configuration the exact mode's factor was assembled
 	// at, for RotationTo (the asynchronous worker keeps its own).
 	qExact []float64
@@ -209,6 +211,9 @@ func (s *Solver) adopt(q []float64) {
 	s.factor = s.bg.current
 	s.warp = globalRotation(s.bg.qFactor, q, s.mass)
 	s.warped = s.bg.age > 0
+	if s.bg.early {
+		s.pcWarp = globalRotation(s.bg.qPC, q, s.mass)
+	}
 }
 
 // Age returns the steps since the A of the factor in use was assembled
@@ -218,6 +223,18 @@ func (s *Solver) Age() int {
 		return 0
 	}
 	return s.bg.age
+}
+
+// PreconditionerAge returns the steps since the A of the conjugate
+// gradient's preconditioner was assembled: a background factor
+// preconditions from the step after it is factored, before its node
+// compliance is done and it becomes the factor in use (Age), so it is
+// younger (0 in exact mode).
+func (s *Solver) PreconditionerAge() int {
+	if s.bg == nil {
+		return 0
+	}
+	return s.bg.pcAge
 }
 
 // Warp returns the rotation R by which the factor is warped, and whether

@@ -372,6 +372,41 @@ func TestFailedBackgroundFactorKeepsTheOldOne(t *testing.T) {
 	}
 }
 
+// TestEarlyPreconditioner checks that a job's factor preconditions from
+// half the lag on (Lag 4: two steps after the job started), before it
+// becomes the factor in use at the swap, on the deterministic schedule
+// (Refresh 0: the next job starts at the swap): the factor's age runs to
+// the lag and past it while the preconditioner's drops back to two; the
+// solves with it still reach the current A's solution.
+func TestEarlyPreconditioner(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	s, q, b, x := asyncChain(t, 10, rng, Options{Async: true, Lag: 4, PCGTolerance: 1e-12, PCGMaxIterations: 100})
+	defer s.Close()
+	wantAge := []int{0, 1, 2, 3, 4, 4, 5, 6, 7, 4}
+	wantPC := []int{0, 1, 2, 2, 3, 4, 5, 2, 3, 4}
+	var age, pc []int
+	for range wantAge {
+		assembleChain(s.Matrix(), rng, 100)
+		if err := s.Refactor(q, nearNodes()); err != nil {
+			t.Fatal(err)
+		}
+		age, pc = append(age, s.Age()), append(pc, s.PreconditionerAge())
+		if _, converged, err := s.Solve(x, b); err != nil || !converged {
+			t.Fatalf("step %d: converged %v, error %v", len(age)-1, converged, err)
+		}
+		want, err := denseSolve(s.Matrix(), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := maxDiff(x, want); d > 1e-8 {
+			t.Fatalf("step %d: x off by %g", len(age)-1, d)
+		}
+	}
+	if fmt.Sprint(age) != fmt.Sprint(wantAge) || fmt.Sprint(pc) != fmt.Sprint(wantPC) {
+		t.Fatalf("factor ages %v, want %v; preconditioner ages %v, want %v", age, wantAge, pc, wantPC)
+	}
+}
+
 // TestAsyncRefreshAgesTheFactor checks Options.Refresh on the deterministic
 // schedule (Lag 1): a job starts only once the factor in use is Refresh
 // steps old and is swapped in one step later, so the factor's age runs

@@ -25,7 +25,7 @@ const (
 type metrics struct {
 	steps, newtonIters  int
 	pgsSweeps           int // PGS sweeps of all the steps' Newton iterations
-	pcgIters, factorAge int
+	pcgIters, factorAge, pcAge int
 	contacts            float64
 	contactsMax         int
 	maxPen              float64
@@ -146,6 +146,7 @@ func (m *metrics) observe(sc *Scene, st *physics.StepStats) {
 		m.unconvergedSteps++
 	}
 	m.factorAge += st.FactorAge
+	m.pcAge += st.PreconditionerAge
 	m.contacts += float64(st.Contacts)
 	m.contactsMax = max(m.contactsMax, st.Contacts)
 	m.maxPen = math.Max(m.maxPen, st.Penetration)

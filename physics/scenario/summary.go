@@ -55,10 +55,12 @@ type Summary struct {
 	// use each time.
 	FactorFailures int     `json:"factor_failures"`
 	FactorAgeMean  float64 `json:"factor_age_mean"` // steps, async solver
-	Mesh           string  `json:"mesh"`
-	Elements       int     `json:"elements"`
-	NewtonMean     float64 `json:"newton_mean"`     // Newton iterations run per step
-	PGSSweepsMean  float64 `json:"pgs_sweeps_mean"` // PGS sweeps per step, all its Newton iterations
+	// PreconditionerAgeMean: steps, async solver (StepStats.PreconditionerAge)
+	PreconditionerAgeMean float64 `json:"preconditioner_age_mean"`
+	Mesh                  string  `json:"mesh"`
+	Elements              int     `json:"elements"`
+	NewtonMean            float64 `json:"newton_mean"`     // Newton iterations run per step
+	PGSSweepsMean         float64 `json:"pgs_sweeps_mean"` // PGS sweeps per step, all its Newton iterations
 	// ElasticResidualMax is, with Newton on the whole residual
 	// (Settings.ElasticTolerance), the largest over the steps of the last
 	// residual a step evaluated (physics.NewtonRecord.ElasticResidual, m),
@@ -252,6 +254,7 @@ func (sc *Scene) Summary() Summary {
 		}
 		s.PCGMean = float64(m.pcgIters) / float64(m.steps)
 		s.FactorAgeMean = float64(m.factorAge) / float64(m.steps)
+		s.PreconditionerAgeMean = float64(m.pcAge) / float64(m.steps)
 	}
 	if s.WallSeconds > 0 {
 		s.RealtimeFactor = s.SimSeconds / s.WallSeconds

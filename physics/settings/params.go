@@ -445,7 +445,7 @@ var params = []*Param{
 	intParam(Param{Name: "PCGMaxIterations", Key: "pcg-max", Def: 200, Lo: 1, Hi: 100000},
 		func(c *Scenario) *int { return &c.Physics.PCGMaxIterations }),
 	intParam(Param{Name: "AsyncLag", Key: "async-lag", Lo: 0, Hi: 1000,
-		Flag: true, Usage: "async solver: swap each background factorisation in exactly this many steps after it started (deterministic runs); 0 = as soon as ready"},
+		Flag: true, Usage: "async solver: swap each background factorisation in exactly this many steps after it started, preconditioning from half as many (deterministic runs); 0 = as soon as ready"},
 		func(c *Scenario) *int { return &c.Physics.AsyncLag }),
 	intParam(Param{Name: "AsyncRefresh", Key: "async-refresh", Lo: 0, Hi: 1000,
 		Flag: true, Usage: "async solver: start a background factorisation only once the factor in use is this many steps old (0 = whenever the worker is free)"},

@@ -309,7 +309,8 @@ type Settings struct {
 	PCGMaxIterations int
 	// AsyncLag, when positive, makes the asynchronous solver deterministic:
 	// each background factorisation is swapped in exactly this many steps
-	// after it started, the step waiting for it if it is not ready. 0 (the
+	// after it started, the step waiting for it if it is not ready (it
+	// preconditions from half as many, at least one). 0 (the
 	// default) swaps it in as soon as it is ready, so which factor a step
 	// uses depends on the machine's load. For tests and reproducible runs.
 	AsyncLag int
