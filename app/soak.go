@@ -84,6 +84,7 @@ func runSoak(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintf(stdout, "soak, seed %d: %.0f s, %d steps, %d frames, %d commands (%d refused with a message), %d mesh files\n",
 			rep.Seed, rep.Seconds, rep.Steps, rep.Frames, rep.Commands, rep.Refused, len(meshes))
+		fmt.Fprintf(stdout, "the loop stepped in %d of %d checks\n", rep.Stepped, rep.Checks)
 		fmt.Fprintf(stdout, "divergences %d, recovered %d; bad frames %d; goroutines %d -> %d; live heap %.1f -> %.1f MB (%+.1f %%)\n",
 			rep.Diverged, rep.Recovered, rep.BadFrames, rep.Goroutines[0], rep.Goroutines[1],
 			float64(rep.HeapBytes[0])/1e6, float64(rep.HeapBytes[1])/1e6, 100*rep.HeapGrowth)

@@ -56,17 +56,23 @@ type Options struct {
 
 // Report is what a soak saw.
 type Report struct {
-	Seed      uint64         `json:"seed"`
-	Seconds   float64        `json:"seconds"`
-	Stopped   bool           `json:"stopped,omitempty"` // ended early by Options.Stop
-	Steps     int            `json:"steps"`
-	Frames    int            `json:"frames"`
-	Commands  int            `json:"commands"`
-	Mix       map[string]int `json:"mix"`     // commands sent, by kind
-	Refused   int            `json:"refused"` // commands answered with a message
-	Diverged  int            `json:"diverged"`
-	Recovered int            `json:"recovered"` // divergences a reset recovered from
-	BadFrames int            `json:"bad_frames"`
+	Seed     uint64         `json:"seed"`
+	Seconds  float64        `json:"seconds"`
+	Stopped  bool           `json:"stopped,omitempty"` // ended early by Options.Stop
+	Steps    int            `json:"steps"`
+	Frames   int            `json:"frames"`
+	Commands int            `json:"commands"`
+	Mix      map[string]int `json:"mix"`     // commands sent, by kind
+	Refused  int            `json:"refused"` // commands answered with a message
+	// Checks counts the pauses in the commands, one every checkEvery,
+	// that unpaused the loop and waited for it to step (or diverge);
+	// Stepped those in which it did within checkLimit (the rest are
+	// problems).
+	Checks    int `json:"checks"`
+	Stepped   int `json:"stepped"`
+	Diverged  int `json:"diverged"`
+	Recovered int `json:"recovered"` // divergences a reset recovered from
+	BadFrames int `json:"bad_frames"`
 	// Goroutines and HeapBytes after the warm-up and at the end, and the
 	// growth between them (fraction).
 	Goroutines   [2]int    `json:"goroutines"`
@@ -119,6 +125,14 @@ func Run(opt Options) (Report, error) {
 		rep.Commands++
 		rep.Mix[kind]++
 		time.Sleep(time.Duration(g.rng.IntN(20)) * time.Millisecond)
+		if rep.Commands%checkEvery == 0 {
+			rep.Checks++
+			if steps(r) {
+				rep.Stepped++
+			} else {
+				rep.Problems = appendOnce(rep.Problems, fmt.Sprintf("the loop, unpaused, did not step within %v", checkLimit))
+			}
+		}
 		f, fresh := r.Acquire()
 		if f != nil && fresh {
 			rep.Frames++
@@ -182,6 +196,38 @@ func Run(opt Options) (Report, error) {
 	}
 	replay(&rep, data)
 	return rep, nil
+}
+
+// checkEvery is how many commands the soak sends between two checks that
+// the loop steps (steps): on a slow machine (a race build, a loaded
+// host) the commands may otherwise keep the loop rebuilding scenes, so
+// that how many steps a soak sees says how fast the machine is, not
+// whether the loop runs.
+const checkEvery = 100
+
+// checkLimit bounds the wait of a check: one step of a freshly built
+// scene, its first factorisation included.
+const checkLimit = 20 * time.Second
+
+// steps unpauses the loop and waits, sending nothing else, for a frame
+// of a step after the one it last saw, or of a divergence (which pauses
+// the loop, the main loop's to recover). It reports whether one came
+// within checkLimit.
+func steps(r *loop.Runner) bool {
+	send(r, frame.Pause{Paused: false})
+	var version, seq uint64
+	if f, _ := r.Acquire(); f != nil {
+		version, seq = f.SceneVersion, f.Seq
+	}
+	// A scene rebuilt since (a command still in the queue) numbers its
+	// steps from the start.
+	return waitFor(r, checkLimit, func(f *frame.Frame) bool {
+		stepped := f.Seq > seq
+		if f.SceneVersion != version {
+			stepped = f.Seq > 0
+		}
+		return stepped || f.Stats.Error != ""
+	})
 }
 
 // recoverScene sends a reset and waits for a step that succeeds; when the
