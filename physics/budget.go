@@ -134,10 +134,10 @@ func (c *step) applyBudget() {
 		found += ws.detection.thin.Dropped
 	}
 	ws.stats.Found, ws.stats.Groups = found, 0
-	budget := c.set.ContactBudget
-	if c.model.emb == nil || budget <= 0 || found <= budget {
+	if !c.budgetBinds(found) {
 		return
 	}
+	budget := c.set.ContactBudget
 	// Pairs that cannot close within the step go first: their distance
 	// exceeds alarmMargin times the relative motion of their two points
 	// over the step (the rule of the alarm distance, pair by pair), plus
@@ -182,6 +182,13 @@ func (c *step) applyBudget() {
 		b.covered = make([]uint32, need)
 	}
 	ws.ct.pairs, ws.stats.Groups = b.selectDeepest(pairs, b.key[:kept], b.depth[:kept], budget, c.set.ContactDistance, nodes)
+}
+
+// budgetBinds reports whether the contact budget thins a step that found
+// found pairs: on a mapped surface, with a budget, above it. Only then
+// does applyBudget drop the pairs that cannot close within the step.
+func (c *step) budgetBinds(found int) bool {
+	return c.model.emb != nil && c.set.ContactBudget > 0 && found > c.set.ContactBudget
 }
 
 // selectDeepest keeps at most budget of pairs (budget ≥ 1), in place and

@@ -149,7 +149,7 @@ func (c *step) nearNodes() func() []int {
 	j.q = append(j.q[:0], c.state.q...)
 	j.bodies = append(j.bodies[:0], c.bodies...)
 	j.alarm = c.nearAlarms() * d.alarm
-	j.byReach = c.model.emb != nil && c.set.ContactBudget > 0 && c.ws.stats.Found > c.set.ContactBudget
+	j.byReach = c.budgetBinds(c.ws.stats.Found)
 	if j.byReach {
 		j.v = append(j.v[:0], c.state.v...)
 		j.motion = pairMotion{h: c.set.TimeStep, gravity: c.set.Gravity, v: j.v, model: c.model, bodies: j.bodies}

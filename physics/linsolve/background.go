@@ -25,16 +25,14 @@ import (
 // factor of an A near the step's: a job's factor preconditions the steps
 // from the moment it is factored (the worker says so on factored), while
 // the worker goes on computing G with it, and becomes current, the factor
-// of W_H and of the final solve, once G is done. Until then pc is the
-// spare, which both goroutines only read (the single-precision solve and
-// the compliance kernel use workspaces of their own: sparse.Factor), and
-// qPC the positions of its A; otherwise pc is current.
+// of W_H and of the final solve, once G is done. Until then (early) the
+// preconditioner is the spare, which both goroutines only read (the
+// single-precision solve and the compliance kernel use workspaces of
+// their own: sparse.Factor), assembled at qJob and pending steps old;
+// otherwise it is current.
 type background struct {
 	current, spare *sparse.Factor
-	pc             *sparse.Factor
-	early          bool // pc is the spare, factored and not yet current
-	qPC            []float64
-	pcAge          int // steps since pc's A was assembled
+	early          bool // the spare, factored and not yet current, preconditions
 	// factored says, once per job, whether the worker's factor of the job
 	// in flight is ready (false: the factorisation failed); signalled
 	// records that the step has taken the word for the job in flight.
@@ -102,8 +100,6 @@ func newBackground(A *sparse.SymCSC, first *sparse.Factor) (*background, error) 
 		jobs:     make(chan func() []int),
 		done:     make(chan error, 1),
 		factored: make(chan bool, 1),
-		pc:       first,
-		qPC:      make([]float64, A.N),
 		qJob:     make([]float64, A.N),
 		qFactor:  make([]float64, A.N),
 		gCur:     &nodeCompliance{},
@@ -150,7 +146,6 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 		return af.factorNow(A)
 	}
 	af.age++
-	af.pcAge++
 	var failed error
 	if af.busy {
 		af.pending++
@@ -159,9 +154,7 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 				failed = af.swap(<-af.done)
 			} else if !af.signalled && af.pending >= af.pcLag() {
 				af.signalled = true
-				if <-af.factored {
-					af.adoptEarly()
-				}
+				af.early = <-af.factored
 			}
 		} else {
 			select {
@@ -171,10 +164,7 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 				if !af.signalled {
 					select {
 					case ok := <-af.factored:
-						af.signalled = true
-						if ok {
-							af.adoptEarly()
-						}
+						af.signalled, af.early = true, ok
 					default:
 					}
 				}
@@ -198,13 +188,6 @@ func (af *background) begin(A *sparse.SymCSC, q []float64, near Near) error {
 // half the lag, at least one step, so that such a run is reproducible.
 func (af *background) pcLag() int { return max(1, af.lag/2) }
 
-// adoptEarly makes the job's factor, just factored, the preconditioner.
-func (af *background) adoptEarly() {
-	af.pc, af.early = af.spare, true
-	copy(af.qPC, af.qJob)
-	af.pcAge = af.pending
-}
-
 // settle ends the job that just reported: the factored signal, if the
 // step has not taken it, is drained, and the preconditioner is current
 // again (the spare may be factored anew by the next job).
@@ -212,10 +195,7 @@ func (af *background) settle() {
 	if af.busy && !af.signalled {
 		<-af.factored // sent before the job's done
 	}
-	af.busy, af.signalled = false, false
-	af.pc, af.early = af.current, false
-	copy(af.qPC, af.qFactor)
-	af.pcAge = af.age
+	af.busy, af.signalled, af.early = false, false, false
 }
 
 // swap takes the result of the finished job: on success its factor, G and

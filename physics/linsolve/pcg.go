@@ -25,18 +25,12 @@ func (w *pcgWork) alloc(n int) {
 //
 // While a background job's factor is factored but its node compliance is
 // not yet done, that younger factor preconditions, warped by the rotation
-// since its own A (background.pc).
+// since its own A (background.early).
 func (s *Solver) precondition(z, r []float64) error {
 	if s.bg != nil && s.bg.early {
-		t := s.pcg.t
-		rotateNodes(t, r, &s.pcWarp, true)
-		if err := s.bg.pc.SolveSingle(z, t); err != nil {
-			return err
-		}
-		rotateNodes(z, z, &s.pcWarp, false)
-		return nil
+		return s.solveWarped(s.bg.spare, z, r, &s.pcWarp, true)
 	}
-	return s.solveWarped(z, r, s.stepWarp(), true)
+	return s.solveWarped(s.factor, z, r, s.stepWarp(), true)
 }
 
 // solvePCG solves A·x = b by conjugate gradient preconditioned with the

@@ -76,7 +76,7 @@ type Solver struct {
 	mass   []float64 // lumped node masses, for the warp
 	warp   m3.Mat3   // R: the body's rotation since the factor's A
 	warped bool      // R is not the identity
-	pcWarp m3.Mat3   // the rotation since the A of an early preconditioner (background.pc)
+	pcWarp m3.Mat3   // the rotation since the A of an early preconditioner (background.early)
 	// qExact is the configuration the exact mode's factor was assembled
 	// at, for RotationTo (the asynchronous worker keeps its own).
 	qExact []float64
@@ -212,7 +212,7 @@ func (s *Solver) adopt(q []float64) {
 	s.warp = globalRotation(s.bg.qFactor, q, s.mass)
 	s.warped = s.bg.age > 0
 	if s.bg.early {
-		s.pcWarp = globalRotation(s.bg.qPC, q, s.mass)
+		s.pcWarp = globalRotation(s.bg.qJob, q, s.mass)
 	}
 }
 
@@ -234,7 +234,10 @@ func (s *Solver) PreconditionerAge() int {
 	if s.bg == nil {
 		return 0
 	}
-	return s.bg.pcAge
+	if s.bg.early {
+		return s.bg.pending
+	}
+	return s.bg.age
 }
 
 // Warp returns the rotation R by which the factor is warped, and whether
@@ -267,7 +270,7 @@ func (s *Solver) SolveFrom(x, b, guess []float64) (iterations int, converged boo
 // factor alone: the exact A⁻¹ in exact mode, and in asynchronous mode the
 // operator that PairCompliance and Compliance are built with.
 func (s *Solver) FactorSolve(x, b []float64) error {
-	return s.solveWarped(x, b, s.stepWarp(), false)
+	return s.solveWarped(s.factor, x, b, s.stepWarp(), false)
 }
 
 // stepWarp returns the step's warp of the factor, nil when there is none.
@@ -278,13 +281,14 @@ func (s *Solver) stepWarp() *m3.Mat3 {
 	return &s.warp
 }
 
-// solveWarped computes x = Q·P⁻¹·Qᵀ·b with the factor warped by R (Q =
-// blockdiag(R); P⁻¹ alone when R is nil), by the factor's double solve,
-// or by its single-precision copy with single (sparse.Factor.SolveSingle).
-func (s *Solver) solveWarped(x, b []float64, R *m3.Mat3, single bool) error {
-	solve := s.factor.Solve
+// solveWarped computes x = Q·P⁻¹·Qᵀ·b with the factor P = f warped by R
+// (Q = blockdiag(R); P⁻¹ alone when R is nil), by the factor's double
+// solve, or by its single-precision copy with single
+// (sparse.Factor.SolveSingle).
+func (s *Solver) solveWarped(f *sparse.Factor, x, b []float64, R *m3.Mat3, single bool) error {
+	solve := f.Solve
 	if single {
-		solve = s.factor.SolveSingle
+		solve = f.SolveSingle
 	}
 	if R == nil {
 		return solve(x, b)
@@ -340,7 +344,7 @@ func (s *Solver) RotationBetween(ref, q []float64) m3.Mat3 { return globalRotati
 // configuration, which the current one resists (docs/method.md, "Newton
 // on the whole residual").
 func (s *Solver) FactorSolveWarped(x, b []float64, R *m3.Mat3) error {
-	return s.solveWarped(x, b, R, false)
+	return s.solveWarped(s.factor, x, b, R, false)
 }
 
 // SetWarp warps the factor by R for the rest of the step: FactorSolve,

@@ -23,25 +23,25 @@ const (
 
 // metrics accumulates a scene's per-step measurements.
 type metrics struct {
-	steps, newtonIters  int
-	pgsSweeps           int // PGS sweeps of all the steps' Newton iterations
+	steps, newtonIters         int
+	pgsSweeps                  int // PGS sweeps of all the steps' Newton iterations
 	pcgIters, factorAge, pcAge int
-	contacts            float64
-	contactsMax         int
-	maxPen              float64
-	unconvergedSteps    int // steps with a solve stopped at the PCG cap
-	factorFailures      int // failed background factorisations
-	maxSoftPen          float64
-	maxRigidPen         float64
-	maxViolation        float64
-	stage               stage.Times // summed over steps
-	lastPen             float64
-	elasticMax          float64 // the largest last residual of a step
-	contactMax          float64 // the largest last contact residual of a step
-	elasticBacktracks   int
-	elasticSteps        int     // steps that iterated on the whole residual
-	turnMax             float64 // largest turn per step, rad
-	invertedMax         int     // most inverted elements at a step's start
+	contacts                   float64
+	contactsMax                int
+	maxPen                     float64
+	unconvergedSteps           int // steps with a solve stopped at the PCG cap
+	factorFailures             int // failed background factorisations
+	maxSoftPen                 float64
+	maxRigidPen                float64
+	maxViolation               float64
+	stage                      stage.Times // summed over steps
+	lastPen                    float64
+	elasticMax                 float64 // the largest last residual of a step
+	contactMax                 float64 // the largest last contact residual of a step
+	elasticBacktracks          int
+	elasticSteps               int     // steps that iterated on the whole residual
+	turnMax                    float64 // largest turn per step, rad
+	invertedMax                int     // most inverted elements at a step's start
 
 	// t0 is the simulated time at which the measurements began.
 	t0 float64
