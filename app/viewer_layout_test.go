@@ -5,8 +5,6 @@ import (
 
 	"github.com/inkyblackness/imgui-go/v4"
 	"gonum.org/v1/gonum/spatial/r3"
-
-	"softgrasp/physics/frame"
 )
 
 // TestViewerFitsEachWindowSize opens the real viewer at the README's three
@@ -20,9 +18,8 @@ func TestViewerFitsEachWindowSize(t *testing.T) {
 		opt := testOptions()
 		opt.width, opt.height = size[0], size[1]
 		withViewer(t, opt, func(v *viewer) {
-			gripping := func(f *frame.Frame) bool { return f.Stats.Phase == "hold" || f.Stats.Phase == "lift" }
-			if !renderUntil(t, v, 20000, gripping) || !pause(t, v) {
-				t.Errorf("%v: the jaws never closed", size)
+			if !renderUntilSim(t, v, gripBy, gripping) || !pause(t, v) {
+				t.Errorf("%v: the jaws never closed (t = %.2f s, %s)", size, v.frame.Time, v.frame.Stats.Phase)
 				return
 			}
 			shot, _, err := v.renderFrame(true)
@@ -53,11 +50,11 @@ func TestViewerFramesALoadedMesh(t *testing.T) {
 		opt := testOptions()
 		opt.config.MeshFile, opt.config.TargetDOFs = "../testdata/meshes/"+file, 600
 		withViewer(t, opt, func(v *viewer) {
-			gripping := func(f *frame.Frame) bool { return f.Stats.Phase == "hold" || f.Stats.Phase == "lift" }
-			if !renderUntil(t, v, 20000, gripping) || !pause(t, v) {
-				t.Errorf("%s: the jaws never gripped (%s)", file, v.frame.Message)
+			if !renderUntilSim(t, v, gripBy, gripping) || !pause(t, v) {
+				t.Errorf("%s: the jaws never gripped (t = %.2f s, %s, %s)", file, v.frame.Time, v.frame.Stats.Phase, v.frame.Message)
 				return
 			}
+			t.Logf("%s: gripped at t = %.2f s", file, v.frame.Time)
 			shot, _, err := v.renderFrame(true)
 			if err != nil {
 				t.Errorf("%s: screenshot: %v", file, err)
