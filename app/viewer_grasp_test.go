@@ -35,15 +35,15 @@ func ctrlClickGrasp(t *testing.T, click r3.Vec) {
 	opt := testOptions()
 	opt.config.Scripted = false
 	withViewer(t, opt, func(v *viewer) {
-		simFor := func(what string, dt float64, limit int) bool {
+		simFor := func(what string, dt float64) bool {
 			t0 := v.frame.Time
-			if !renderUntil(t, v, limit, func(f *frame.Frame) bool { return f.Time >= t0+dt }) {
-				t.Errorf("%s: the simulation did not advance %g s in %d frames", what, dt, limit)
+			if !renderUntilSim(t, v, math.Inf(1), func(f *frame.Frame) bool { return f.Time >= t0+dt }) {
+				t.Errorf("%s: the simulation did not advance %g s in the wall time allowed", what, dt)
 				return false
 			}
 			return true
 		}
-		if !renderUntil(t, v, 5000, func(f *frame.Frame) bool { return f.Time >= 0.2 }) {
+		if !renderUntilSim(t, v, math.Inf(1), func(f *frame.Frame) bool { return f.Time >= 0.2 }) {
 			t.Error("the scene never reached 0.2 s")
 			return
 		}
@@ -67,7 +67,7 @@ func ctrlClickGrasp(t *testing.T, click r3.Vec) {
 		aim := *v.input.aim
 		checkPreviewDrawn(t, v)
 		arrived := func(f *frame.Frame) bool { return r3.Norm(r3.Sub(f.Gripper.Position, f.Gripper.Target)) < 1e-4 }
-		if !renderUntil(t, v, 5000, arrived) || !simFor("settle at the aim", 0.1, 2000) {
+		if !renderUntilSim(t, v, v.frame.Time+moveBy, arrived) || !simFor("settle at the aim", 0.1) {
 			t.Errorf("the gripper never reached the aim %v (at %v)", aim.Pose.Position, v.frame.Gripper.Position)
 			return
 		}
@@ -79,7 +79,7 @@ func ctrlClickGrasp(t *testing.T, click r3.Vec) {
 			s := f.Stats
 			return s.Gripping && s.GripTarget > 0 && math.Min(s.GripLeft, s.GripRight) >= 0.9*s.GripTarget
 		}
-		if !renderUntil(t, v, 5000, gripped) || !simFor("squeeze", 0.1, 2000) {
+		if !renderUntilSim(t, v, v.frame.Time+gripBy, gripped) || !simFor("squeeze", 0.1) {
 			t.Error("the jaws never gripped")
 			return
 		}
@@ -90,7 +90,7 @@ func ctrlClickGrasp(t *testing.T, click r3.Vec) {
 			events = append(events, ui.CursorEvent(x, y-lift*float64(i)/10))
 		}
 		inject(t, v, append(events, ui.ButtonEvent(ui.MouseRight, ui.Release, 0))...)
-		if !renderUntil(t, v, 5000, arrived) || !simFor("hold up", 0.3, 3000) {
+		if !renderUntilSim(t, v, v.frame.Time+moveBy, arrived) || !simFor("hold up", 0.3) {
 			t.Error("the gripper never finished the lift")
 			return
 		}

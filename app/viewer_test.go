@@ -89,8 +89,13 @@ func renderUntilSim(tb testing.TB, v *viewer, simLimit float64, cond func(f *fra
 }
 
 // gripBy bounds the simulated time the test scenes take to grip: they
-// grip at 1.0-1.4 s (the box and the three meshes of the set below).
+// grip at 1.0-1.4 s (the box and the three meshes of the set below), the
+// ctrl+click grasp 0.4-0.5 s after G.
 const gripBy = 4.0
+
+// moveBy bounds the simulated time the gripper takes to reach a pose the
+// user gave it (an aim or a drag): 0.7 s in the ctrl+click grasp.
+const moveBy = 3.0
 
 // gripping: the jaws hold the object (the grasp's hold or lift phase).
 func gripping(f *frame.Frame) bool { return f.Stats.Phase == "hold" || f.Stats.Phase == "lift" }
