@@ -55,16 +55,11 @@ func withViewer(tb testing.TB, opt viewerOptions, f func(v *viewer)) {
 // renderUntil renders frames until cond holds for the newest frame, at
 // most limit frames; it reports whether cond was met.
 func renderUntil(tb testing.TB, v *viewer, limit int, cond func(f *frame.Frame) bool) bool {
-	for i := 0; i < limit; i++ {
-		if _, _, err := v.renderFrame(false); err != nil {
-			tb.Errorf("renderFrame: %v", err)
-			return false
-		}
-		if cond(v.frame) {
-			return true
-		}
+	if limit <= 0 {
+		return false
 	}
-	return false
+	frames := 0
+	return renderLoop(tb, v, cond, func(*frame.Frame) bool { frames++; return frames < limit })
 }
 
 // renderUntilSim renders until cond holds or the simulation passes
@@ -73,7 +68,13 @@ func renderUntil(tb testing.TB, v *viewer, limit int, cond func(f *frame.Frame) 
 // quicker than the steps), with three minutes of wall time as a backstop.
 func renderUntilSim(tb testing.TB, v *viewer, simLimit float64, cond func(f *frame.Frame) bool) bool {
 	deadline := time.Now().Add(3 * time.Minute)
-	for time.Now().Before(deadline) {
+	return renderLoop(tb, v, cond, func(f *frame.Frame) bool { return f.Time <= simLimit && time.Now().Before(deadline) })
+}
+
+// renderLoop renders a frame at a time until cond holds (true), a frame
+// fails to render, or more says to stop (false).
+func renderLoop(tb testing.TB, v *viewer, cond, more func(f *frame.Frame) bool) bool {
+	for {
 		if _, _, err := v.renderFrame(false); err != nil {
 			tb.Errorf("renderFrame: %v", err)
 			return false
@@ -81,11 +82,10 @@ func renderUntilSim(tb testing.TB, v *viewer, simLimit float64, cond func(f *fra
 		if cond(v.frame) {
 			return true
 		}
-		if v.frame.Time > simLimit {
+		if !more(v.frame) {
 			return false
 		}
 	}
-	return false
 }
 
 // gripBy bounds the simulated time the test scenes take to grip: they
